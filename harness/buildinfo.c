@@ -1,0 +1,8 @@
+/* Build facts baked in by the Makefile (this object is rebuilt on every make). */
+#include "harness.h"
+
+const char cb_build_commit[] = CB_GIT_COMMIT;
+const char cb_build_cc[] = CB_CC;
+const char cb_build_compiler[] = __VERSION__;
+const char cb_build_cflags[] = CB_CFLAGS;
+const char cb_build_arch[] = CB_ARCH;

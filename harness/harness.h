@@ -1,0 +1,85 @@
+/* The corobench harness: command line, the grid of cells, per-cell child processes, timing,
+ * and the results document. The JSON schema (docs/results-schema.md) is the contract; the table
+ * on stdout is derived from the same cell objects. */
+#ifndef CB_HARNESS_H
+#define CB_HARNESS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workloads/workload.h"
+
+#define CB_VERSION "0.1.0"
+#define CB_SCHEMA "corobench-results/1"
+
+extern const char cb_build_commit[], cb_build_cc[], cb_build_compiler[], cb_build_cflags[],
+    cb_build_arch[];
+
+/* Exit statuses of the CLI. */
+enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2 };
+
+/* One user-supplied --param NAME=V1,V2,... (values kept as text, parsed per definition). */
+typedef struct cb_param_arg {
+    const char *name;
+    char **values;
+    size_t nvalues;
+} cb_param_arg;
+
+typedef struct cb_run_opts {
+    const cb_impl **impls;
+    size_t nimpls;
+    const cb_workload **workloads;
+    size_t nworkloads;
+    cb_param_arg *params;
+    size_t nparams;
+    unsigned reps, warmup;
+    double min_rep_ms; /* a repetition runs instances back to back until it lasts this long */
+    int quick;
+    int pin_cpu; /* -1: no pinning */
+    double timeout_s;
+    const char *out_path; /* NULL: results/<host>-<UTC>.json */
+    int print_table;
+    int argc;
+    char **argv;
+} cb_run_opts;
+
+/* One (implementation, workload, parameter point). */
+typedef struct cb_cell {
+    const cb_impl *impl;
+    const cb_workload *wl;
+    cb_params params;
+} cb_cell;
+
+/* cli.c */
+int cb_cmd_run(int argc, char **argv);
+int cb_cmd_list(int argc, char **argv);
+/* Prints a one-line "corobench: ..." error and returns CB_EXIT_USAGE. */
+int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* grid.c: expands the selection into cells; -1 with a message in err on a bad value. */
+int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *err, size_t errlen);
+/* "depth=0 sites=distinct ..." for tables and progress lines. */
+void cb_params_format(const cb_params *p, char *buf, size_t len);
+
+/* cell.c: in the cell's child process. Returns the measured part of a cell object. */
+json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o);
+
+/* run.c: runs every cell in its own child; fills the cells array of doc. Returns the number
+ * of cells that failed or timed out. */
+size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, json_t *cells_out);
+
+/* results.c */
+json_t *cb_results_new(const cb_run_opts *o);
+json_t *cb_cell_header(const cb_cell *c);
+/* Writes through a temporary file and rename. 0, or -1 with errno. */
+int cb_results_write(json_t *doc, const char *path);
+void cb_results_print_table(json_t *doc, FILE *out);
+/* results/<hostname>-<UTC timestamp>.json */
+void cb_results_default_path(char *buf, size_t len);
+
+/* stats.c: median and median absolute deviation of n samples (n > 0; sorts a copy). */
+double cb_median(const double *x, size_t n);
+double cb_mad(const double *x, size_t n, double median);
+
+#endif

@@ -1,0 +1,36 @@
+/* corobench: measures stackful and stackless coroutines on identical work.
+ * Dispatches the subcommands; each lives in its own file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "corobench %s (%s)\n"
+               "usage: corobench list                 implementations, workloads, parameters\n"
+               "       corobench run [options]        measure; 'corobench run --help'\n",
+            CB_VERSION, cb_build_commit);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CB_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run"))
+        return cb_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "list"))
+        return cb_cmd_list(argc - 1, argv + 1);
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("corobench %s (%s)\n", CB_VERSION, cb_build_commit);
+        return 0;
+    }
+    return cb_usage_error("unknown command '%s' (valid: run, list, help)", cmd);
+}

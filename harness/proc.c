@@ -1,0 +1,109 @@
+/* Pipe draining with a deadline, and wait-status wording. */
+#include "proc.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+    char *b = realloc(*buf, *len + n + 1);
+    if (!b)
+        abort();
+    memcpy(b + *len, data, n);
+    *len += n;
+    b[*len] = '\0';
+    *buf = b;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cb_proc_collect(pid_t pid, int out_fd, int err_fd, double timeout_s, cb_proc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    append(&r->out, &r->out_len, "", 0);
+    append(&r->err, &r->err_len, "", 0);
+    struct pollfd pf[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
+    while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+        int wait_ms = -1;
+        if (deadline > 0) {
+            double left = deadline - now_s();
+            if (left <= 0) {
+                r->timed_out = 1;
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                break;
+            }
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        int n = poll(pf, 2, wait_ms);
+        if (n < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < 2 && n > 0; i++) {
+            if (pf[i].fd < 0 || !pf[i].revents)
+                continue;
+            char tmp[8192];
+            ssize_t k = read(pf[i].fd, tmp, sizeof tmp);
+            if (k > 0) {
+                if (i == 0)
+                    append(&r->out, &r->out_len, tmp, (size_t)k);
+                else
+                    append(&r->err, &r->err_len, tmp, (size_t)k);
+            } else if (k == 0 || errno != EINTR) {
+                close(pf[i].fd);
+                pf[i].fd = -1;
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0)
+            close(pf[i].fd);
+    while (waitpid(pid, &r->wait_status, 0) < 0 && errno == EINTR)
+        ;
+}
+
+void cb_proc_result_free(cb_proc_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+int cb_proc_exit_code(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st); }
+
+void cb_proc_describe(int st, char *buf, size_t len)
+{
+    if (WIFEXITED(st))
+        snprintf(buf, len, "exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(buf, len, "wait status 0x%x", st);
+}
+
+void cb_proc_last_line(const char *s, char *buf, size_t len)
+{
+    const char *end = s + strlen(s);
+    while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    const char *start = end;
+    while (start > s && start[-1] != '\n')
+        start--;
+    size_t n = (size_t)(end - start);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, start, n);
+    buf[n] = '\0';
+}

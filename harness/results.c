@@ -1,0 +1,218 @@
+/* The results document (schema corobench-results/1, docs/results-schema.md): machine, build and
+ * run metadata, the cells; its atomic write; and the stdout table, derived from the same JSON. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "harness.h"
+
+static void utc_stamp(char *buf, size_t len, const char *fmt)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, fmt, &tm);
+}
+
+void cb_results_default_path(char *buf, size_t len)
+{
+    char host[256] = "unknown", stamp[32];
+    gethostname(host, sizeof host - 1);
+    utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
+    snprintf(buf, len, "results/%s-%s.json", host, stamp);
+}
+
+static json_t *read_first_line(const char *path)
+{
+    char line[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return json_null();
+    char *ok = fgets(line, sizeof line, f);
+    fclose(f);
+    if (!ok)
+        return json_null();
+    line[strcspn(line, "\n")] = '\0';
+    char *end;
+    long long v = strtoll(line, &end, 10);
+    return *end == '\0' && end != line ? json_integer(v) : json_string(line);
+}
+
+static json_t *cpu_model(void)
+{
+    char line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    json_t *r = NULL;
+    while (f && !r && fgets(line, sizeof line, f)) {
+        /* x86: "model name"; AArch64 kernels may only give "CPU part". */
+        if (!strncmp(line, "model name", 10)) {
+            char *v = strchr(line, ':');
+            if (v) {
+                v += 1 + (v[1] == ' ');
+                v[strcspn(v, "\n")] = '\0';
+                r = json_string(v);
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    return r ? r : json_string("unknown");
+}
+
+static json_t *rlimit_obj(int res)
+{
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0)
+        return json_null();
+    return json_pack("{s:o, s:o}", "soft",
+                     rl.rlim_cur == RLIM_INFINITY ? json_string("unlimited")
+                                                  : json_integer((json_int_t)rl.rlim_cur),
+                     "hard",
+                     rl.rlim_max == RLIM_INFINITY ? json_string("unlimited")
+                                                  : json_integer((json_int_t)rl.rlim_max));
+}
+
+static json_t *machine(void)
+{
+    struct utsname u;
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    uname(&u);
+    int tsc = !strcmp(cb_clock_source(), "tsc");
+    return json_pack(
+        "{s:s, s:o, s:s, s:I, s:s, s:s, s:o, s:s, s:{s:o, s:o, s:o, s:o}}", "hostname", host,
+        "cpu_model", cpu_model(), "arch", u.machine, "logical_cpus",
+        (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "kernel", u.release, "kernel_version",
+        u.version, "tsc_hz", tsc ? json_real(cb_clock_hz()) : json_null(), "clock",
+        cb_clock_source(), "limits", "max_map_count", read_first_line("/proc/sys/vm/max_map_count"),
+        "overcommit_memory", read_first_line("/proc/sys/vm/overcommit_memory"), "nofile",
+        rlimit_obj(RLIMIT_NOFILE), "as", rlimit_obj(RLIMIT_AS));
+}
+
+json_t *cb_results_new(const cb_run_opts *o)
+{
+    char created[32], compiler[256];
+    utc_stamp(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ");
+    snprintf(compiler, sizeof compiler, "%s (%s)", cb_build_cc, cb_build_compiler);
+    json_t *argv = json_array();
+    for (int i = 0; i < o->argc; i++)
+        json_array_append_new(argv, json_string(o->argv[i]));
+    json_t *unavailable = json_object();
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const char *why = cb_impl_unavailable(&cb_impls[i]);
+        if (why) {
+            char key[128];
+            snprintf(key, sizeof key, "impl:%s", cb_impls[i].name);
+            json_object_set_new(unavailable, key, json_string(why));
+        }
+    }
+    if (strcmp(cb_clock_source(), "tsc") != 0)
+        json_object_set_new(unavailable, "tsc",
+                            json_string("no invariant TSC; timing uses clock_gettime"));
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:{s:o, s:i, s:i, s:f, s:o, s:b, s:f, s:s}, "
+        "s:o, s:[]}",
+        "schema", CB_SCHEMA, "corobench_version", CB_VERSION, "git_commit", cb_build_commit,
+        "created_utc", created, "machine", machine(), "build", "compiler", compiler, "cflags",
+        cb_build_cflags, "arch", cb_build_arch, "run", "argv", argv, "reps", (int)o->reps,
+        "warmup", (int)o->warmup, "min_rep_ms", o->min_rep_ms, "pin_cpu",
+        o->pin_cpu >= 0 ? json_integer(o->pin_cpu) : json_null(), "quick", o->quick,
+        "timeout_s", o->timeout_s, "statistic",
+        "median of the repetitions' ns per op; mad = median absolute deviation", "unavailable",
+        unavailable, "cells");
+}
+
+json_t *cb_cell_header(const cb_cell *c)
+{
+    json_t *params = json_object();
+    for (size_t i = 0; i < c->params.n; i++) {
+        const cb_param_val *v = &c->params.v[i];
+        json_object_set_new(params, v->def->name,
+                            v->def->kind == CB_PARAM_INT ? json_integer((json_int_t)v->i)
+                                                         : json_string(v->s));
+    }
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
+                     cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
+                     "plain", "unit", c->wl->unit);
+}
+
+int cb_results_write(json_t *doc, const char *path)
+{
+    char tmp[4096];
+    char *dir = strdup(path), *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        if (*dir)
+            mkdir(dir, 0777); /* one level, like results/; an existing one is fine */
+    }
+    free(dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+        int e = errno ? errno : EIO;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+void cb_results_print_table(json_t *doc, FILE *out)
+{
+    json_t *cells = json_object_get(doc, "cells"), *c;
+    size_t i;
+    fprintf(out, "%-10s %-36s %-9s %-8s %12s %9s %12s %-18s\n", "workload", "params", "impl",
+            "status", "median", "mad", "suspensions", "checksum");
+    json_array_foreach(cells, i, c)
+    {
+        char params[256] = "";
+        size_t n = 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_object_get(c, "params"), k, v)
+        {
+            if (!strcmp(k, "stack") || !strcmp(k, "stack_mode")) {
+                /* implementation parameters: shown only when not at their defaults */
+                if ((json_is_integer(v) && json_integer_value(v) == CB_CO_DEFAULT_STACK) ||
+                    (json_is_string(v) && !strcmp(json_string_value(v), "auto")))
+                    continue;
+            }
+            if (json_is_integer(v))
+                n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%lld", n ? " " : "", k,
+                                      (long long)json_integer_value(v));
+            else
+                n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%s", n ? " " : "", k,
+                                      json_string_value(v));
+            if (n >= sizeof params)
+                break;
+        }
+        const char *status = json_string_value(json_object_get(c, "status"));
+        fprintf(out, "%-10s %-36s %-9s %-8s ", json_string_value(json_object_get(c, "workload")),
+                params, json_string_value(json_object_get(c, "impl")), status);
+        if (status && !strcmp(status, "ok")) {
+            json_t *ns = json_object_get(c, "ns_per_op");
+            char med[32];
+            snprintf(med, sizeof med, "%.2f ns/%s",
+                     json_real_value(json_object_get(ns, "median")),
+                     json_string_value(json_object_get(c, "unit")));
+            fprintf(out, "%12s %9.2f %12lld %-18s\n", med,
+                    json_real_value(json_object_get(ns, "mad")),
+                    (long long)json_integer_value(json_object_get(c, "suspensions")),
+                    json_string_value(json_object_get(c, "checksum")));
+        } else {
+            fprintf(out, "%s\n", json_string_value(json_object_get(c, "error")));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/* Runs each cell in its own forked child (optionally pinned): a crash, an overflow report or a
+ * hang marks that cell failed or timeout, with the reason, and the run goes on. The child sends
+ * its measured fields back as one JSON object on a pipe; its stderr is kept for the error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "proc.h"
+
+static void child(const cb_cell *c, const cb_run_opts *o, int out_fd)
+{
+    setpgid(0, 0);
+    if (o->pin_cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(o->pin_cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) {
+            fprintf(stderr, "sched_setaffinity(cpu %d): %s\n", o->pin_cpu, strerror(errno));
+            _exit(3);
+        }
+    }
+    json_t *res = cb_cell_measure(c, o);
+    char *text = json_dumps(res, JSON_COMPACT);
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t k = write(out_fd, text + off, len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            _exit(4);
+        off += (size_t)k;
+    }
+    _exit(0);
+}
+
+static void set_outcome(json_t *cell, const char *status, const char *error)
+{
+    json_object_set_new(cell, "status", json_string(status));
+    json_object_set_new(cell, "error", error ? json_string(error) : json_null());
+}
+
+/* Runs one cell; returns its object (header + measured fields or failure). */
+static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
+{
+    json_t *cell = cb_cell_header(c);
+    const char *why = cb_impl_unavailable(c->impl);
+    if (why) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "unsupported: %s", why);
+        set_outcome(cell, "unsupported", buf);
+        return cell;
+    }
+    int op[2], ep[2];
+    if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+        set_outcome(cell, "failed", "pipe2 failed");
+        return cell;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "fork: %s", strerror(errno));
+        set_outcome(cell, "failed", buf);
+        return cell;
+    }
+    if (pid == 0) {
+        close(op[0]);
+        close(ep[0]);
+        dup2(ep[1], 2);
+        child(c, o, op[1]);
+    }
+    close(op[1]);
+    close(ep[1]);
+    cb_proc_result r;
+    cb_proc_collect(pid, op[0], ep[0], o->timeout_s, &r);
+    char buf[1024], line[512];
+    cb_proc_last_line(r.err, line, sizeof line);
+    if (r.timed_out) {
+        snprintf(buf, sizeof buf, "timed out after %g s", o->timeout_s);
+        set_outcome(cell, "timeout", buf);
+    } else if (cb_proc_exit_code(r.wait_status) == 0) {
+        json_error_t jerr;
+        json_t *m = json_loads(r.out, 0, &jerr);
+        if (m) {
+            json_object_update(cell, m);
+            json_decref(m);
+        } else {
+            snprintf(buf, sizeof buf, "unreadable result from the cell's process: %s", jerr.text);
+            set_outcome(cell, "failed", buf);
+        }
+    } else {
+        /* Prefer what the child said (the overflow report, an abort message) over the status. */
+        char st[128];
+        cb_proc_describe(r.wait_status, st, sizeof st);
+        if (line[0])
+            snprintf(buf, sizeof buf, "%s [%s]", line, st);
+        else
+            snprintf(buf, sizeof buf, "%s", st);
+        set_outcome(cell, "failed", buf);
+    }
+    cb_proc_result_free(&r);
+    return cell;
+}
+
+size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, json_t *cells_out)
+{
+    size_t bad = 0;
+    int progress = isatty(2);
+    for (size_t i = 0; i < ncells; i++) {
+        if (progress) {
+            char p[256];
+            cb_params_format(&cells[i].params, p, sizeof p);
+            fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s", i + 1, ncells, cells[i].wl->name,
+                    cells[i].impl->name, p);
+            fflush(stderr);
+        }
+        json_t *cell = run_one(&cells[i], o);
+        const char *st = json_string_value(json_object_get(cell, "status"));
+        bad += st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
+        json_array_append_new(cells_out, cell);
+    }
+    if (progress)
+        fprintf(stderr, "\r\033[K");
+    return bad;
+}

@@ -1,0 +1,37 @@
+/* Summary statistics of repetition samples. The median is reported (not the mean) because a
+ * shared, noisy machine adds one-sided outliers (preemption, another tenant) that drag a mean;
+ * the MAD is its robust spread. min and max are kept so outliers stay visible. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cb_median(const double *x, size_t n)
+{
+    double *s = malloc(n * sizeof *s);
+    if (!s)
+        abort();
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    free(s);
+    return m;
+}
+
+double cb_mad(const double *x, size_t n, double median)
+{
+    double *d = malloc(n * sizeof *d);
+    if (!d)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        d[i] = x[i] > median ? x[i] - median : median - x[i];
+    double m = cb_median(d, n);
+    free(d);
+    return m;
+}

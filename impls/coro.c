@@ -1,0 +1,201 @@
+/* Stackful coroutine layer over a backend's make/jump verbs, plus the stack-overflow reporter:
+ * a SIGSEGV handler on an alternate signal stack that recognises a fault in the running
+ * coroutine's guard page and says so before exiting. */
+#include "coro.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+enum { CO_SUSPENDED, CO_RUNNING, CO_DONE };
+
+struct cb_co {
+    const cb_co_backend *be;
+    cb_co *resumer; /* where yield and completion go */
+    cb_co_fn fn;
+    void *arg;
+    int state;
+    cb_stack stack;
+    _Alignas(16) unsigned char ctx[]; /* backend context, be->ctx_size bytes */
+};
+
+/* The thread's own stack, as a coroutine the others can return to. Sized for any backend. */
+static struct {
+    cb_co co;
+    _Alignas(16) unsigned char ctx[2048];
+} main_co = {.co = {.state = CO_RUNNING}};
+
+static cb_co *current = &main_co.co;
+static int handler_installed;
+
+static size_t fmt_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0, i;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+static size_t put(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return n;
+}
+
+/* Async-signal-safe: formats with put/fmt_u64 only, then _exit. */
+static void report_overflow(const cb_co *co, const char *how)
+{
+    char msg[192];
+    size_t n = put(msg, "coroutine stack overflow (impl=");
+    n += put(msg + n, co->be->name);
+    n += put(msg + n, ", stack=");
+    n += fmt_u64(msg + n, co->stack.size);
+    n += put(msg + n, " bytes)");
+    n += put(msg + n, how);
+    n += put(msg + n, "\n");
+    if (write(2, msg, n) < 0) {
+        /* nothing more can be said */
+    }
+    _exit(CB_EXIT_OVERFLOW);
+}
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    const cb_co *co = current;
+    const char *addr = si->si_addr;
+    if (co != &main_co.co && co->stack.mode == CB_STACK_GUARDED) {
+        const char *lo = co->stack.lo;
+        /* The guard page, or a frame so large it jumped over it (up to 64 KiB below). */
+        if (addr < lo && addr >= lo - 65536)
+            report_overflow(co, "");
+    }
+    /* Not ours: die of the original signal so the parent sees it. */
+    signal(sig, SIG_DFL);
+}
+
+static void install_handler(void)
+{
+    static char altstack[65536];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    struct sigaction sa;
+    if (sigaltstack(&ss, NULL) != 0)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    handler_installed = 1;
+}
+
+size_t cb_co_control_bytes(const cb_co_backend *be) { return sizeof(cb_co) + be->ctx_size; }
+
+const cb_stack *cb_co_stack(const cb_co *co) { return &co->stack; }
+
+cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size)
+{
+    if (!handler_installed)
+        install_handler();
+    if (be->ctx_size > sizeof main_co.ctx) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cb_co *co = cb_rt_alloc(cb_co_control_bytes(be));
+    memset(co, 0, sizeof *co);
+    co->be = be;
+    co->fn = fn;
+    co->arg = arg;
+    co->state = CO_SUSPENDED;
+    if (cb_stack_alloc(&co->stack, stack_size) != 0) {
+        int e = errno;
+        cb_rt_free(co, cb_co_control_bytes(be));
+        errno = e;
+        return NULL;
+    }
+    be->make(co->ctx, co->stack.lo, co->stack.size, co);
+    return co;
+}
+
+static void misuse(const char *what)
+{
+    fprintf(stderr, "corobench: coroutine layer: %s\n", what);
+    abort();
+}
+
+uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
+{
+    if (co->state != CO_SUSPENDED)
+        misuse("resume of a coroutine that is running or finished");
+    cb_co *self = current;
+    co->resumer = self;
+    co->state = CO_RUNNING;
+    current = co;
+    return co->be->jump(self->ctx, co->ctx, val);
+}
+
+uintptr_t cb_co_yield(uintptr_t val)
+{
+    cb_co *self = current;
+    cb_co *to = self->resumer;
+    if (self == &main_co.co)
+        misuse("yield outside a coroutine");
+    self->state = CO_SUSPENDED;
+    current = to;
+    cb_rt_count_suspension();
+    return self->be->jump(self->ctx, to->ctx, val);
+}
+
+uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
+{
+    cb_co *self = current;
+    if (to->state != CO_SUSPENDED || self == &main_co.co)
+        misuse("transfer to a coroutine that is not suspended, or from outside a coroutine");
+    to->resumer = self->resumer;
+    to->state = CO_RUNNING;
+    self->state = CO_SUSPENDED;
+    current = to;
+    cb_rt_count_suspension();
+    return self->be->jump(self->ctx, to->ctx, val);
+}
+
+void cb_co_entry_(cb_co *co, uintptr_t val)
+{
+    uintptr_t r = co->fn(co->arg, val);
+    cb_co *to = co->resumer;
+    co->state = CO_DONE;
+    current = to;
+    co->be->jump(co->ctx, to->ctx, r);
+    misuse("a finished coroutine was resumed");
+    abort();
+}
+
+void cb_co_destroy(cb_co *co)
+{
+    if (!co)
+        return;
+    if (co == current)
+        misuse("destroy of the running coroutine");
+    cb_stack s = co->stack;
+    if (cb_stack_free(&co->stack) != 0) {
+        co->stack = s;
+        report_overflow(co, " detected by canary at destroy");
+    }
+    cb_rt_free(co, cb_co_control_bytes(co->be));
+}
+
+int cb_co_done(const cb_co *co) { return co->state == CO_DONE; }
+
+const char *cb_co_name(const cb_co *co) { return co->be->name; }

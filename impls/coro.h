@@ -1,0 +1,57 @@
+/* The stackful coroutine layer: one API (create, resume, yield, transfer, destroy, name) over
+ * interchangeable switch backends (asm, ucontext, ...), the way Redis' ae.c sits over its polling
+ * backends. Workloads of the stackful family are written against this file only.
+ * Creation maps the stack (outside any timed region); resume/yield/transfer are the measured verbs. */
+#ifndef CB_CORO_H
+#define CB_CORO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stack.h"
+
+typedef struct cb_co cb_co;
+
+/* Called on the new stack at the first resume; its return value goes to the resumer and the
+ * coroutine is finished. */
+typedef uintptr_t (*cb_co_fn)(void *arg, uintptr_t first);
+
+/* What the layer needs from a backend: the verb set every backend implements. */
+typedef struct cb_co_backend {
+    const char *name;
+    const char *description;
+    size_t ctx_size; /* bytes of per-coroutine saved context, stored inside cb_co */
+    /* Prepare ctx so that the first jump to it runs cb_co_entry_(co, val) on [lo, lo + size). */
+    void (*make)(void *ctx, void *stack_lo, size_t stack_size, cb_co *co);
+    /* Save the running context in from and continue to; returns the val of the jump that later
+     * continues from. */
+    uintptr_t (*jump)(void *from, void *to, uintptr_t val);
+    /* NULL where the backend works on this machine, else why not. */
+    const char *(*unavailable)(void);
+} cb_co_backend;
+
+enum { CB_CO_DEFAULT_STACK = 65536, CB_EXIT_OVERFLOW = 86 };
+
+/* Returns NULL with errno set when the stack cannot be mapped. */
+cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size);
+/* Runs co until it yields, transfers away or finishes; returns the value it passed. */
+uintptr_t cb_co_resume(cb_co *co, uintptr_t val);
+/* From inside a coroutine: back to whoever resumed it. Returns the next resume's val. */
+uintptr_t cb_co_yield(uintptr_t val);
+/* Symmetric switch: hand control straight to `to`, which inherits this coroutine's resumer.
+ * One transfer is exactly one stack switch. */
+uintptr_t cb_co_transfer(cb_co *to, uintptr_t val);
+/* Frees a finished or suspended (never the running) coroutine. A chunked stack whose canary was
+ * overwritten is reported as a stack overflow and the process exits (CB_EXIT_OVERFLOW): the
+ * measurement it belongs to cannot be trusted. */
+void cb_co_destroy(cb_co *co);
+int cb_co_done(const cb_co *co);
+const char *cb_co_name(const cb_co *co);
+/* Bytes of the control block (cb_co plus backend context) that each coroutine heap-allocates. */
+size_t cb_co_control_bytes(const cb_co_backend *be);
+const cb_stack *cb_co_stack(const cb_co *co);
+
+/* Entry point the backends' make() arranges to run first; never returns. */
+void cb_co_entry_(cb_co *co, uintptr_t val) __attribute__((noreturn));
+
+#endif

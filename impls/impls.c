@@ -1,0 +1,62 @@
+/* The implementation table and the parameters of the stackful implementations. */
+#include "impls.h"
+
+#include <string.h>
+
+extern const cb_co_backend cb_backend_asm, cb_backend_ucontext;
+
+static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
+
+static const cb_param_def stackful_params[] = {
+    {"stack", CB_PARAM_INT, "65536", 8192, (int64_t)1 << 30, NULL,
+     "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)"},
+    {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,
+     "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+const cb_impl cb_impls[] = {
+    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params},
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params},
+    {"sm", CB_STYLE_SM,
+     "stackless state machine in plain C, as compilers lower async/await: switch over resume "
+     "points, live locals in a frame struct, callee frames embedded in the caller's",
+     NULL, NULL},
+    {"closure", CB_STYLE_CLOSURE,
+     "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
+     "per async call with a continuation, freed on completion",
+     NULL, NULL},
+};
+const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
+
+const cb_impl *cb_impl_find(const char *name)
+{
+    for (size_t i = 0; i < cb_nimpls; i++)
+        if (strcmp(cb_impls[i].name, name) == 0)
+            return &cb_impls[i];
+    return NULL;
+}
+
+const char *cb_impl_family(const cb_impl *impl)
+{
+    return impl->style == CB_STYLE_STACKFUL ? "stackful" : "stackless";
+}
+
+const char *cb_impl_unavailable(const cb_impl *impl)
+{
+    if (impl->backend && impl->backend->unavailable)
+        return impl->backend->unavailable();
+    return NULL;
+}
+
+void cb_impl_configure(const cb_impl *impl, const cb_params *p)
+{
+    if (impl->style != CB_STYLE_STACKFUL)
+        return;
+    const char *m = cb_params_str(p, "stack_mode");
+    cb_stack_set_mode(strcmp(m, "guarded") == 0   ? CB_STACK_GUARDED
+                      : strcmp(m, "chunked") == 0 ? CB_STACK_CHUNKED
+                                                  : CB_STACK_AUTO);
+}
+
+size_t cb_impl_stack_size(const cb_params *p) { return (size_t)cb_params_int(p, "stack"); }

@@ -1,0 +1,226 @@
+/* mmap'd coroutine stacks: guarded (one mapping + guard page each) or chunked (carved, canary).
+ * Everything here runs at coroutine creation or destruction, never inside a switch. */
+#include "stack.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <valgrind/valgrind.h>
+
+#define CB_CANARY 0x5a17c0de5a17c0deULL
+#define CB_CHUNK_STACKS 256 /* stacks per chunk mapping in chunked mode */
+#define CB_MAP_MARGIN 4096  /* mappings left for everything else in the process */
+
+cb_stack_stats cb_stack_stat;
+
+/* One free list per (size, mode); a handful of sizes are ever used in one process. */
+typedef struct pool {
+    size_t size;
+    cb_stack_mode mode;
+    cb_stack *items; /* free stacks, used as a LIFO so the most recently warm stack is reused */
+    size_t nfree, cap;
+} pool;
+
+static pool pools[8];
+static size_t npools;
+static cb_stack_mode want_mode = CB_STACK_AUTO;
+static size_t page_size;
+static int budget_known;
+
+size_t cb_stack_page_size(void)
+{
+    if (!page_size)
+        page_size = (size_t)sysconf(_SC_PAGESIZE);
+    return page_size;
+}
+
+const char *cb_stack_mode_name(cb_stack_mode mode)
+{
+    switch (mode) {
+    case CB_STACK_GUARDED: return "guarded";
+    case CB_STACK_CHUNKED: return "chunked";
+    default: return "auto";
+    }
+}
+
+void cb_stack_set_mode(cb_stack_mode mode) { want_mode = mode; }
+
+/* How many guarded stacks fit: each costs two VMAs; the rest of the process keeps a margin. */
+static void compute_budget(void)
+{
+    long max_maps = 65530, used = 0;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &max_maps) != 1)
+            max_maps = 65530;
+        fclose(f);
+    }
+    f = fopen("/proc/self/maps", "r");
+    if (f) {
+        int c;
+        while ((c = fgetc(f)) != EOF)
+            used += c == '\n';
+        fclose(f);
+    }
+    long room = max_maps - used - CB_MAP_MARGIN;
+    cb_stack_stat.map_budget = room > 0 ? (uint64_t)room / 2 : 0;
+    budget_known = 1;
+}
+
+static pool *pool_for(size_t size, cb_stack_mode mode)
+{
+    for (size_t i = 0; i < npools; i++)
+        if (pools[i].size == size && pools[i].mode == mode)
+            return &pools[i];
+    if (npools == sizeof pools / sizeof pools[0])
+        return NULL;
+    pool *p = &pools[npools++];
+    memset(p, 0, sizeof *p);
+    p->size = size;
+    p->mode = mode;
+    return p;
+}
+
+static int pool_pop(pool *p, cb_stack *out)
+{
+    if (!p || !p->nfree)
+        return 0;
+    *out = p->items[--p->nfree];
+    return 1;
+}
+
+static int pool_push(pool *p, const cb_stack *s)
+{
+    if (!p)
+        return 0;
+    if (p->nfree == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        cb_stack *n = realloc(p->items, cap * sizeof *n);
+        if (!n)
+            return 0;
+        p->items = n;
+        p->cap = cap;
+    }
+    p->items[p->nfree++] = *s;
+    return 1;
+}
+
+static int map_guarded(cb_stack *s, size_t size)
+{
+    size_t pg = cb_stack_page_size();
+    if (cb_stack_stat.guarded_live >= cb_stack_stat.map_budget) {
+        errno = ENOMEM;
+        return -1;
+    }
+    /* MAP_NORESERVE + no MAP_POPULATE: pages are committed when first touched. */
+    char *m = mmap(NULL, size + pg, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    if (mprotect(m, pg, PROT_NONE) != 0) {
+        int e = errno;
+        munmap(m, size + pg);
+        errno = e;
+        return -1;
+    }
+    s->lo = m + pg;
+    s->size = size;
+    s->mode = CB_STACK_GUARDED;
+    cb_stack_stat.reserved_bytes += size + pg;
+    VALGRIND_STACK_REGISTER(s->lo, (char *)s->lo + size);
+    return 0;
+}
+
+/* Carve CB_CHUNK_STACKS stacks from one mapping into the pool, then hand one out. */
+static int map_chunk(pool *p, cb_stack *s, size_t size)
+{
+    size_t len = size * CB_CHUNK_STACKS;
+    char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    cb_stack_stat.reserved_bytes += len;
+    for (size_t i = CB_CHUNK_STACKS; i-- > 1;) {
+        cb_stack c = {.lo = m + i * size, .size = size, .mode = CB_STACK_CHUNKED};
+        /* The canary is written when the stack is handed out, so pooled stacks stay untouched. */
+        VALGRIND_STACK_REGISTER(c.lo, (char *)c.lo + size);
+        if (!pool_push(p, &c)) {
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    s->lo = m;
+    s->size = size;
+    s->mode = CB_STACK_CHUNKED;
+    VALGRIND_STACK_REGISTER(s->lo, (char *)s->lo + size);
+    return 0;
+}
+
+int cb_stack_alloc(cb_stack *s, size_t size)
+{
+    size_t pg = cb_stack_page_size();
+    size = (size + pg - 1) & ~(pg - 1);
+    if (!budget_known)
+        compute_budget();
+    memset(s, 0, sizeof *s);
+
+    cb_stack_mode mode = want_mode;
+    if (mode == CB_STACK_AUTO)
+        mode = cb_stack_stat.guarded_live < cb_stack_stat.map_budget ? CB_STACK_GUARDED
+                                                                     : CB_STACK_CHUNKED;
+    pool *p = pool_for(size, mode);
+    if (!pool_pop(p, s)) {
+        int rc = mode == CB_STACK_GUARDED ? map_guarded(s, size) : map_chunk(p, s, size);
+        if (rc != 0)
+            return -1;
+    }
+    if (mode == CB_STACK_GUARDED) {
+        cb_stack_stat.guarded_live++;
+        cb_stack_stat.guarded_total++;
+    } else {
+        *(volatile uint64_t *)s->lo = CB_CANARY;
+        cb_stack_stat.chunked_live++;
+        cb_stack_stat.chunked_total++;
+    }
+    return 0;
+}
+
+int cb_stack_free(cb_stack *s)
+{
+    int rc = 0;
+    if (!s->lo)
+        return 0;
+    if (s->mode == CB_STACK_CHUNKED) {
+        if (*(volatile uint64_t *)s->lo != CB_CANARY)
+            rc = -1;
+        cb_stack_stat.chunked_live--;
+    } else {
+        cb_stack_stat.guarded_live--;
+    }
+    if (!pool_push(pool_for(s->size, s->mode), s) && s->mode == CB_STACK_GUARDED) {
+        size_t pg = cb_stack_page_size();
+        munmap((char *)s->lo - pg, s->size + pg);
+        cb_stack_stat.reserved_bytes -= s->size + pg;
+    }
+    s->lo = NULL;
+    return rc;
+}
+
+size_t cb_stack_guard_bytes(const cb_stack *s)
+{
+    return s->mode == CB_STACK_GUARDED ? cb_stack_page_size() : 0;
+}
+
+const char *cb_stack_modes_used(void)
+{
+    if (cb_stack_stat.guarded_total && cb_stack_stat.chunked_total)
+        return "guarded+chunked";
+    if (cb_stack_stat.guarded_total)
+        return "guarded";
+    if (cb_stack_stat.chunked_total)
+        return "chunked";
+    return NULL;
+}

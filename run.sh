@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The one command: install missing Debian packages, build, run the default suite, write results.
+#   ./run.sh                 the default suite (about 2-3 minutes on a 2-core VM)
+#   ./run.sh --quick         a small grid in seconds
+#   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+quick=()
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) quick=(--quick); shift ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (valid: --quick, --help, -- ARGS...)" >&2; exit 2 ;;
+    esac
+done
+
+scripts/install-deps.sh
+make -j"$(nproc)" all >/dev/null
+
+# Pin the measured children to the last CPU we may use (away from CPU 0's interrupts).
+pin=$(( $(nproc) - 1 ))
+host=$(hostname)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+out="results/${host}-${stamp}.json"
+
+status=0
+bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,16 -o "$out" "${extra[@]}" || status=$?
+if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
+    exit "$status"
+fi
+ln -sf "$(basename "$out")" results/latest.json
+echo "run.sh: results in $out (also results/latest.json)"
+[ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
+exit "$status"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages corobench needs that are missing; used by run.sh and .ci/run.
+# Without root it only says what is missing. --check: report only, exit 1 if anything is missing.
+set -euo pipefail
+
+packages=(
+    gcc make git                          # build
+    libjansson-dev                        # every JSON read and write
+    libpfm4-dev                           # event names and encodings for perf_event_open
+    valgrind                              # <valgrind/valgrind.h> stack annotations
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   # make check-aarch64
+    gnuplot-nox                           # plots
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+    echo "missing packages: ${missing[*]}" >&2
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "corobench: missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "corobench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,85 @@
+/* corobench's test framework (after libuv's runner): each test registers itself, runs in its own
+ * forked process with a timeout, and passes, fails or skips. A broken context switch hangs or
+ * crashes; the runner survives it and reports the test as failed with the signal or timeout.
+ * Assertions print both values and stay on under NDEBUG. */
+#ifndef CB_TEST_H
+#define CB_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*cb_test_fn)(void);
+void cb_test_register(const char *name, cb_test_fn fn, unsigned timeout_s);
+
+/* Exit status of a skipped test. */
+enum { CB_TEST_SKIP = 77 };
+
+#define CB_TEST_T(name, timeout_s)                                                             \
+    static void name(void);                                                                    \
+    __attribute__((constructor)) static void cb_reg_##name(void)                               \
+    {                                                                                          \
+        cb_test_register(#name, name, timeout_s);                                              \
+    }                                                                                          \
+    static void name(void)
+#define CB_TEST(name) CB_TEST_T(name, 120)
+
+#define CB_FAIL(...)                                                                           \
+    do {                                                                                       \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
+        fprintf(stderr, __VA_ARGS__);                                                          \
+        fputc('\n', stderr);                                                                   \
+        exit(1);                                                                               \
+    } while (0)
+
+#define CB_SKIP(...)                                                                           \
+    do {                                                                                       \
+        fprintf(stderr, __VA_ARGS__);                                                          \
+        fputc('\n', stderr);                                                                   \
+        exit(CB_TEST_SKIP);                                                                    \
+    } while (0)
+
+#define CB_CHECK(cond)                                                                         \
+    do {                                                                                       \
+        if (!(cond))                                                                           \
+            CB_FAIL("check failed: %s", #cond);                                                \
+    } while (0)
+
+#define CB_CHECK_EQ_U64(a, b)                                                                  \
+    do {                                                                                       \
+        uint64_t cb_a_ = (uint64_t)(a), cb_b_ = (uint64_t)(b);                                 \
+        if (cb_a_ != cb_b_)                                                                    \
+            CB_FAIL("%s == %s: %" PRIu64 " (0x%" PRIx64 ") != %" PRIu64 " (0x%" PRIx64 ")", #a,  \
+                    #b, cb_a_, cb_a_, cb_b_, cb_b_);                                           \
+    } while (0)
+
+#define CB_CHECK_EQ_INT(a, b)                                                                  \
+    do {                                                                                       \
+        long long cb_a_ = (long long)(a), cb_b_ = (long long)(b);                              \
+        if (cb_a_ != cb_b_)                                                                    \
+            CB_FAIL("%s == %s: %lld != %lld", #a, #b, cb_a_, cb_b_);                           \
+    } while (0)
+
+#define CB_CHECK_STREQ(a, b)                                                                   \
+    do {                                                                                       \
+        const char *cb_a_ = (a), *cb_b_ = (b);                                                 \
+        if (!cb_a_ || !cb_b_ || strcmp(cb_a_, cb_b_) != 0)                                     \
+            CB_FAIL("%s == %s: \"%s\" != \"%s\"", #a, #b, cb_a_ ? cb_a_ : "(null)",              \
+                    cb_b_ ? cb_b_ : "(null)");                                                 \
+    } while (0)
+
+#define CB_CHECK_CONTAINS(hay, needle)                                                         \
+    do {                                                                                       \
+        const char *cb_h_ = (hay), *cb_n_ = (needle);                                          \
+        if (!cb_h_ || !strstr(cb_h_, cb_n_))                                                   \
+            CB_FAIL("%s does not contain \"%s\": \"%s\"", #hay, cb_n_, cb_h_ ? cb_h_ : "(null)"); \
+    } while (0)
+
+/* Runs argv (argv[0] a path) with stdout and stderr captured; returns the exit status, or
+ * 128 + signal. Output buffers are malloc'd and NUL-terminated; callers free them. */
+int cb_test_spawn(char *const argv[], char **out, char **err);
+/* Directory holding bin/ (the build root), from CB_BUILD_ROOT or ".". */
+const char *cb_test_root(void);
+
+#endif

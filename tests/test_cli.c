@@ -1,0 +1,245 @@
+/* The corobench CLI as a user meets it: bad input (one line naming the bad value and the valid
+ * choices, exit 2, nothing written), a crashing and a hanging cell (recorded, the run goes on,
+ * exit 1), and a quick run's JSON read back with jansson and checked field by field. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+typedef struct cli {
+    int status;
+    char *out, *err;
+} cli;
+
+/* Runs bin/corobench with up to 15 arguments (NULL-terminated). */
+static cli corobench(const char *a0, ...)
+{
+    char *argv[20];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    argv[0] = path;
+    size_t n = 1;
+    va_list ap;
+    va_start(ap, a0);
+    for (const char *a = a0; a && n < 19; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    cli c;
+    c.status = cb_test_spawn(argv, &c.out, &c.err);
+    return c;
+}
+
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "/tmp/cbtest-%ld-%s", (long)getpid(), name);
+    unlink(buf);
+}
+
+/* Exit 2, exactly one line on stderr, containing each needle; no results file written. */
+static void expect_usage(const char *needle1, const char *needle2, const char *a0, ...)
+{
+    char out[256], path[4096];
+    tmp_path(out, sizeof out, "bad.json");
+    char *argv[24];
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    size_t n = 0;
+    argv[n++] = path;
+    va_list ap;
+    va_start(ap, a0);
+    for (const char *a = a0; a && n < 20; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    int is_run = n > 1 && !strcmp(argv[1], "run");
+    if (is_run) {
+        argv[n++] = "-o";
+        argv[n++] = out;
+    }
+    argv[n] = NULL;
+    char *o, *e;
+    int st = cb_test_spawn(argv, &o, &e);
+    CB_CHECK_EQ_INT(st, 2);
+    CB_CHECK_CONTAINS(e, needle1);
+    if (needle2)
+        CB_CHECK_CONTAINS(e, needle2);
+    CB_CHECK_CONTAINS(e, "valid");
+    char *nl = strchr(e, '\n');
+    CB_CHECK(nl && nl[1] == '\0'); /* one line */
+    CB_CHECK(access(out, F_OK) != 0);
+    free(o);
+    free(e);
+}
+
+CB_TEST(cli_bad_input)
+{
+    expect_usage("unknown implementation 'foo'", "asm, ucontext, sm, closure, all", "run",
+                 "--impl", "foo", NULL);
+    expect_usage("unknown workload 'nope'", "pingpong", "run", "--workload", "nope", NULL);
+    expect_usage("unknown parameter 'bogus'", "depth", "run", "--param", "bogus=1", NULL);
+    expect_usage("unknown parameter 'depth'", "height", "run", "--workload", "recursive",
+                 "--impl", "sm", "--param", "depth=1", NULL);
+    expect_usage("'-1' for parameter depth", "0 to", "run", "--workload", "pingpong", "--param",
+                 "depth=-1", NULL);
+    expect_usage("'0' for parameter switches", "1 to", "run", "--workload", "pingpong",
+                 "--param", "switches=0", NULL);
+    expect_usage("'abc' for parameter depth", NULL, "run", "--workload", "pingpong", "--param",
+                 "depth=0,abc", NULL);
+    expect_usage("'sideways' for parameter sites", "distinct, same", "run", "--workload",
+                 "pingpong", "--param", "sites=sideways", NULL);
+    expect_usage("'7' for parameter stack_mode", "auto", "run", "--impl", "asm", "--param",
+                 "stack_mode=7", NULL);
+    expect_usage("conns=30000", "RLIMIT_NOFILE", "run", "--workload", "io", "--param",
+                 "conns=30000", NULL);
+    expect_usage("'0' for --reps", NULL, "run", "--reps", "0", NULL);
+    expect_usage("'-3' for --timeout", NULL, "run", "--timeout", "-3", NULL);
+    expect_usage("'4096' for --pin", NULL, "run", "--pin", "4096", NULL);
+    expect_usage("unknown option '--frobnicate'", NULL, "run", "--frobnicate", NULL);
+    expect_usage("unknown command 'fly'", "run, list", "fly", NULL);
+    expect_usage("invalid --param 'depth'", "NAME=V1,V2", "run", "--param", "depth", NULL);
+}
+
+CB_TEST(cli_list_names_everything)
+{
+    cli c = corobench("list", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    const char *names[] = {"asm", "ucontext", "sm", "closure", "pingpong", "recursive", "io",
+                           "depth", "switches", "sites", "height", "conns", "msgs", "size",
+                           "transport", "stack", "stack_mode"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CB_CHECK_CONTAINS(c.out, names[i]);
+}
+
+static json_t *load(const char *path)
+{
+    json_error_t e;
+    json_t *doc = json_load_file(path, 0, &e);
+    if (!doc)
+        CB_FAIL("%s: %s (line %d)", path, e.text, e.line);
+    return doc;
+}
+
+static json_t *field(json_t *obj, const char *key, int type)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        CB_FAIL("missing field '%s'", key);
+    if (type >= 0 && json_typeof(v) != type &&
+        !(type == JSON_REAL && json_typeof(v) == JSON_INTEGER))
+        CB_FAIL("field '%s' has JSON type %d, want %d", key, json_typeof(v), type);
+    return v;
+}
+
+CB_TEST_T(cli_quick_run_json_schema, 300)
+{
+    char out[256];
+    tmp_path(out, sizeof out, "quick.json");
+    cli c = corobench("run", "--quick", "-o", out, NULL);
+    if (c.status != 0)
+        CB_FAIL("quick run exit %d: %s", c.status, c.err);
+    CB_CHECK_CONTAINS(c.out, "pingpong");
+    json_t *doc = load(out);
+    CB_CHECK_STREQ(json_string_value(field(doc, "schema", JSON_STRING)), "corobench-results/1");
+    field(doc, "corobench_version", JSON_STRING);
+    CB_CHECK(strlen(json_string_value(field(doc, "git_commit", JSON_STRING))) >= 7);
+    CB_CHECK(strlen(json_string_value(field(doc, "created_utc", JSON_STRING))) == 20);
+    json_t *m = field(doc, "machine", JSON_OBJECT);
+    field(m, "hostname", JSON_STRING);
+    field(m, "cpu_model", JSON_STRING);
+    field(m, "arch", JSON_STRING);
+    CB_CHECK(json_integer_value(field(m, "logical_cpus", JSON_INTEGER)) >= 1);
+    field(m, "kernel", JSON_STRING);
+    json_t *hz = field(m, "tsc_hz", -1);
+    CB_CHECK(json_is_null(hz) || json_real_value(hz) > 1e8);
+    json_t *b = field(doc, "build", JSON_OBJECT);
+    CB_CHECK_CONTAINS(json_string_value(field(b, "compiler", JSON_STRING)), ".");
+    CB_CHECK_CONTAINS(json_string_value(field(b, "cflags", JSON_STRING)), "-O2");
+    field(doc, "unavailable", JSON_OBJECT);
+    json_t *cells = field(doc, "cells", JSON_ARRAY), *cell;
+    json_t *seen = json_object(); /* point -> first cell of that point */
+    size_t i;
+    CB_CHECK(json_array_size(cells) >= 3 * 4);
+    json_array_foreach(cells, i, cell)
+    {
+        CB_CHECK_STREQ(json_string_value(field(cell, "status", JSON_STRING)), "ok");
+        CB_CHECK(json_is_null(field(cell, "error", -1)));
+        const char *fam = json_string_value(field(cell, "family", JSON_STRING));
+        CB_CHECK(!strcmp(fam, "stackful") || !strcmp(fam, "stackless"));
+        field(cell, "impl", JSON_STRING);
+        field(cell, "workload", JSON_STRING);
+        field(cell, "params", JSON_OBJECT);
+        CB_CHECK_STREQ(json_string_value(field(cell, "variant", JSON_STRING)), "plain");
+        CB_CHECK(json_integer_value(field(cell, "ops", JSON_INTEGER)) > 0);
+        CB_CHECK(json_integer_value(field(cell, "suspensions", JSON_INTEGER)) > 0);
+        const char *sum = json_string_value(field(cell, "checksum", JSON_STRING));
+        CB_CHECK(strlen(sum) == 18 && !strncmp(sum, "0x", 2));
+        json_t *ns = field(cell, "ns_per_op", JSON_OBJECT);
+        double med = json_real_value(field(ns, "median", JSON_REAL));
+        double lo = json_real_value(field(ns, "min", JSON_REAL));
+        double hi = json_real_value(field(ns, "max", JSON_REAL));
+        CB_CHECK(lo > 0 && lo <= med && med <= hi);
+        CB_CHECK(json_real_value(field(ns, "mad", JSON_REAL)) >= 0);
+        json_int_t reps = json_integer_value(field(ns, "reps", JSON_INTEGER));
+        CB_CHECK_EQ_INT(reps, 3);
+        CB_CHECK_EQ_INT(json_array_size(field(cell, "samples_ns_per_op", JSON_ARRAY)), reps);
+        /* Same workload and workload parameters: same checksum and suspensions. */
+        json_t *point = json_deep_copy(json_object_get(cell, "params"));
+        json_object_del(point, "stack");
+        json_object_del(point, "stack_mode");
+        json_object_set(point, "workload", json_object_get(cell, "workload"));
+        char *key = json_dumps(point, JSON_SORT_KEYS | JSON_COMPACT);
+        json_t *ref = json_object_get(seen, key);
+        if (!ref)
+            json_object_set(seen, key, cell);
+        else if (!json_equal(json_object_get(ref, "checksum"), json_object_get(cell, "checksum")) ||
+                 !json_equal(json_object_get(ref, "suspensions"), json_object_get(cell, "suspensions")))
+            CB_FAIL("%s: %s and %s differ in checksum or suspensions", key,
+                    json_string_value(json_object_get(ref, "impl")),
+                    json_string_value(json_object_get(cell, "impl")));
+        free(key);
+        json_decref(point);
+    }
+    CB_CHECK(json_object_size(seen) >= 3);
+    json_decref(seen);
+    json_decref(doc);
+    unlink(out);
+}
+
+/* An overflowing cell is recorded with the overflow message; the other cells still run. */
+CB_TEST_T(cli_overflow_cell_recorded, 120)
+{
+    char out[256];
+    tmp_path(out, sizeof out, "overflow.json");
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+                      "depth=100000", "--param", "switches=10", "--param", "stack=16384", "--reps",
+                      "1", "--warmup", "0", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    json_t *doc = load(out);
+    json_t *cells = json_object_get(doc, "cells");
+    CB_CHECK_EQ_INT(json_array_size(cells), 2);
+    json_t *a = json_array_get(cells, 0), *s = json_array_get(cells, 1);
+    CB_CHECK_STREQ(json_string_value(json_object_get(a, "impl")), "asm");
+    CB_CHECK_STREQ(json_string_value(json_object_get(a, "status")), "failed");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(a, "error")),
+                      "coroutine stack overflow (impl=asm, stack=16384 bytes)");
+    CB_CHECK_STREQ(json_string_value(json_object_get(s, "status")), "ok");
+    json_decref(doc);
+    unlink(out);
+}
+
+/* A cell that runs past --timeout is killed and recorded as timeout. */
+CB_TEST_T(cli_timeout_cell_recorded, 120)
+{
+    char out[256];
+    tmp_path(out, sizeof out, "timeout.json");
+    cli c = corobench("run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+                      "switches=1000000000000", "--timeout", "0.5", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    json_t *doc = load(out);
+    json_t *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "timeout");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")), "timed out after 0.5 s");
+    json_decref(doc);
+    unlink(out);
+}

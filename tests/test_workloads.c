@@ -1,0 +1,155 @@
+/* Identical work across implementations: for every workload, on a grid of parameter points,
+ * every implementation must finish with the same ops, checksum and suspension count. Runs the
+ * family bodies directly (no harness), so it also runs cross-built under qemu-aarch64. */
+#include "impls/runtime.h"
+#include "test.h"
+#include "workloads/workload.h"
+
+typedef struct point {
+    const char *workload;
+    const char *set[6][2]; /* name, value pairs; NULL-terminated */
+} point;
+
+static const point grid[] = {
+    {"pingpong", {{"depth", "0"}, {"sites", "distinct"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "1"}, {"sites", "distinct"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "7"}, {"sites", "distinct"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "40"}, {"sites", "distinct"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "0"}, {"sites", "same"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "1"}, {"sites", "same"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "7"}, {"sites", "same"}, {"switches", "1000"}}},
+    {"pingpong", {{"depth", "40"}, {"sites", "same"}, {"switches", "1001"}}},
+    {"recursive", {{"height", "1"}}},
+    {"recursive", {{"height", "5"}}},
+    {"recursive", {{"height", "12"}}},
+    {"io", {{"conns", "1"}, {"size", "1"}, {"msgs", "50"}}},
+    {"io", {{"conns", "1"}, {"size", "4096"}, {"msgs", "50"}}},
+    {"io", {{"conns", "8"}, {"size", "1"}, {"msgs", "50"}}},
+    {"io", {{"conns", "8"}, {"size", "4096"}, {"msgs", "50"}}},
+    {"io", {{"conns", "100"}, {"size", "1"}, {"msgs", "20"}}},
+    {"io", {{"conns", "100"}, {"size", "4096"}, {"msgs", "20"}}},
+    {"io", {{"conns", "8"}, {"transport", "tcp"}, {"msgs", "50"}}},
+};
+
+typedef struct outcome {
+    cb_wl_result r;
+    uint64_t suspensions;
+} outcome;
+
+/* Defaults of the workload and implementation, then the point's overrides. */
+static void make_params(const cb_workload *wl, const cb_impl *im, const point *pt, cb_params *p)
+{
+    p->n = 0;
+    const cb_param_def *lists[2] = {wl->params, im->params};
+    for (int l = 0; l < 2; l++)
+        for (const cb_param_def *d = lists[l]; d && d->name; d++) {
+            const char *text = d->defval;
+            for (size_t k = 0; k < 6 && pt->set[k][0]; k++)
+                if (!strcmp(pt->set[k][0], d->name))
+                    text = pt->set[k][1];
+            char err[256];
+            if (cb_param_parse(d, text, &p->v[p->n++], err, sizeof err))
+                CB_FAIL("%s", err);
+        }
+}
+
+static outcome run_point(const cb_workload *wl, const cb_impl *im, const cb_params *p)
+{
+    const cb_family_ops *f = &wl->family[im->style];
+    char err[512] = "";
+    outcome o;
+    cb_impl_configure(im, p);
+    void *inst = f->setup(im, p, err, sizeof err);
+    if (!inst)
+        CB_FAIL("%s/%s setup: %s", wl->name, im->name, err);
+    uint64_t s0 = cb_rt.suspensions;
+    if (f->run(inst, err, sizeof err))
+        CB_FAIL("%s/%s run: %s", wl->name, im->name, err);
+    o.suspensions = cb_rt.suspensions - s0;
+    f->finish(inst, &o.r);
+    return o;
+}
+
+static void check_workload(const char *name)
+{
+    const cb_workload *wl = cb_workload_find(name);
+    CB_CHECK(wl != NULL);
+    size_t points = 0;
+    for (size_t g = 0; g < sizeof grid / sizeof grid[0]; g++) {
+        if (strcmp(grid[g].workload, name))
+            continue;
+        outcome ref = {{0, 0}, 0};
+        const char *ref_impl = NULL;
+        uint64_t heap0 = cb_rt.heap_live_bytes;
+        for (size_t i = 0; i < cb_nimpls; i++) {
+            const cb_impl *im = &cb_impls[i];
+            if (cb_impl_unavailable(im))
+                continue;
+            cb_params p;
+            make_params(wl, im, &grid[g], &p);
+            outcome o = run_point(wl, im, &p);
+            outcome again = run_point(wl, im, &p);
+            char where[256];
+            snprintf(where, sizeof where, "%s point %zu impl %s", name, g,
+                     im->name);
+            if (o.r.checksum != again.r.checksum || o.suspensions != again.suspensions)
+                CB_FAIL("%s: not deterministic", where);
+            if (o.suspensions == 0)
+                CB_FAIL("%s: no suspensions", where);
+            if (!ref_impl) {
+                ref = o;
+                ref_impl = im->name;
+                continue;
+            }
+            if (o.r.ops != ref.r.ops || o.r.checksum != ref.r.checksum ||
+                o.suspensions != ref.suspensions)
+                CB_FAIL("%s: ops %llu checksum 0x%016llx suspensions %llu, but %s gave ops %llu "
+                        "checksum 0x%016llx suspensions %llu",
+                        where, (unsigned long long)o.r.ops, (unsigned long long)o.r.checksum,
+                        (unsigned long long)o.suspensions, ref_impl,
+                        (unsigned long long)ref.r.ops, (unsigned long long)ref.r.checksum,
+                        (unsigned long long)ref.suspensions);
+        }
+        /* Everything the runtimes allocated for the runs was given back. */
+        CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+        points++;
+    }
+    CB_CHECK(points > 0);
+}
+
+CB_TEST(workload_pingpong_identical_across_impls) { check_workload("pingpong"); }
+CB_TEST(workload_recursive_identical_across_impls) { check_workload("recursive"); }
+CB_TEST(workload_io_identical_across_impls) { check_workload("io"); }
+
+/* The checksum must see every switch: one switch more or less changes it, for every family. */
+CB_TEST(workload_checksum_sees_every_switch)
+{
+    const cb_workload *wl = cb_workload_find("pingpong");
+    point a = {"pingpong", {{"depth", "3"}, {"switches", "999"}}};
+    point b = {"pingpong", {{"depth", "3"}, {"switches", "1000"}}};
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        cb_params pa, pb;
+        make_params(wl, &cb_impls[i], &a, &pa);
+        make_params(wl, &cb_impls[i], &b, &pb);
+        outcome oa = run_point(wl, &cb_impls[i], &pa), ob = run_point(wl, &cb_impls[i], &pb);
+        CB_CHECK(oa.r.checksum != ob.r.checksum);
+        CB_CHECK_EQ_U64(oa.suspensions + 1, ob.suspensions);
+    }
+}
+
+/* A different tree gives a different checksum (the consumer folds every node, in order). */
+CB_TEST(workload_recursive_checksum_depends_on_every_node)
+{
+    const cb_workload *wl = cb_workload_find("recursive");
+    point a = {"recursive", {{"height", "6"}}}, b = {"recursive", {{"height", "7"}}};
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        cb_params pa, pb;
+        make_params(wl, &cb_impls[i], &a, &pa);
+        make_params(wl, &cb_impls[i], &b, &pb);
+        outcome oa = run_point(wl, &cb_impls[i], &pa), ob = run_point(wl, &cb_impls[i], &pb);
+        CB_CHECK_EQ_U64(oa.r.ops, 63);
+        CB_CHECK_EQ_U64(ob.r.ops, 127);
+        CB_CHECK_EQ_U64(oa.suspensions, 63);
+        CB_CHECK(oa.r.checksum != ob.r.checksum);
+    }
+}

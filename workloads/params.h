@@ -1,0 +1,48 @@
+/* Named parameters of workloads and implementations: their definitions (type, default, range,
+ * choices) and the resolved values of one cell. The CLI validates against the definitions; a
+ * workload body only reads values. */
+#ifndef CB_PARAMS_H
+#define CB_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cb_param_kind { CB_PARAM_INT, CB_PARAM_ENUM } cb_param_kind;
+
+typedef struct cb_param_def {
+    const char *name;
+    cb_param_kind kind;
+    const char *defval;          /* default, as it would be typed */
+    int64_t min, max;            /* CB_PARAM_INT: inclusive range */
+    const char *const *choices;  /* CB_PARAM_ENUM: NULL-terminated */
+    const char *help;
+} cb_param_def;
+
+typedef struct cb_param_val {
+    const cb_param_def *def;
+    int64_t i;     /* CB_PARAM_INT */
+    const char *s; /* CB_PARAM_ENUM: points into def->choices */
+} cb_param_val;
+
+enum { CB_MAX_PARAMS = 12 };
+
+typedef struct cb_params {
+    size_t n;
+    cb_param_val v[CB_MAX_PARAMS];
+} cb_params;
+
+/* Value lookups for bodies: a missing name is a programming error and aborts. */
+int64_t cb_params_int(const cb_params *p, const char *name);
+const char *cb_params_str(const cb_params *p, const char *name);
+const cb_param_val *cb_params_find(const cb_params *p, const char *name);
+
+/* Parses text for def into v. Returns 0, or -1 with a one-line reason in err naming the value
+ * and the valid choices or range. */
+int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,
+                   size_t errlen);
+/* Appends def's default to p. */
+void cb_params_add_default(cb_params *p, const cb_param_def *def);
+/* Number of definitions in a NULL-name-terminated table. */
+size_t cb_param_count(const cb_param_def *defs);
+
+#endif

@@ -1,0 +1,430 @@
+/* pingpong: two coroutines A and B hand a value back and forth `switches` times. Each calls down a
+ * chain of `depth` non-inlined levels and switches to the other at the bottom; when resumed it
+ * returns up the chain and calls down again. One op = one switch (one suspension).
+ * sites=distinct gives A and B their own copies of the loop and chain code (their return
+ * addresses never coincide); sites=same runs both on copy A. Each copy is a one-line wrapper
+ * around a shared always-inline body, made distinct by a per-copy salt (which also stops GCC's
+ * identical-code folding from merging them).
+ * Setup (coroutine creation, stack mapping) and finish are untimed; run is all switches. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "impls/closure.h"
+#include "impls/coro.h"
+#include "impls/sm.h"
+#include "workload.h"
+
+#define PP_INLINE static inline __attribute__((always_inline))
+#define PP_NOINLINE __attribute__((noinline, noclone))
+
+enum { PP_SALT_A = 0x0a, PP_SALT_B = 0x0b };
+
+/* Shared by every family. */
+typedef struct pp_shared {
+    uint64_t remaining; /* switches still to make */
+    uint64_t msg;       /* the value in flight */
+    uint64_t checksum;  /* every received value, in order */
+    uint64_t final;     /* value of the side that finished */
+    int64_t depth;
+    int same_sites;
+} pp_shared;
+
+static const char *const pp_sites[] = {"distinct", "same", NULL};
+
+static const cb_param_def pp_params[] = {
+    {"depth", CB_PARAM_INT, "0", 0, 1000000, NULL,
+     "non-inlined call levels between a coroutine's loop and its switch"},
+    {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL, "switches per run"},
+    {"sites", CB_PARAM_ENUM, "distinct", 0, 0, pp_sites,
+     "distinct: A and B run separate copies of their code; same: both run one copy"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static void pp_shared_init(pp_shared *sh, const cb_params *p)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->remaining = (uint64_t)cb_params_int(p, "switches");
+    sh->depth = cb_params_int(p, "depth");
+    sh->same_sites = strcmp(cb_params_str(p, "sites"), "same") == 0;
+    sh->msg = 0x1234567890abcdefULL; /* A's first value */
+}
+
+/* The data path, identical in every family: transform on the way down, on receipt, on the way up. */
+PP_INLINE uint64_t pp_down(uint64_t v, int64_t level, uint64_t salt)
+{
+    return (v ^ (uint64_t)level) * 0x100000001b3ULL + salt;
+}
+PP_INLINE uint64_t pp_up(uint64_t v, int64_t level) { return (v << 7 | v >> 57) + (uint64_t)level; }
+PP_INLINE uint64_t pp_receive(pp_shared *sh, uint64_t got)
+{
+    sh->checksum = cb_mix(sh->checksum, got);
+    return got;
+}
+
+static void pp_result(const pp_shared *sh, const cb_params *p, cb_wl_result *out)
+{
+    out->ops = (uint64_t)cb_params_int(p, "switches");
+    out->checksum = cb_mix(sh->checksum, sh->final);
+}
+
+/* ---- stackful: plain recursion, cb_co_transfer at the bottom ------------------------------ */
+
+typedef struct pp_sf_side {
+    pp_shared *sh;
+    cb_co *other;
+} pp_sf_side;
+
+typedef struct pp_sf {
+    pp_shared sh;
+    pp_sf_side side[2];
+    cb_co *co[2];
+    const cb_params *p;
+} pp_sf;
+
+typedef uint64_t (*pp_sf_chain_fn)(pp_sf_side *me, int64_t level, uint64_t v);
+
+PP_INLINE uint64_t pp_sf_chain_body(pp_sf_side *me, int64_t level, uint64_t v, uint64_t salt,
+                                    pp_sf_chain_fn self)
+{
+    if (level == me->sh->depth)
+        return pp_receive(me->sh, cb_co_transfer(me->other, v));
+    return pp_up(self(me, level + 1, pp_down(v, level, salt)), level);
+}
+
+PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, pp_sf_chain_fn chain)
+{
+    pp_sf_side *me = arg;
+    uint64_t v = first;
+    while (me->sh->remaining) {
+        me->sh->remaining--;
+        v = chain(me, 0, v);
+    }
+    me->sh->final = v;
+    return v;
+}
+
+static PP_NOINLINE uint64_t pp_sf_chain_a(pp_sf_side *me, int64_t level, uint64_t v)
+{
+    return pp_sf_chain_body(me, level, v, PP_SALT_A, pp_sf_chain_a);
+}
+static PP_NOINLINE uint64_t pp_sf_chain_b(pp_sf_side *me, int64_t level, uint64_t v)
+{
+    return pp_sf_chain_body(me, level, v, PP_SALT_B, pp_sf_chain_b);
+}
+static PP_NOINLINE uintptr_t pp_sf_loop_a(void *arg, uintptr_t first)
+{
+    return pp_sf_loop_body(arg, first, pp_sf_chain_a);
+}
+static PP_NOINLINE uintptr_t pp_sf_loop_b(void *arg, uintptr_t first)
+{
+    return pp_sf_loop_body(arg, first, pp_sf_chain_b);
+}
+
+static void pp_sf_free(pp_sf *w)
+{
+    cb_co_destroy(w->co[0]);
+    cb_co_destroy(w->co[1]);
+    cb_rt_free(w, sizeof *w);
+}
+
+static void *pp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    pp_sf *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    pp_shared_init(&w->sh, p);
+    w->p = p;
+    size_t stack = cb_impl_stack_size(p);
+    w->co[0] = cb_co_create(impl->backend, pp_sf_loop_a, &w->side[0], stack);
+    w->co[1] = cb_co_create(impl->backend, w->sh.same_sites ? pp_sf_loop_a : pp_sf_loop_b,
+                            &w->side[1], stack);
+    if (!w->co[0] || !w->co[1]) {
+        snprintf(err, errlen, "pingpong: cannot create coroutine (stack=%zu): %s", stack,
+                 strerror(errno));
+        pp_sf_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++)
+        w->side[i] = (pp_sf_side){&w->sh, w->co[!i]};
+    return w;
+}
+
+static int pp_sf_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    pp_sf *w = inst;
+    cb_co_resume(w->co[0], w->sh.msg); /* returns when one side has finished */
+    return 0;
+}
+
+static void pp_sf_finish(void *inst, cb_wl_result *out)
+{
+    pp_sf *w = inst;
+    pp_result(&w->sh, w->p, out);
+    pp_sf_free(w);
+}
+
+/* ---- sm: one frame per side, the chain's frames embedded in it ------------------------------ */
+
+typedef struct pp_sm_level {
+    uint32_t state;
+    uint64_t v;   /* argument */
+    uint64_t ret; /* result once done */
+} pp_sm_level;
+
+typedef struct pp_sm_side {
+    uint32_t state;
+    uint64_t v;
+    pp_shared *sh;
+    pp_sm_level chain[]; /* depth + 1 embedded callee frames */
+} pp_sm_side;
+
+typedef struct pp_sm {
+    pp_shared sh;
+    pp_sm_side *side[2];
+    size_t side_bytes;
+    const cb_params *p;
+} pp_sm;
+
+typedef cb_sm_status (*pp_sm_chain_fn)(pp_sm_side *me, int64_t level);
+typedef cb_sm_status (*pp_sm_loop_fn)(pp_sm_side *me);
+
+PP_INLINE cb_sm_status pp_sm_chain_body(pp_sm_side *me, int64_t level, uint64_t salt,
+                                        pp_sm_chain_fn self)
+{
+    pp_sm_level *f = &me->chain[level];
+    switch (f->state) {
+    case 0:
+        if (level == me->sh->depth) {
+            me->sh->msg = f->v;
+            f->state = 1;
+            return cb_sm_suspend();
+        }
+        me->chain[level + 1] = (pp_sm_level){0, pp_down(f->v, level, salt), 0};
+        f->state = 2;
+        /* fall through */
+    case 2:
+        if (self(me, level + 1) == CB_SM_SUSPENDED)
+            return CB_SM_SUSPENDED;
+        f->ret = pp_up(me->chain[level + 1].ret, level);
+        return CB_SM_DONE;
+    case 1:
+        f->ret = pp_receive(me->sh, me->sh->msg);
+        return CB_SM_DONE;
+    }
+    __builtin_unreachable();
+}
+
+PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, pp_sm_chain_fn chain)
+{
+    switch (me->state) {
+    case 0:
+        me->v = me->sh->msg; /* the value this side was started with */
+        for (;;) {
+            if (!me->sh->remaining) {
+                me->sh->final = me->v;
+                return CB_SM_DONE;
+            }
+            me->sh->remaining--;
+            me->chain[0] = (pp_sm_level){0, me->v, 0};
+            me->state = 1;
+            /* fall through */
+        case 1:
+            if (chain(me, 0) == CB_SM_SUSPENDED)
+                return CB_SM_SUSPENDED;
+            me->v = me->chain[0].ret;
+        }
+    }
+    __builtin_unreachable();
+}
+
+static PP_NOINLINE cb_sm_status pp_sm_chain_a(pp_sm_side *me, int64_t level)
+{
+    return pp_sm_chain_body(me, level, PP_SALT_A, pp_sm_chain_a);
+}
+static PP_NOINLINE cb_sm_status pp_sm_chain_b(pp_sm_side *me, int64_t level)
+{
+    return pp_sm_chain_body(me, level, PP_SALT_B, pp_sm_chain_b);
+}
+static PP_NOINLINE cb_sm_status pp_sm_loop_a(pp_sm_side *me) { return pp_sm_loop_body(me, pp_sm_chain_a); }
+static PP_NOINLINE cb_sm_status pp_sm_loop_b(pp_sm_side *me) { return pp_sm_loop_body(me, pp_sm_chain_b); }
+
+static void *pp_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    pp_sm *w = cb_rt_alloc(sizeof *w);
+    pp_shared_init(&w->sh, p);
+    w->p = p;
+    w->side_bytes = sizeof(pp_sm_side) + (size_t)(w->sh.depth + 1) * sizeof(pp_sm_level);
+    for (int i = 0; i < 2; i++) {
+        w->side[i] = cb_sm_alloc(w->side_bytes);
+        memset(w->side[i], 0, w->side_bytes);
+        w->side[i]->sh = &w->sh;
+    }
+    return w;
+}
+
+static int pp_sm_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    pp_sm *w = inst;
+    pp_sm_loop_fn loop[2] = {pp_sm_loop_a, w->sh.same_sites ? pp_sm_loop_a : pp_sm_loop_b};
+    int cur = 0;
+    while (loop[cur](w->side[cur]) == CB_SM_SUSPENDED)
+        cur = !cur;
+    return 0;
+}
+
+static void pp_sm_finish(void *inst, cb_wl_result *out)
+{
+    pp_sm *w = inst;
+    pp_result(&w->sh, w->p, out);
+    cb_sm_free(w->side[0], w->side_bytes);
+    cb_sm_free(w->side[1], w->side_bytes);
+    cb_rt_free(w, sizeof *w);
+}
+
+/* ---- closure: a heap frame per call of the loop and of every chain level --------------------- */
+
+typedef struct pp_cl_chain {
+    cb_cl_frame h;
+    pp_shared *sh;
+    int64_t level;
+    uint64_t v;
+} pp_cl_chain;
+
+typedef struct pp_cl_loop {
+    cb_cl_frame h;
+    pp_shared *sh;
+    uint64_t v;
+} pp_cl_loop;
+
+typedef struct pp_cl {
+    pp_shared sh;
+    cb_cl_task task[2];
+    const cb_params *p;
+} pp_cl;
+
+PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn self)
+{
+    pp_cl_chain *f = (pp_cl_chain *)fh;
+    switch (f->h.state) {
+    case 0:
+        if (f->level == f->sh->depth) {
+            f->sh->msg = f->v;
+            f->h.state = 1;
+            return cb_cl_suspend(&f->h);
+        } else {
+            pp_cl_chain *c = cb_cl_new(f->h.task, &f->h, self, sizeof *c);
+            c->sh = f->sh;
+            c->level = f->level + 1;
+            c->v = pp_down(f->v, f->level, salt);
+            f->h.state = 2;
+            if (cb_cl_await(&f->h, &c->h) == CB_CL_SUSPENDED)
+                return CB_CL_SUSPENDED;
+        }
+        /* fall through */
+    case 2:
+        f->h.result = pp_up(f->h.awaited, f->level);
+        return CB_CL_DONE;
+    case 1:
+        f->h.result = pp_receive(f->sh, f->sh->msg);
+        return CB_CL_DONE;
+    }
+    __builtin_unreachable();
+}
+
+PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, cb_cl_fn chain)
+{
+    pp_cl_loop *f = (pp_cl_loop *)fh;
+    switch (f->h.state) {
+    case 0:
+        f->v = f->sh->msg;
+        for (;;) {
+            if (!f->sh->remaining) {
+                f->sh->final = f->v;
+                f->h.result = f->v;
+                return CB_CL_DONE;
+            }
+            f->sh->remaining--;
+            pp_cl_chain *c = cb_cl_new(f->h.task, &f->h, chain, sizeof *c);
+            c->sh = f->sh;
+            c->level = 0;
+            c->v = f->v;
+            f->h.state = 1;
+            if (cb_cl_await(&f->h, &c->h) == CB_CL_SUSPENDED)
+                return CB_CL_SUSPENDED;
+            /* fall through */
+        case 1:
+            f->v = f->h.awaited;
+        }
+    }
+    __builtin_unreachable();
+}
+
+static PP_NOINLINE cb_cl_status pp_cl_chain_a(cb_cl_frame *f)
+{
+    return pp_cl_chain_body(f, PP_SALT_A, pp_cl_chain_a);
+}
+static PP_NOINLINE cb_cl_status pp_cl_chain_b(cb_cl_frame *f)
+{
+    return pp_cl_chain_body(f, PP_SALT_B, pp_cl_chain_b);
+}
+static PP_NOINLINE cb_cl_status pp_cl_loop_a(cb_cl_frame *f) { return pp_cl_loop_body(f, pp_cl_chain_a); }
+static PP_NOINLINE cb_cl_status pp_cl_loop_b(cb_cl_frame *f) { return pp_cl_loop_body(f, pp_cl_chain_b); }
+
+static void *pp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    pp_cl *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    pp_shared_init(&w->sh, p);
+    w->p = p;
+    return w;
+}
+
+static int pp_cl_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    pp_cl *w = inst;
+    cb_cl_fn loop[2] = {pp_cl_loop_a, w->sh.same_sites ? pp_cl_loop_a : pp_cl_loop_b};
+    /* Each side's root frame is created when it first runs, as an async call would be. */
+    int cur = 0, started[2] = {0, 0};
+    for (;;) {
+        cb_cl_status st;
+        if (!started[cur]) {
+            pp_cl_loop *root = cb_cl_new(&w->task[cur], NULL, loop[cur], sizeof *root);
+            root->sh = &w->sh;
+            started[cur] = 1;
+            st = cb_cl_start(&w->task[cur], &root->h);
+        } else {
+            st = cb_cl_resume(&w->task[cur]);
+        }
+        if (st == CB_CL_DONE)
+            return 0;
+        cur = !cur;
+    }
+}
+
+static void pp_cl_finish(void *inst, cb_wl_result *out)
+{
+    pp_cl *w = inst;
+    pp_result(&w->sh, w->p, out);
+    cb_cl_cancel(&w->task[0]);
+    cb_cl_cancel(&w->task[1]);
+    cb_rt_free(w, sizeof *w);
+}
+
+const cb_workload cb_wl_pingpong = {
+    .name = "pingpong",
+    .description = "two coroutines switch to each other at the bottom of a call chain of `depth` "
+                   "levels; the switch-latency and return-stack-buffer workload",
+    .unit = "switch",
+    .params = pp_params,
+    .family =
+        {
+            [CB_STYLE_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},
+            [CB_STYLE_SM] = {pp_sm_setup, pp_sm_run, pp_sm_finish},
+            [CB_STYLE_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
+        },
+};

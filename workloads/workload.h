@@ -1,0 +1,56 @@
+/* The contract between a workload and the harness (lmbench's setup / run / cleanup, with a cookie).
+ * A workload is written once per family, in one file: the stackful body (shared by every stackful
+ * backend through impls/coro.h), the state-machine body and the closure body. The bodies share the
+ * data, the parameters and the checksum; they differ only in control flow.
+ * Workloads never read a clock or a counter and never print: setup and finish are untimed,
+ * run is the timed region. */
+#ifndef CB_WORKLOAD_H
+#define CB_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../impls/impls.h"
+#include "params.h"
+
+typedef struct cb_wl_result {
+    uint64_t ops;      /* operations done by one run, in the workload's unit */
+    uint64_t checksum; /* depends on every value that passed through the coroutines */
+} cb_wl_result;
+
+typedef struct cb_family_ops {
+    /* Untimed: allocate data, create coroutines, map stacks. Returns the instance, or NULL with
+     * a one-line reason in err. */
+    void *(*setup)(const cb_impl *impl, const cb_params *p, char *err, size_t errlen);
+    /* Timed: all the work of one run. Returns 0, or -1 with a reason (an I/O error, say). */
+    int (*run)(void *inst, char *err, size_t errlen);
+    /* Untimed: report the result and free everything. */
+    void (*finish)(void *inst, cb_wl_result *out);
+} cb_family_ops;
+
+typedef struct cb_workload {
+    const char *name;
+    const char *description;
+    const char *unit; /* what one op is: "switch", "node", "message" */
+    const cb_param_def *params; /* NULL-name-terminated */
+    /* Optional, in the parent before any cell runs: reject a parameter point this machine cannot
+     * run (0, or -1 with a one-line reason). */
+    int (*check)(const cb_params *p, char *err, size_t errlen);
+    /* Optional: most instances that may be alive at once (batching for short runs). */
+    uint64_t (*max_batch)(const cb_params *p);
+    cb_family_ops family[CB_STYLE_COUNT];
+} cb_workload;
+
+extern const cb_workload *const cb_workloads[];
+extern const size_t cb_nworkloads;
+const cb_workload *cb_workload_find(const char *name);
+
+/* The checksum step every workload uses: order-sensitive, every bit of v matters. */
+static inline uint64_t cb_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
+#endif
