@@ -17,6 +17,7 @@ CSTD      ?= -std=gnu11
 BUILD     ?= build/$(ARCH)
 BIN       ?= bin
 LIBS      ?= -ljansson -lpfm
+TEST_LIBS ?= -lm
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -57,11 +58,11 @@ $(BUILD)/harness/buildinfo.o: FORCE
 
 $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/proc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(TEST_LIBS)
 
 $(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(TEST_LIBS)
 
 tests: $(BUILD)/cbtest-core
 

@@ -27,11 +27,21 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out="results/${host}-${stamp}.json"
 
 status=0
-bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,16 -o "$out" "${extra[@]}" || status=$?
+bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,4,16 --param sites=distinct,same \
+    -o "$out" "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"
 fi
 ln -sf "$(basename "$out")" results/latest.json
 echo "run.sh: results in $out (also results/latest.json)"
+
+# Plots: derived from the JSON through `corobench export`, drawn by gnuplot.
+for sites in distinct same; do
+    dat="plots/pingpong-depth-${sites}.dat"
+    png="plots/pingpong-depth-${sites}.png"
+    bin/corobench export "$out" --workload pingpong --x depth --where "sites=$sites" -o "$dat"
+    gnuplot -e "data='$dat'; out='$png'; subtitle='(sites=$sites)'" plots/pingpong-depth.gp
+    echo "run.sh: plot $png"
+done
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"

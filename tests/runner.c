@@ -1,6 +1,5 @@
 /* Runs every registered test (or those named on the command line) each in a forked child with a
  * timeout; prints one line per test and finally "N passed, M failed[, K skipped]". */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -125,7 +125,7 @@ static json_t *field(json_t *obj, const char *key, int type)
     json_t *v = json_object_get(obj, key);
     if (!v)
         CB_FAIL("missing field '%s'", key);
-    if (type >= 0 && json_typeof(v) != type &&
+    if (type >= 0 && (int)json_typeof(v) != type &&
         !(type == JSON_REAL && json_typeof(v) == JSON_INTEGER))
         CB_FAIL("field '%s' has JSON type %d, want %d", key, json_typeof(v), type);
     return v;
