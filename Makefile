@@ -44,7 +44,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all tests check check-native check-aarch64 clean FORCE
+.PHONY: all tests check check-aarch64 check-aarch64-build check-sanitize clean FORCE
 all: $(BIN)/corobench
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
@@ -85,6 +85,14 @@ check-aarch64-build:
 
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core
+
+# The runtime and workload tests under AddressSanitizer and UBSan; impls/coro.c tells ASan about
+# every stack switch (__sanitizer_start/finish_switch_fiber).
+SAN_FLAGS ?= -fsanitize=address,undefined -fno-omit-frame-pointer
+check-sanitize:
+	@$(MAKE) --no-print-directory BUILD=build/$(ARCH)-sanitize CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)" \
+		LDFLAGS="$(SAN_FLAGS)" build/$(ARCH)-sanitize/cbtest-core
+	ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 build/$(ARCH)-sanitize/cbtest-core
 
 clean:
 	rm -rf $(BUILD) build $(BIN)

@@ -12,6 +12,15 @@
 
 #include "runtime.h"
 
+/* AddressSanitizer must be told about every stack switch (its fake stacks and stack bounds);
+ * only the sanitizer build (make check-sanitize) compiles these in. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define CB_ASAN 1
+#else
+#define CB_ASAN 0
+#endif
+
 enum { CO_SUSPENDED, CO_RUNNING, CO_DONE };
 
 struct cb_co {
@@ -21,6 +30,9 @@ struct cb_co {
     void *arg;
     int state;
     cb_stack stack;
+    void *asan_fake_stack;       /* sanitizer build only */
+    const void *asan_bottom;     /* the thread's own stack, learnt on the first switch */
+    size_t asan_size;
     _Alignas(16) unsigned char ctx[]; /* backend context, be->ctx_size bytes */
 };
 
@@ -135,6 +147,43 @@ static void misuse(const char *what)
     abort();
 }
 
+#if CB_ASAN
+static cb_co *switched_from; /* the side that made the last jump */
+
+/* On arrival: close the switch and, coming from the thread's own stack, learn its bounds. */
+static void asan_arrived(void *fake_stack)
+{
+    const void *bottom;
+    size_t size;
+    __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+    if (switched_from == &main_co.co) {
+        main_co.co.asan_bottom = bottom;
+        main_co.co.asan_size = size;
+    }
+}
+#endif
+
+/* Every switch goes through here: `current` is set before the jump, by the side that jumps. */
+static inline __attribute__((always_inline)) uintptr_t switch_to(const cb_co_backend *be,
+                                                                 cb_co *self, cb_co *to,
+                                                                 uintptr_t val, int self_done)
+{
+    current = to;
+#if CB_ASAN
+    int main = to == &main_co.co;
+    switched_from = self;
+    __sanitizer_start_switch_fiber(self_done ? NULL : &self->asan_fake_stack,
+                                   main ? to->asan_bottom : to->stack.lo,
+                                   main ? to->asan_size : to->stack.size);
+    uintptr_t r = be->jump(self->ctx, to->ctx, val);
+    asan_arrived(self->asan_fake_stack);
+    return r;
+#else
+    (void)self_done;
+    return be->jump(self->ctx, to->ctx, val);
+#endif
+}
+
 uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
 {
     if (co->state != CO_SUSPENDED)
@@ -142,8 +191,7 @@ uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
     cb_co *self = current;
     co->resumer = self;
     co->state = CO_RUNNING;
-    current = co;
-    return co->be->jump(self->ctx, co->ctx, val);
+    return switch_to(co->be, self, co, val, 0);
 }
 
 uintptr_t cb_co_yield(uintptr_t val)
@@ -153,9 +201,8 @@ uintptr_t cb_co_yield(uintptr_t val)
     if (self == &main_co.co)
         misuse("yield outside a coroutine");
     self->state = CO_SUSPENDED;
-    current = to;
     cb_rt_count_suspension();
-    return self->be->jump(self->ctx, to->ctx, val);
+    return switch_to(self->be, self, to, val, 0);
 }
 
 uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
@@ -166,18 +213,18 @@ uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
     to->resumer = self->resumer;
     to->state = CO_RUNNING;
     self->state = CO_SUSPENDED;
-    current = to;
     cb_rt_count_suspension();
-    return self->be->jump(self->ctx, to->ctx, val);
+    return switch_to(self->be, self, to, val, 0);
 }
 
 void cb_co_entry_(cb_co *co, uintptr_t val)
 {
+#if CB_ASAN
+    asan_arrived(NULL);
+#endif
     uintptr_t r = co->fn(co->arg, val);
-    cb_co *to = co->resumer;
     co->state = CO_DONE;
-    current = to;
-    co->be->jump(co->ctx, to->ctx, r);
+    switch_to(co->be, co, co->resumer, r, 1);
     misuse("a finished coroutine was resumed");
     abort();
 }
