@@ -43,5 +43,8 @@ for sites in distinct same; do
     gnuplot -e "data='$dat'; out='$png'; subtitle='(sites=$sites)'" plots/pingpong-depth.gp
     echo "run.sh: plot $png"
 done
+report="${out%.json}.md"
+bin/corobench report "$out" -o "$report"
+echo "run.sh: report $report"
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"

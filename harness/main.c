@@ -11,7 +11,8 @@ static void usage(FILE *f)
                "usage: corobench list                 implementations, workloads, parameters\n"
                "       corobench run [options]        measure; 'corobench run --help'\n"
                "       corobench export RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]\n"
-               "                                      gnuplot data, one block per implementation\n",
+               "                                      gnuplot data, one block per implementation\n"
+               "       corobench report RESULTS.json [-o FILE.md]   Markdown tables\n",
             CB_VERSION, cb_build_commit);
 }
 
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
         return cb_cmd_list(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return cb_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cb_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
@@ -36,5 +39,5 @@ int main(int argc, char **argv)
         printf("corobench %s (%s)\n", CB_VERSION, cb_build_commit);
         return 0;
     }
-    return cb_usage_error("unknown command '%s' (valid: run, list, export, help)", cmd);
+    return cb_usage_error("unknown command '%s' (valid: run, list, export, report, help)", cmd);
 }
