@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "counters.h"
 #include "harness.h"
 #include "impls/runtime.h"
 
@@ -47,18 +48,30 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
     uint64_t susp_per_run = 0;
     int have_first = 0;
 
+    /* Counters count the kept repetitions only: enabled right before each one's first clock
+     * read, disabled right after its second, read (accumulated) outside. */
+    cb_counters *ctr = o->events ? cb_counters_open(o->events, o->events_kernel) : NULL;
+    double counted_ops = 0;
+
     cb_impl_configure(c->impl, &c->params);
     for (unsigned r = 0; r < o->warmup + o->reps; r++) {
+        int counted = ctr && r >= o->warmup;
         uint64_t made = 0;
         for (; made < batch; made++)
             if (!(inst[made] = f->setup(c->impl, &c->params, err, sizeof err)))
                 break;
         int rc = made < batch ? -1 : 0;
         uint64_t s0 = cb_rt.suspensions;
+        if (counted)
+            cb_counters_reset_enable(ctr);
         uint64_t t0 = cb_clock_now();
         for (uint64_t b = 0; b < made && rc == 0; b++)
             rc = f->run(inst[b], err, sizeof err);
         uint64_t t1 = cb_clock_now();
+        if (counted) {
+            cb_counters_disable(ctr);
+            cb_counters_read(ctr);
+        }
         uint64_t susp = cb_rt.suspensions - s0;
         for (uint64_t b = 0; b < made; b++) {
             cb_wl_result res;
@@ -95,13 +108,17 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
             batch = want < 1 ? 1 : want > (double)cap ? cap : (uint64_t)(want + 0.999);
         } else {
             samples[r - o->warmup] = ns / ((double)first.ops * (double)batch);
+            counted_ops += (double)first.ops * (double)batch;
         }
     }
     free(inst);
     if (err[0]) {
         free(samples);
+        cb_counters_close(ctr);
         return failed(cell, err);
     }
+    cb_counters_to_json(ctr, counted_ops, cell);
+    cb_counters_close(ctr);
     char sum[24];
     snprintf(sum, sizeof sum, "0x%016" PRIx64, first.checksum);
     json_object_set_new(cell, "status", json_string("ok"));

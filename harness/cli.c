@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "counters.h"
 #include "harness.h"
 
 int cb_usage_error(const char *fmt, ...)
@@ -146,6 +147,7 @@ static void run_usage(FILE *f)
     fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
           "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE] [--no-table]\n"
+          "                     [--events LIST [--events-kernel]]\n"
           "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
           "parameters.\n",
           f);
@@ -160,6 +162,7 @@ int cb_cmd_run(int argc, char **argv)
         {"quick", no_argument, 0, 'q'},        {"pin", required_argument, 0, 'P'},
         {"timeout", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
         {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
+        {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
         {0, 0, 0, 0},
     };
     cb_run_opts o = {.reps = 5, .warmup = 1, .min_rep_ms = 10, .pin_cpu = -1, .timeout_s = 60,
@@ -221,12 +224,20 @@ int cb_cmd_run(int argc, char **argv)
             break;
         case 'o': o.out_path = optarg; break;
         case 'n': o.print_table = 0; break;
+        case 'e': {
+            char err[1024];
+            if (cb_counters_validate(optarg, err, sizeof err) != 0)
+                return cb_usage_error("%s", err);
+            o.events = optarg;
+            break;
+        }
+        case 'K': o.events_kernel = 1; break;
         case 'h': run_usage(stdout); return 0;
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
             return cb_usage_error("unknown option '%s' for run (valid: --impl, --workload, "
                                   "--param, --reps, --warmup, --min-rep-ms, --quick, --pin, "
-                                  "--timeout, -o, --no-table)",
+                                  "--timeout, -o, --no-table, --events, --events-kernel)",
                                   argv[optind - 1]);
         }
     }
@@ -312,5 +323,7 @@ int cb_cmd_list(int argc, char **argv)
         printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
         print_params(w->params);
     }
+    printf("event aliases for --events (any libpfm4 event name works too):\n");
+    cb_counters_list(stdout);
     return 0;
 }

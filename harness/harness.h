@@ -14,7 +14,7 @@
 #define CB_SCHEMA "corobench-results/1"
 
 extern const char cb_build_commit[], cb_build_cc[], cb_build_compiler[], cb_build_cflags[],
-    cb_build_arch[];
+    cb_build_arch[], cb_build_variant[];
 
 /* Exit statuses of the CLI. */
 enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2 };
@@ -40,6 +40,8 @@ typedef struct cb_run_opts {
     double timeout_s;
     const char *out_path; /* NULL: results/<host>-<UTC>.json */
     int print_table;
+    const char *events; /* --events LIST, NULL: none */
+    int events_kernel;  /* --events-kernel: count kernel mode too */
     int argc;
     char **argv;
 } cb_run_opts;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "impls/impls.h"
 #include "test.h"
 
 typedef struct cli {
@@ -74,8 +75,14 @@ static void expect_usage(const char *needle1, const char *needle2, const char *a
 
 CB_TEST(cli_bad_input)
 {
-    expect_usage("unknown implementation 'foo'", "asm, ucontext, sm, closure, all", "run",
-                 "--impl", "foo", NULL);
+    char impls[512] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < cb_nimpls; i++)
+        n += (size_t)snprintf(impls + n, sizeof impls - n, "%s, ", cb_impls[i].name);
+    snprintf(impls + n, sizeof impls - n, "all");
+    expect_usage("unknown implementation 'foo'", impls, "run", "--impl", "foo", NULL);
+    expect_usage("unknown event 'NOT_AN_EVENT'", "ret-mispredicts", "run", "--events",
+                 "NOT_AN_EVENT", NULL);
     expect_usage("unknown workload 'nope'", "pingpong", "run", "--workload", "nope", NULL);
     expect_usage("unknown parameter 'bogus'", "depth", "run", "--param", "bogus=1", NULL);
     expect_usage("unknown parameter 'depth'", "height", "run", "--workload", "recursive",
