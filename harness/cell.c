@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "clock.h"
 #include "counters.h"
@@ -52,6 +53,9 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
      * read, disabled right after its second, read (accumulated) outside. */
     cb_counters *ctr = o->events ? cb_counters_open(o->events, o->events_kernel) : NULL;
     double counted_ops = 0;
+    /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
+     * repetition includes another task's time, so the count says how far to trust the spread. */
+    long preempted = 0;
 
     cb_impl_configure(c->impl, &c->params);
     for (unsigned r = 0; r < o->warmup + o->reps; r++) {
@@ -62,16 +66,19 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
                 break;
         int rc = made < batch ? -1 : 0;
         uint64_t s0 = cb_rt.suspensions;
+        struct rusage ru0, ru1;
+        getrusage(RUSAGE_SELF, &ru0);
         if (counted)
             cb_counters_reset_enable(ctr);
         uint64_t t0 = cb_clock_now();
         for (uint64_t b = 0; b < made && rc == 0; b++)
             rc = f->run(inst[b], err, sizeof err);
         uint64_t t1 = cb_clock_now();
-        if (counted) {
+        if (counted)
             cb_counters_disable(ctr);
+        getrusage(RUSAGE_SELF, &ru1);
+        if (counted)
             cb_counters_read(ctr);
-        }
         uint64_t susp = cb_rt.suspensions - s0;
         for (uint64_t b = 0; b < made; b++) {
             cb_wl_result res;
@@ -109,6 +116,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
         } else {
             samples[r - o->warmup] = ns / ((double)first.ops * (double)batch);
             counted_ops += (double)first.ops * (double)batch;
+            preempted += ru1.ru_nivcsw - ru0.ru_nivcsw;
         }
     }
     free(inst);
@@ -134,6 +142,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
     for (unsigned i = 0; i < o->reps; i++)
         json_array_append_new(arr, json_real(samples[i]));
     json_object_set_new(cell, "samples_ns_per_op", arr);
+    json_object_set_new(cell, "preemptions", json_integer(preempted));
     free(samples);
     return cell;
 }
