@@ -39,7 +39,7 @@ struct cb_co {
 /* The thread's own stack, as a coroutine the others can return to. Sized for any backend. */
 static struct {
     cb_co co;
-    _Alignas(16) unsigned char ctx[2048];
+    _Alignas(16) unsigned char ctx[8192]; /* AArch64's ucontext_t alone is over 4 KiB */
 } main_co = {.co = {.state = CO_RUNNING}};
 
 static cb_co *current = &main_co.co;
