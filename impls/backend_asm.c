@@ -7,8 +7,8 @@ void cb_asm_ret_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
 
 const cb_co_backend cb_backend_asm = {
     .name = "asm",
-    .description = "hand-written assembly switch: callee-saved registers, FP control words, "
-                   "stack pointer; resumes with ret",
+    .description = "hand-written assembly switch: the ABI's callee-saved registers and stack "
+                   "pointer (x86-64: also MXCSR and the x87 control word); resumes with ret",
     .ctx_size = sizeof(void *),
     .make = cb_asm_ret_make,
     .jump = cb_asm_ret_jump,

@@ -1,0 +1,817 @@
+/* Unit tests of the runtimes: the stackful layer over every switch backend (order, values, symmetric
+ * transfer, 10,000 live coroutines, callee-saved registers, FP rounding mode, destroy, overflow
+ * reports, stack modes) and the stackless sm and closure runtimes (order, suspension counts,
+ * frames freed). Portable C: the same file runs natively and under qemu-aarch64. */
+#include <errno.h>
+#include <fenv.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "impls/closure.h"
+#include "impls/impls.h"
+#include "impls/sm.h"
+#include "tests/test.h"
+
+/* What the hand-written switches (asm, asmjmp: impls/asm/<arch>/switch_*.S) promise about the FP
+ * rounding mode: x86-64 keeps MXCSR and the x87 control word per coroutine; AArch64 leaves FPCR
+ * shared, as AAPCS64 makes it thread-global state. */
+#if defined(__x86_64__)
+#define CORO_ASM_KEEPS_ROUNDING 1
+#elif defined(__aarch64__)
+#define CORO_ASM_KEEPS_ROUNDING 0
+#else
+#error "tests/test_coro.c: say whether this architecture's asm switch saves the FP rounding mode"
+#endif
+
+/* The backend of a stackful implementation; skips the test where it is unsupported. */
+static const cb_co_backend *backend(const char *name)
+{
+    const cb_impl *impl = cb_impl_find(name);
+    if (!impl || !impl->backend)
+        CB_FAIL("no stackful implementation named %s", name);
+    const char *why = cb_impl_unavailable(impl);
+    if (why)
+        CB_SKIP("%s: unsupported: %s", name, why);
+    return impl->backend;
+}
+
+/* Registers body(backend) once per stackful backend, as body_asm, body_asmjmp, body_ucontext. */
+#define PER_BACKEND(body)                                                                      \
+    CB_TEST(body##_asm) { body(backend("asm")); }                                              \
+    CB_TEST(body##_asmjmp) { body(backend("asmjmp")); }                                        \
+    CB_TEST(body##_ucontext) { body(backend("ucontext")); }
+
+/* test.h has no "differ" check; this one prints the value both sides share. */
+#define CHECK_NE_U64(a, b)                                                                     \
+    do {                                                                                       \
+        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                       \
+        if (a_ == b_)                                                                          \
+            CB_FAIL("%s != %s: both are %" PRIu64 " (0x%" PRIx64 ")", #a, #b, a_, a_);         \
+    } while (0)
+
+static cb_co *create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack)
+{
+    cb_co *co = cb_co_create(be, fn, arg, stack);
+    if (!co)
+        CB_FAIL("cb_co_create(%s, stack=%zu): %s", be->name, stack, strerror(errno));
+    return co;
+}
+
+static uint64_t stacks_live(void)
+{
+    return cb_stack_stat.guarded_live + cb_stack_stat.chunked_live;
+}
+
+/* Events in the order they happened, one letter each. */
+static char trace[64];
+static size_t ntrace;
+
+static void mark(char c)
+{
+    if (ntrace + 1 < sizeof trace)
+        trace[ntrace++] = c;
+}
+
+/* ---- stackful: order, values, transfer, nesting ---------------------------------------------- */
+
+static uintptr_t order_fn(void *arg, uintptr_t first)
+{
+    (void)arg, (void)first;
+    mark('b');
+    cb_co_yield(0);
+    mark('d');
+    cb_co_yield(0);
+    mark('f');
+    return 0;
+}
+
+static void coro_order(const cb_co_backend *be)
+{
+    uint64_t s0 = cb_rt.suspensions;
+    cb_co *co = create(be, order_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_STREQ(cb_co_name(co), be->name);
+    mark('a');
+    cb_co_resume(co, 0);
+    mark('c');
+    CB_CHECK_EQ_INT(cb_co_done(co), 0);
+    cb_co_resume(co, 0);
+    mark('e');
+    cb_co_resume(co, 0);
+    mark('g');
+    CB_CHECK_EQ_INT(cb_co_done(co), 1);
+    CB_CHECK_STREQ(trace, "abcdefg");
+    CB_CHECK_EQ_U64(cb_rt.suspensions - s0, 2); /* yields count, completion does not */
+    cb_co_destroy(co);
+}
+PER_BACKEND(coro_order)
+
+/* A fresh coroutine runs on its own stack, near the top, with the 16-byte alignment both ABIs
+ * require at a call (a frame address is 16-byte aligned when the stack was at entry). */
+static uintptr_t where_fn(void *arg, uintptr_t self)
+{
+    (void)arg;
+    const cb_stack *st = cb_co_stack((cb_co *)self);
+    uintptr_t fa = (uintptr_t)__builtin_frame_address(0), lo = (uintptr_t)st->lo;
+    CB_CHECK_EQ_U64(fa % 16, 0);
+    if (fa <= lo || lo + st->size - fa >= 4096)
+        CB_FAIL("frame at %#jx, want within 4 KiB below the top of [%#jx, %#jx)", (uintmax_t)fa,
+                (uintmax_t)lo, (uintmax_t)(lo + st->size));
+    return fa;
+}
+
+static void coro_fresh_stack(const cb_co_backend *be)
+{
+    cb_co *co = create(be, where_fn, NULL, CB_CO_DEFAULT_STACK);
+    cb_co_resume(co, (uintptr_t)co);
+    CB_CHECK_EQ_INT(cb_co_done(co), 1);
+    cb_co_destroy(co);
+}
+PER_BACKEND(coro_fresh_stack)
+
+/* Every value is a full 64-bit word, so a switch that truncated to 32 bits would show. */
+#define VAL(i) (0xfedcba9876543210u ^ ((uint64_t)(i) * 0x9e3779b97f4a7c15u))
+enum { ECHO_ROUNDS = 8 };
+
+static uintptr_t echo_fn(void *arg, uintptr_t v)
+{
+    uintptr_t k = (uintptr_t)arg;
+    for (int i = 0; i < ECHO_ROUNDS; i++)
+        v = cb_co_yield(v * 3 + k);
+    return ~v;
+}
+
+static void coro_values(const cb_co_backend *be)
+{
+    uintptr_t k = 0x0123456789abcdefu;
+    cb_co *co = create(be, echo_fn, (void *)k, CB_CO_DEFAULT_STACK);
+    for (int i = 0; i < ECHO_ROUNDS; i++)
+        CB_CHECK_EQ_U64(cb_co_resume(co, VAL(i)), VAL(i) * 3 + k);
+    CB_CHECK_EQ_U64(cb_co_resume(co, VAL(99)), ~VAL(99));
+    CB_CHECK_EQ_INT(cb_co_done(co), 1);
+    cb_co_destroy(co);
+}
+PER_BACKEND(coro_values)
+
+/* A and B hand a counter to each other with cb_co_transfer: A sees the even values, B the odd
+ * ones. The side that reaches HOPS finishes to main (the resumer both inherited). */
+enum { HOPS = 1000 };
+static cb_co *hop_peer[2];
+
+static uintptr_t hop_fn(void *arg, uintptr_t v)
+{
+    uintptr_t me = (uintptr_t)arg, want = me;
+    while (v < HOPS) {
+        CB_CHECK_EQ_U64(v, want);
+        want = v + 2;
+        v = cb_co_transfer(hop_peer[!me], v + 1);
+    }
+    return v * 10 + me;
+}
+
+static void coro_transfer(const cb_co_backend *be)
+{
+    uint64_t s0 = cb_rt.suspensions;
+    for (uintptr_t i = 0; i < 2; i++)
+        hop_peer[i] = create(be, hop_fn, (void *)i, CB_CO_DEFAULT_STACK);
+    CB_CHECK_EQ_U64(cb_co_resume(hop_peer[0], 0), HOPS * 10 + 0); /* A received HOPS */
+    CB_CHECK_EQ_INT(cb_co_done(hop_peer[0]), 1);
+    CB_CHECK_EQ_INT(cb_co_done(hop_peer[1]), 0);
+    CB_CHECK_EQ_U64(cb_rt.suspensions - s0, HOPS); /* one per transfer */
+    /* B is suspended inside its last transfer; main resumes it there. */
+    CB_CHECK_EQ_U64(cb_co_resume(hop_peer[1], VAL(7)), VAL(7) * 10 + 1);
+    CB_CHECK_EQ_INT(cb_co_done(hop_peer[1]), 1);
+    cb_co_destroy(hop_peer[0]);
+    cb_co_destroy(hop_peer[1]);
+}
+PER_BACKEND(coro_transfer)
+
+/* A coroutine resuming another: the inner one's yield returns to the outer, not to main. */
+static const cb_co_backend *nest_be;
+
+static uintptr_t inner_fn(void *arg, uintptr_t first)
+{
+    (void)arg;
+    mark('c');
+    uintptr_t v = cb_co_yield(first + 1);
+    mark('e');
+    return v + 1;
+}
+
+static uintptr_t outer_fn(void *arg, uintptr_t first)
+{
+    (void)arg;
+    mark('b');
+    cb_co *in = create(nest_be, inner_fn, NULL, CB_CO_DEFAULT_STACK);
+    uintptr_t v = cb_co_resume(in, first + 1);
+    mark('d');
+    v = cb_co_yield(v + 1);
+    v = cb_co_resume(in, v + 1);
+    mark('f');
+    CB_CHECK_EQ_INT(cb_co_done(in), 1);
+    cb_co_destroy(in);
+    return v + 1;
+}
+
+static void coro_nested(const cb_co_backend *be)
+{
+    nest_be = be;
+    cb_co *out = create(be, outer_fn, NULL, CB_CO_DEFAULT_STACK);
+    mark('a');
+    CB_CHECK_EQ_U64(cb_co_resume(out, 100), 103);
+    CB_CHECK_EQ_U64(cb_co_resume(out, 200), 203);
+    mark('g');
+    CB_CHECK_STREQ(trace, "abcdefg");
+    cb_co_destroy(out);
+}
+PER_BACKEND(coro_nested)
+
+/* ---- stackful: many alive at once -------------------------------------------------------------- */
+
+enum { MANY = 10000 };
+
+static uintptr_t many_fn(void *arg, uintptr_t first)
+{
+    uintptr_t i = (uintptr_t)arg;
+    uintptr_t second = cb_co_yield(first * 2 + i);
+    return second ^ (i << 20);
+}
+
+static void coro_many(const cb_co_backend *be)
+{
+    uint64_t heap0 = cb_rt.heap_live_bytes, live0 = stacks_live();
+    cb_co **co = malloc(MANY * sizeof *co);
+    CB_CHECK(co != NULL);
+    for (uintptr_t i = 0; i < MANY; i++)
+        co[i] = create(be, many_fn, (void *)i, CB_CO_DEFAULT_STACK);
+    for (uintptr_t i = 0; i < MANY; i++)
+        CB_CHECK_EQ_U64(cb_co_resume(co[i], VAL(i)), VAL(i) * 2 + i);
+    CB_CHECK_EQ_U64(stacks_live() - live0, MANY); /* all suspended at once */
+    for (uintptr_t i = 0; i < MANY; i++) {
+        CB_CHECK_EQ_U64(cb_co_resume(co[i], i * 3), (i * 3) ^ (i << 20));
+        CB_CHECK_EQ_INT(cb_co_done(co[i]), 1);
+    }
+    for (uintptr_t i = 0; i < MANY; i++)
+        cb_co_destroy(co[i]);
+    free(co);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+    CB_CHECK_EQ_U64(stacks_live(), live0);
+}
+PER_BACKEND(coro_many)
+
+/* ---- stackful: callee-saved registers ---------------------------------------------------------- */
+
+/* Without inline asm: reg_work keeps more integers and doubles live across each switch than
+ * there are callee-saved registers (x86-64: rbx, rbp, r12-r15; AArch64: x19-x28, d8-d15), so the
+ * compiler puts values in every one of them (GCC 12 -O2 does, on both). Each value is loaded from its own volatile slot, so
+ * none can be recomputed after the call; all change after every switch and all reach the result.
+ * Main and the coroutine run the same code with different values: a register the switch forgot
+ * arrives holding the other side's value and changes the result. */
+enum { REG_ROUNDS = 4 };
+static volatile uint64_t reg_int[2][12];
+static volatile double reg_dbl[2][10];
+static cb_co *reg_co;
+
+static void reg_resume(void) { cb_co_resume(reg_co, 0); }
+static void reg_yield(void) { cb_co_yield(0); }
+static void reg_stay(void) {}
+
+static uint64_t bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static uint64_t reg_work(int side, void (*sw)(void))
+{
+    volatile uint64_t *n = reg_int[side];
+    volatile double *f = reg_dbl[side];
+    uint64_t a = n[0], b = n[1], c = n[2], d = n[3], e = n[4], g = n[5];
+    uint64_t h = n[6], i = n[7], j = n[8], k = n[9], l = n[10], m = n[11];
+    double p = f[0], q = f[1], r = f[2], s = f[3], t = f[4];
+    double u = f[5], v = f[6], w = f[7], x = f[8], y = f[9];
+    for (int round = 0; round < REG_ROUNDS; round++) {
+        sw();
+        a += b, b ^= c, c += d, d ^= e, e += g, g ^= h;
+        h += i, i ^= j, j += k, k ^= l, l += m, m ^= a;
+        p = p * 0.5 + q, q = q * 0.5 + r, r = r * 0.5 + s, s = s * 0.5 + t, t = t * 0.5 + u;
+        u = u * 0.5 + v, v = v * 0.5 + w, w = w * 0.5 + x, x = x * 0.5 + y, y = y * 0.5 + p;
+    }
+    uint64_t sum = a ^ b * 3 ^ c * 5 ^ d * 7 ^ e * 11 ^ g * 13 ^ h * 17 ^ i * 19 ^ j * 23;
+    sum ^= k * 29 ^ l * 31 ^ m * 37;
+    sum ^= bits(p) ^ bits(q) * 3 ^ bits(r) * 5 ^ bits(s) * 7 ^ bits(t) * 11 ^ bits(u) * 13;
+    return sum ^ bits(v) * 17 ^ bits(w) * 19 ^ bits(x) * 23 ^ bits(y) * 29;
+}
+
+static uintptr_t reg_fn(void *arg, uintptr_t first)
+{
+    (void)arg, (void)first;
+    return reg_work(1, reg_yield);
+}
+
+static void coro_registers(const cb_co_backend *be)
+{
+    for (int side = 0; side < 2; side++) {
+        for (int i = 0; i < 12; i++)
+            reg_int[side][i] = VAL(side * 100 + i);
+        for (int i = 0; i < 10; i++)
+            reg_dbl[side][i] = (side + 1) * 1000.0 + i * 1.125;
+    }
+    uint64_t want0 = reg_work(0, reg_stay), want1 = reg_work(1, reg_stay);
+    CHECK_NE_U64(want0, want1);
+    reg_co = create(be, reg_fn, NULL, CB_CO_DEFAULT_STACK);
+    uint64_t got0 = reg_work(0, reg_resume); /* REG_ROUNDS round trips */
+    uint64_t got1 = cb_co_resume(reg_co, 0);  /* the coroutine finishes */
+    CB_CHECK_EQ_U64(got0, want0);
+    CB_CHECK_EQ_U64(got1, want1);
+    cb_co_destroy(reg_co);
+}
+PER_BACKEND(coro_registers)
+
+/* x29 holds no value in reg_work (GCC keeps it as the frame pointer on AArch64), so a switch
+ * that forgot it would pass there. A function with a variable-length array needs its frame
+ * pointer (x29, rbp): its epilogue restores the stack pointer from it. */
+enum { FP_SLOTS = 4 };
+static volatile size_t fp_len = 37;
+
+static uint64_t fp_work(int side, void (*sw)(void))
+{
+    size_t n = fp_len;
+    volatile uint64_t vla[n], fixed[FP_SLOTS];
+    for (size_t i = 0; i < n; i++)
+        vla[i] = VAL(side * 1000 + i);
+    for (size_t i = 0; i < FP_SLOTS; i++)
+        fixed[i] = VAL(side * 1000 + 500 + i);
+    uint64_t sum = 0;
+    for (int round = 0; round < REG_ROUNDS; round++) {
+        sw();
+        for (size_t i = 0; i < n; i++)
+            sum = sum * 31 + vla[i];
+        for (size_t i = 0; i < FP_SLOTS; i++)
+            sum = sum * 37 + fixed[i];
+    }
+    return sum;
+}
+
+static uintptr_t fp_fn(void *arg, uintptr_t first)
+{
+    (void)arg, (void)first;
+    return fp_work(1, reg_yield);
+}
+
+static void coro_frame_pointer(const cb_co_backend *be)
+{
+    uint64_t want0 = fp_work(0, reg_stay), want1 = fp_work(1, reg_stay);
+    CHECK_NE_U64(want0, want1);
+    reg_co = create(be, fp_fn, NULL, CB_CO_DEFAULT_STACK);
+    uint64_t got0 = fp_work(0, reg_resume);
+    uint64_t got1 = cb_co_resume(reg_co, 0);
+    CB_CHECK_EQ_U64(got0, want0);
+    CB_CHECK_EQ_U64(got1, want1);
+    cb_co_destroy(reg_co);
+}
+PER_BACKEND(coro_frame_pointer)
+
+/* ---- stackful: FP rounding mode ---------------------------------------------------------------- */
+
+static volatile double fp_one = 1.0, fp_three = 3.0;
+
+/* 1/3 in the current SSE/FPCR rounding mode; the volatile store keeps the division here. */
+static double third(void)
+{
+    volatile double r = fp_one / fp_three;
+    return r;
+}
+
+/* The coroutine runs upward while main runs downward; each must find its own mode after every
+ * switch, both as fegetround() reports it (x87 control word on x86-64) and as a division
+ * rounds (MXCSR). */
+static uintptr_t round_fn(void *arg, uintptr_t first)
+{
+    (void)arg, (void)first;
+    fesetround(FE_UPWARD);
+    double up = third();
+    cb_co_yield(bits(up));
+    CB_CHECK_EQ_INT(fegetround(), FE_UPWARD);
+    CB_CHECK_EQ_U64(bits(third()), bits(up));
+    return 0;
+}
+
+static void coro_rounding(const cb_co_backend *be)
+{
+    if (strncmp(be->name, "asm", 3) == 0 && !CORO_ASM_KEEPS_ROUNDING)
+        CB_SKIP("%s: FPCR is shared by all coroutines on this architecture (AAPCS64 makes it "
+                "thread-global; the switch does not save it)", be->name);
+    CB_CHECK_EQ_INT(fesetround(FE_DOWNWARD), 0);
+    double down = third();
+    cb_co *co = create(be, round_fn, NULL, CB_CO_DEFAULT_STACK);
+    uint64_t up = cb_co_resume(co, 0);
+    CHECK_NE_U64(up, bits(down)); /* the test can tell the two modes apart */
+    CB_CHECK_EQ_INT(fegetround(), FE_DOWNWARD);
+    CB_CHECK_EQ_U64(bits(third()), bits(down));
+    cb_co_resume(co, 0);
+    CB_CHECK_EQ_INT(cb_co_done(co), 1);
+    CB_CHECK_EQ_INT(fegetround(), FE_DOWNWARD);
+    cb_co_destroy(co);
+    fesetround(FE_TONEAREST);
+}
+PER_BACKEND(coro_rounding)
+
+/* ---- stackful: destroy ------------------------------------------------------------------------- */
+
+/* Yields v + 1 for every v it is given, until given 0. */
+static uintptr_t park_fn(void *arg, uintptr_t v)
+{
+    (void)arg;
+    while (v)
+        v = cb_co_yield(v + 1);
+    return 0;
+}
+
+/* A suspended (and a never-started) coroutine can be destroyed: the control block is freed and
+ * the stack goes back to the pool, from which the next coroutine gets it without a new mapping
+ * (a word written deep in the stack is still there: a fresh mapping would read zero). */
+static void coro_destroy_suspended(const cb_co_backend *be)
+{
+    uint64_t heap0 = cb_rt.heap_live_bytes, live0 = stacks_live();
+    cb_co *co = create(be, park_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_EQ_U64(cb_co_resume(co, 1), 2);
+    CB_CHECK_EQ_U64(cb_co_resume(co, 5), 6);
+    char *lo = cb_co_stack(co)->lo;
+    uint64_t reserved = cb_stack_stat.reserved_bytes;
+    *(volatile uint64_t *)(lo + 1024) = VAL(1);
+    cb_co_destroy(co);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+    CB_CHECK_EQ_U64(stacks_live(), live0);
+
+    co = create(be, park_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_EQ_U64((uintptr_t)cb_co_stack(co)->lo, (uintptr_t)lo);
+    CB_CHECK_EQ_U64(*(volatile uint64_t *)(lo + 1024), VAL(1));
+    CB_CHECK_EQ_U64(cb_stack_stat.reserved_bytes, reserved);
+    cb_co_destroy(co); /* never started */
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+    CB_CHECK_EQ_U64(stacks_live(), live0);
+
+    co = create(be, park_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_EQ_U64(cb_co_resume(co, 10), 11); /* a reused stack runs like a fresh one */
+    cb_co_destroy(co);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+}
+PER_BACKEND(coro_destroy_suspended)
+
+/* ---- stackful: overflow reports, checked in a child process ------------------------------------ */
+
+static const cb_co_backend *child_be;
+
+/* Runs fn in a forked child with its stderr captured into *err (malloc'd); returns the exit
+ * status, or 128 + the signal that killed it. */
+static int run_child(void (*fn)(void), char **err)
+{
+    int p[2];
+    CB_CHECK_EQ_INT(pipe(p), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    CB_CHECK(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        dup2(p[1], 2);
+        fn();
+        _exit(0);
+    }
+    close(p[1]);
+    size_t len = 0;
+    char *buf = malloc(1);
+    ssize_t n;
+    char tmp[512];
+    while ((n = read(p[0], tmp, sizeof tmp)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        CB_CHECK(n > 0);
+        buf = realloc(buf, len + (size_t)n + 1);
+        CB_CHECK(buf != NULL);
+        memcpy(buf + len, tmp, (size_t)n);
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    close(p[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        CB_CHECK_EQ_INT(errno, EINTR);
+    *err = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static volatile size_t deep_limit = SIZE_MAX;
+
+/* Unbounded recursion that cannot become a loop: each frame's array is passed down and read
+ * after the call returns. */
+static size_t deep(size_t depth, volatile char *up)
+{
+    volatile char frame[512];
+    frame[0] = (char)depth;
+    if (depth == deep_limit)
+        return (size_t)up[0];
+    return deep(depth + 1, frame) + (size_t)frame[0];
+}
+
+static uintptr_t deep_fn(void *arg, uintptr_t first)
+{
+    (void)arg, (void)first;
+    return deep(0, NULL);
+}
+
+static void overflow_child(void)
+{
+    cb_co *co = create(child_be, deep_fn, NULL, 65536);
+    cb_co_resume(co, 0);
+}
+
+/* The child's exit status must be `want`; on a mismatch its stderr says why. */
+static void check_child(void (*fn)(void), int want, char **err)
+{
+    int st = run_child(fn, err);
+    if (st != want)
+        CB_FAIL("child exited with %d, want %d; its stderr: \"%s\"", st, want, *err);
+}
+
+static void coro_overflow(const cb_co_backend *be)
+{
+    char want[128], *err;
+    child_be = be;
+    snprintf(want, sizeof want, "coroutine stack overflow (impl=%s, stack=65536 bytes)\n",
+             be->name);
+    check_child(overflow_child, CB_EXIT_OVERFLOW, &err);
+    CB_CHECK_CONTAINS(err, want);
+    free(err);
+}
+PER_BACKEND(coro_overflow)
+
+/* Chunked stacks have no guard page; a write over the canary word at the low end is what an
+ * overflow leaves behind, and destroy must report it. The clean run is the control. */
+static uintptr_t canary_fn(void *arg, uintptr_t self)
+{
+    if (arg)
+        *(volatile uint64_t *)cb_co_stack((cb_co *)self)->lo = 0;
+    return 0;
+}
+
+static void canary_child(int smash)
+{
+    cb_stack_set_mode(CB_STACK_CHUNKED);
+    cb_co *co = create(child_be, canary_fn, (void *)(uintptr_t)smash, 65536);
+    CB_CHECK_EQ_INT(cb_co_stack(co)->mode, CB_STACK_CHUNKED);
+    cb_co_resume(co, (uintptr_t)co);
+    cb_co_destroy(co);
+}
+
+static void canary_clean_child(void) { canary_child(0); }
+static void canary_smash_child(void) { canary_child(1); }
+
+static void coro_canary(const cb_co_backend *be)
+{
+    char want[128], *err;
+    child_be = be;
+    check_child(canary_clean_child, 0, &err);
+    CB_CHECK_STREQ(err, "");
+    free(err);
+    snprintf(want, sizeof want,
+             "coroutine stack overflow (impl=%s, stack=65536 bytes) detected by canary",
+             be->name);
+    check_child(canary_smash_child, CB_EXIT_OVERFLOW, &err);
+    CB_CHECK_CONTAINS(err, want);
+    free(err);
+}
+PER_BACKEND(coro_canary)
+
+/* ---- stack allocator modes --------------------------------------------------------------------- */
+
+static uintptr_t plus_one_fn(void *arg, uintptr_t v)
+{
+    (void)arg;
+    return v + 1;
+}
+
+CB_TEST(stack_modes)
+{
+    const cb_co_backend *be = backend("asm");
+    if (cb_stack_modes_used())
+        CB_FAIL("modes used before any stack was handed out: %s", cb_stack_modes_used());
+    cb_stack_set_mode(CB_STACK_GUARDED);
+    cb_co *g = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    CHECK_NE_U64(cb_stack_stat.map_budget, 0);
+    CB_CHECK_EQ_INT(cb_co_stack(g)->mode, CB_STACK_GUARDED);
+    CB_CHECK_EQ_U64(cb_stack_guard_bytes(cb_co_stack(g)), cb_stack_page_size());
+    CB_CHECK_STREQ(cb_stack_modes_used(), "guarded");
+    cb_stack_set_mode(CB_STACK_CHUNKED);
+    cb_co *c = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_EQ_INT(cb_co_stack(c)->mode, CB_STACK_CHUNKED);
+    CB_CHECK_EQ_U64(cb_stack_guard_bytes(cb_co_stack(c)), 0);
+    CB_CHECK_STREQ(cb_stack_modes_used(), "guarded+chunked");
+    CB_CHECK_EQ_U64(cb_co_resume(g, 41), 42);
+    CB_CHECK_EQ_U64(cb_co_resume(c, 42), 43);
+    cb_co_destroy(g);
+    cb_co_destroy(c);
+}
+
+/* The real thing: in auto mode, more coroutines than vm.max_map_count leaves room for guarded
+ * stacks all get created, the ones past the budget on chunked stacks. */
+enum { AUTO_COUNT = 40000, AUTO_MAX = 100000 };
+
+CB_TEST(stack_auto_past_budget)
+{
+    const cb_co_backend *be = backend("asm");
+    uint64_t heap0 = cb_rt.heap_live_bytes;
+    cb_stack_set_mode(CB_STACK_AUTO);
+    cb_co *first = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    uint64_t budget = cb_stack_stat.map_budget;
+    size_t n = budget + 1000 > AUTO_COUNT ? budget + 1000 : AUTO_COUNT;
+    if (n > AUTO_MAX)
+        CB_SKIP("vm.max_map_count leaves room for %" PRIu64 " guarded stacks; crossing that "
+                "would take too long here", budget);
+    cb_co **co = malloc(n * sizeof *co);
+    CB_CHECK(co != NULL);
+    co[0] = first;
+    for (size_t i = 1; i < n; i++)
+        co[i] = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    CB_CHECK_STREQ(cb_stack_modes_used(), "guarded+chunked");
+    CB_CHECK_EQ_U64(cb_stack_stat.guarded_live, budget);
+    CB_CHECK_EQ_U64(cb_stack_stat.chunked_live, n - budget);
+    CB_CHECK_EQ_INT(cb_co_stack(co[0])->mode, CB_STACK_GUARDED);
+    CB_CHECK_EQ_INT(cb_co_stack(co[n - 1])->mode, CB_STACK_CHUNKED);
+    CB_CHECK_EQ_U64(cb_co_resume(co[0], 1), 2);
+    CB_CHECK_EQ_U64(cb_co_resume(co[n - 1], 2), 3);
+    for (size_t i = 0; i < n; i++)
+        cb_co_destroy(co[i]);
+    free(co);
+    CB_CHECK_EQ_U64(stacks_live(), 0);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+}
+
+/* ---- sm: a frame with its callee's frame embedded ---------------------------------------------- */
+
+/* leaf(k): suspends k times, then returns 10 * k. */
+typedef struct sm_leaf {
+    uint32_t state, k, i;
+    uint64_t ret;
+} sm_leaf;
+
+/* outer: leaf(2) + leaf(1), the callee frame embedded in the caller's. */
+typedef struct sm_outer {
+    uint32_t state;
+    uint64_t sum;
+    sm_leaf leaf;
+} sm_outer;
+
+static cb_sm_status sm_leaf_resume(sm_leaf *f)
+{
+    switch (f->state) {
+    case 0:
+        mark('l');
+        for (f->i = 0; f->i < f->k; f->i++) {
+            f->state = 1;
+            return cb_sm_suspend();
+        case 1:
+            mark('r');
+        }
+        f->ret = 10 * (uint64_t)f->k;
+        return CB_SM_DONE;
+    }
+    __builtin_unreachable();
+}
+
+static cb_sm_status sm_outer_resume(sm_outer *f)
+{
+    switch (f->state) {
+    case 0:
+        f->leaf = (sm_leaf){.k = 2};
+        f->state = 1;
+        /* fall through */
+    case 1:
+        if (sm_leaf_resume(&f->leaf) == CB_SM_SUSPENDED)
+            return CB_SM_SUSPENDED;
+        f->sum = f->leaf.ret;
+        f->leaf = (sm_leaf){.k = 1};
+        f->state = 2;
+        /* fall through */
+    case 2:
+        if (sm_leaf_resume(&f->leaf) == CB_SM_SUSPENDED)
+            return CB_SM_SUSPENDED;
+        f->sum += f->leaf.ret;
+        return CB_SM_DONE;
+    }
+    __builtin_unreachable();
+}
+
+CB_TEST(sm_order_and_count)
+{
+    uint64_t heap0 = cb_rt.heap_live_bytes, s0 = cb_rt.suspensions;
+    sm_outer *f = cb_sm_alloc(sizeof *f);
+    memset(f, 0, sizeof *f);
+    int polls = 1;
+    while (sm_outer_resume(f) == CB_SM_SUSPENDED) {
+        mark('|');
+        polls++;
+    }
+    CB_CHECK_STREQ(trace, "l|r|rl|r");
+    CB_CHECK_EQ_INT(polls, 4);
+    CB_CHECK_EQ_U64(cb_rt.suspensions - s0, 3);
+    CB_CHECK_EQ_U64(f->sum, 30);
+    cb_sm_free(f, sizeof *f);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+}
+
+/* ---- closure: heap frames awaiting each other -------------------------------------------------- */
+
+/* leaf(k): suspends k times, then returns 10 * k. */
+typedef struct cl_leaf {
+    cb_cl_frame h;
+    uint32_t k, i;
+} cl_leaf;
+
+/* root: leaf(2) + leaf(0); the second completes synchronously inside await. */
+typedef struct cl_root {
+    cb_cl_frame h;
+    uint64_t sum;
+} cl_root;
+
+static cb_cl_status cl_leaf_fn(cb_cl_frame *fh)
+{
+    cl_leaf *f = (cl_leaf *)fh;
+    switch (f->h.state) {
+    case 0:
+        mark('l');
+        for (f->i = 0; f->i < f->k; f->i++) {
+            f->h.state = 1;
+            return cb_cl_suspend(&f->h);
+        case 1:
+            mark('r');
+        }
+        f->h.result = 10 * (uint64_t)f->k;
+        return CB_CL_DONE;
+    }
+    __builtin_unreachable();
+}
+
+static cl_leaf *cl_leaf_new(cb_cl_frame *parent, uint32_t k)
+{
+    cl_leaf *c = cb_cl_new(parent->task, parent, cl_leaf_fn, sizeof *c);
+    c->k = k;
+    return c;
+}
+
+static cb_cl_status cl_root_fn(cb_cl_frame *fh)
+{
+    cl_root *f = (cl_root *)fh;
+    switch (f->h.state) {
+    case 0:
+        f->h.state = 1;
+        if (cb_cl_await(&f->h, &cl_leaf_new(&f->h, 2)->h) == CB_CL_SUSPENDED)
+            return CB_CL_SUSPENDED;
+        /* fall through */
+    case 1:
+        mark('a');
+        f->sum = f->h.awaited;
+        f->h.state = 2;
+        if (cb_cl_await(&f->h, &cl_leaf_new(&f->h, 0)->h) == CB_CL_SUSPENDED)
+            return CB_CL_SUSPENDED;
+        /* fall through */
+    case 2:
+        mark('b');
+        f->h.result = f->sum + f->h.awaited + 1;
+        return CB_CL_DONE;
+    }
+    __builtin_unreachable();
+}
+
+CB_TEST(closure_order_and_free)
+{
+    uint64_t heap0 = cb_rt.heap_live_bytes, s0 = cb_rt.suspensions;
+    cb_cl_task t;
+    memset(&t, 0, sizeof t);
+    cl_root *root = cb_cl_new(&t, NULL, cl_root_fn, sizeof *root);
+    CB_CHECK_EQ_INT(cb_cl_start(&t, &root->h), CB_CL_SUSPENDED);
+    mark('|');
+    CB_CHECK(t.innermost != &root->h); /* resumption goes straight to the leaf */
+    CB_CHECK_EQ_INT(cb_cl_resume(&t), CB_CL_SUSPENDED);
+    mark('|');
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes - heap0, sizeof(cl_root) + sizeof(cl_leaf));
+    CB_CHECK_EQ_INT(cb_cl_resume(&t), CB_CL_DONE);
+    CB_CHECK_STREQ(trace, "l|r|ralb");
+    CB_CHECK_EQ_INT(t.done, 1);
+    CB_CHECK_EQ_U64(t.result, 21);
+    CB_CHECK_EQ_U64(cb_rt.suspensions - s0, 2);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0); /* every frame freed on completion */
+}
+
+CB_TEST(closure_cancel_frees)
+{
+    uint64_t heap0 = cb_rt.heap_live_bytes;
+    cb_cl_task t;
+    memset(&t, 0, sizeof t);
+    cl_root *root = cb_cl_new(&t, NULL, cl_root_fn, sizeof *root);
+    CB_CHECK_EQ_INT(cb_cl_start(&t, &root->h), CB_CL_SUSPENDED);
+    CHECK_NE_U64(cb_rt.heap_live_bytes, heap0);
+    cb_cl_cancel(&t);
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+    CB_CHECK_EQ_INT(t.done, 0);
+}
