@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-extern const cb_co_backend cb_backend_asm, cb_backend_ucontext;
+extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
 
@@ -17,6 +17,7 @@ static const cb_param_def stackful_params[] = {
 
 const cb_impl cb_impls[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params},
+    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params},
     {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params},
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "

@@ -1,0 +1,17 @@
+/* The "asmjmp" backend: the hand-written switch in impls/asm/<arch>/switch_jmp.S, which saves the
+ * same state as "asm" but leaves through an indirect jump to the resume address instead of `ret`
+ * (as Boost.Context, libaco, minicoro, libdill and Go do). Its context is one saved stack pointer. */
+#include "coro.h"
+
+uintptr_t cb_asm_jmp_jump(void *from, void *to, uintptr_t val);
+void cb_asm_jmp_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
+
+const cb_co_backend cb_backend_asmjmp = {
+    .name = "asmjmp",
+    .description = "hand-written assembly switch, same saved state as asm; resumes with an "
+                   "indirect jmp (x86-64) or br (AArch64) instead of ret",
+    .ctx_size = sizeof(void *),
+    .make = cb_asm_jmp_make,
+    .jump = cb_asm_jmp_jump,
+    .unavailable = NULL,
+};
