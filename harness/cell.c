@@ -2,7 +2,8 @@
  * Only run() sits between the two clock reads; setup (coroutine creation, stack mapping) and
  * finish (checksum, teardown) of every instance happen outside. The warm-up repetition is timed
  * only to choose the batch and is dropped; it also takes the first-touch page faults of pooled
- * stacks and allocator arenas, so the kept repetitions measure warm runs. */
+ * stacks and allocator arenas, so the kept repetitions measure warm runs. Memory is measured on
+ * the first run, at the workload's rest point, with the clock paused (memory.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "counters.h"
 #include "harness.h"
 #include "impls/runtime.h"
+#include "memory.h"
 
 enum { CB_MAX_BATCH = 1024 };
 
@@ -57,15 +59,23 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted = 0;
 
+    /* Memory is measured on the first run, create_ns_per_coro on every kept one (memory.h). */
+    double *create = calloc(o->reps ? o->reps : 1, sizeof *create);
+    int have_create = 1;
+    cb_mem_install();
+
     cb_impl_configure(c->impl, &c->params);
     for (unsigned r = 0; r < o->warmup + o->reps; r++) {
         int counted = ctr && r >= o->warmup;
         uint64_t made = 0;
+        if (r == 0)
+            cb_mem_begin();
         for (; made < batch; made++)
             if (!(inst[made] = f->setup(c->impl, &c->params, err, sizeof err)))
                 break;
         int rc = made < batch ? -1 : 0;
         uint64_t s0 = cb_rt.suspensions;
+        cb_mem_rep_begin();
         struct rusage ru0, ru1;
         getrusage(RUSAGE_SELF, &ru0);
         if (counted)
@@ -80,6 +90,8 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
         if (counted)
             cb_counters_read(ctr);
         uint64_t susp = cb_rt.suspensions - s0;
+        if (r == 0)
+            cb_mem_end();
         for (uint64_t b = 0; b < made; b++) {
             cb_wl_result res;
             f->finish(inst[b], &res);
@@ -107,7 +119,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
             rc = -1;
             break;
         }
-        double ns = (double)(t1 - t0) * 1e9 / hz;
+        double ns = (double)(t1 - t0 - cb_mem_rep_paused()) * 1e9 / hz;
         if (r < o->warmup) {
             /* Choose the batch so one repetition lasts at least min_rep_ms. */
             double per_run = ns / (double)batch;
@@ -117,11 +129,17 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
             samples[r - o->warmup] = ns / ((double)first.ops * (double)batch);
             counted_ops += (double)first.ops * (double)batch;
             preempted += ru1.ru_nivcsw - ru0.ru_nivcsw;
+            uint64_t rest_ticks, alive;
+            if (cb_mem_rep_rest(t0, &rest_ticks, &alive) && alive)
+                create[r - o->warmup] = (double)rest_ticks * 1e9 / hz / (double)alive;
+            else
+                have_create = 0;
         }
     }
     free(inst);
     if (err[0]) {
         free(samples);
+        free(create);
         cb_counters_close(ctr);
         return failed(cell, err);
     }
@@ -138,11 +156,15 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
     const char *modes = cb_stack_modes_used();
     json_object_set_new(cell, "stack_mode", modes ? json_string(modes) : json_null());
     json_object_set_new(cell, "ns_per_op", stats_object(samples, o->reps));
+    json_object_set_new(cell, "create_ns_per_coro",
+                        have_create ? stats_object(create, o->reps) : json_null());
+    free(create);
     json_t *arr = json_array();
     for (unsigned i = 0; i < o->reps; i++)
         json_array_append_new(arr, json_real(samples[i]));
     json_object_set_new(cell, "samples_ns_per_op", arr);
     json_object_set_new(cell, "preemptions", json_integer(preempted));
+    json_object_set_new(cell, "memory", cb_mem_json(first.ops));
     free(samples);
     return cell;
 }

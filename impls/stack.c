@@ -1,5 +1,8 @@
 /* mmap'd coroutine stacks: guarded (one mapping + guard page each) or chunked (carved, canary).
- * Everything here runs at coroutine creation or destruction, never inside a switch. */
+ * Everything here runs at coroutine creation or destruction, never inside a switch; the one
+ * exception, cb_stack_usage(), runs only where the harness has stopped the clock.
+ * The allocator's own bookkeeping (pools, the list of mappings) lives in mmap'd arrays, not in
+ * malloc, so the heap a cell reports is only what its coroutines allocated. */
 #include "stack.h"
 
 #include <errno.h>
@@ -24,8 +27,19 @@ typedef struct pool {
     size_t nfree, cap;
 } pool;
 
+/* Every stack mapping, for cb_stack_usage(): the range that can be resident, and the `count`
+ * stacks of `size` bytes in it from `first`, each starting with `skip` bytes of canary. */
+typedef struct region {
+    char *map;
+    size_t map_len;
+    char *first;
+    size_t size, count, skip;
+} region;
+
 static pool pools[8];
 static size_t npools;
+static region *regions;
+static size_t nregions, regions_cap;
 static cb_stack_mode want_mode = CB_STACK_AUTO;
 static size_t page_size;
 static int budget_known;
@@ -70,6 +84,94 @@ static void compute_budget(void)
     budget_known = 1;
 }
 
+/* Grows an array of elem-byte items to hold need items, by mmap and mremap. 0, or -1. */
+static int grow(void **items, size_t *cap, size_t elem, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t pg = cb_stack_page_size(), ncap = *cap ? *cap : pg / elem;
+    while (ncap < need)
+        ncap *= 2;
+    size_t old_bytes = (*cap * elem + pg - 1) & ~(pg - 1);
+    size_t new_bytes = (ncap * elem + pg - 1) & ~(pg - 1);
+    void *n = *items ? mremap(*items, old_bytes, new_bytes, MREMAP_MAYMOVE)
+                     : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (n == MAP_FAILED)
+        return -1;
+    *items = n;
+    *cap = new_bytes / elem;
+    return 0;
+}
+
+static int region_add(region r)
+{
+    if (grow((void **)&regions, &regions_cap, sizeof *regions, nregions + 1) != 0)
+        return -1;
+    regions[nregions++] = r;
+    return 0;
+}
+
+static void region_remove(char *first)
+{
+    for (size_t i = 0; i < nregions; i++)
+        if (regions[i].first == first) {
+            regions[i] = regions[--nregions];
+            return;
+        }
+}
+
+static unsigned char vec[16384]; /* mincore's answer for one window of pages */
+
+/* Adds to *used the bytes from the deepest word ever written (the lowest nonzero one above the
+ * canary) to the top of the stack at lo: its high-water mark. Only resident pages are read, so
+ * nothing is faulted in; fresh pages are zero, and return addresses never are. */
+static int high_water(const region *r, char *lo, uint64_t *used)
+{
+    size_t pg = cb_stack_page_size();
+    char *start = lo + r->skip, *end = lo + r->size;
+    char *a = (char *)((uintptr_t)start & ~(uintptr_t)(pg - 1));
+    while (a < end) {
+        size_t pages = (size_t)(end - a + pg - 1) / pg;
+        pages = pages < sizeof vec ? pages : sizeof vec;
+        if (mincore(a, pages * pg, vec) != 0)
+            return -1;
+        for (size_t i = 0; i < pages; i++, a += pg) {
+            if (!(vec[i] & 1))
+                continue;
+            const uint64_t *w = (const uint64_t *)(a > start ? a : start);
+            const uint64_t *stop = (const uint64_t *)(a + pg < end ? a + pg : end);
+            for (; w < stop; w++)
+                if (*w) {
+                    *used += (uint64_t)(end - (const char *)w);
+                    return 0;
+                }
+        }
+    }
+    return 0;
+}
+
+int cb_stack_usage(uint64_t *resident, uint64_t *used)
+{
+    size_t pg = cb_stack_page_size();
+    *resident = *used = 0;
+    for (size_t r = 0; r < nregions; r++) {
+        const region *g = &regions[r];
+        for (size_t off = 0; off < g->map_len; off += sizeof vec * pg) {
+            size_t len = g->map_len - off;
+            len = len < sizeof vec * pg ? len : sizeof vec * pg;
+            if (mincore(g->map + off, len, vec) != 0)
+                return -1;
+            for (size_t i = 0; i < (len + pg - 1) / pg; i++)
+                *resident += (vec[i] & 1) * pg;
+        }
+        for (size_t k = 0; k < g->count; k++)
+            if (high_water(g, g->first + k * g->size, used) != 0)
+                return -1;
+    }
+    return 0;
+}
+
 static pool *pool_for(size_t size, cb_stack_mode mode)
 {
     for (size_t i = 0; i < npools; i++)
@@ -96,14 +198,8 @@ static int pool_push(pool *p, const cb_stack *s)
 {
     if (!p)
         return 0;
-    if (p->nfree == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        cb_stack *n = realloc(p->items, cap * sizeof *n);
-        if (!n)
-            return 0;
-        p->items = n;
-        p->cap = cap;
-    }
+    if (grow((void **)&p->items, &p->cap, sizeof *p->items, p->nfree + 1) != 0)
+        return 0;
     p->items[p->nfree++] = *s;
     return 1;
 }
@@ -120,7 +216,8 @@ static int map_guarded(cb_stack *s, size_t size)
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED)
         return -1;
-    if (mprotect(m, pg, PROT_NONE) != 0) {
+    if (mprotect(m, pg, PROT_NONE) != 0 ||
+        region_add((region){m + pg, size, m + pg, size, 1, 0}) != 0) {
         int e = errno;
         munmap(m, size + pg);
         errno = e;
@@ -134,17 +231,30 @@ static int map_guarded(cb_stack *s, size_t size)
     return 0;
 }
 
-/* Carve CB_CHUNK_STACKS stacks from one mapping into the pool, then hand one out. */
+/* Carve CB_CHUNK_STACKS stacks from one mapping into the pool, then hand one out.
+ * Layout: one page, then the stacks, each `size` bytes, every one starting CHUNK_SHIFT bytes
+ * below a page boundary. The canary at a stack's low end then shares a page with the top of the
+ * stack below it, which is resident as soon as that stack runs; page-aligned stacks would make
+ * the canary cost a second resident page per coroutine. Stack 0's canary is in the first page.
+ * Tops stay 16-byte aligned, as every ABI wants. */
+enum { CHUNK_SHIFT = 16 };
+
 static int map_chunk(pool *p, cb_stack *s, size_t size)
 {
-    size_t len = size * CB_CHUNK_STACKS;
+    size_t pg = cb_stack_page_size(), len = pg + size * CB_CHUNK_STACKS;
     char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED)
         return -1;
+    char *base = m + pg - CHUNK_SHIFT;
+    if (region_add((region){m, len, base, size, CB_CHUNK_STACKS, sizeof(uint64_t)}) != 0) {
+        munmap(m, len);
+        errno = ENOMEM;
+        return -1;
+    }
     cb_stack_stat.reserved_bytes += len;
     for (size_t i = CB_CHUNK_STACKS; i-- > 1;) {
-        cb_stack c = {.lo = m + i * size, .size = size, .mode = CB_STACK_CHUNKED};
+        cb_stack c = {.lo = base + i * size, .size = size, .mode = CB_STACK_CHUNKED};
         /* The canary is written when the stack is handed out, so pooled stacks stay untouched. */
         VALGRIND_STACK_REGISTER(c.lo, (char *)c.lo + size);
         if (!pool_push(p, &c)) {
@@ -152,7 +262,7 @@ static int map_chunk(pool *p, cb_stack *s, size_t size)
             return -1;
         }
     }
-    s->lo = m;
+    s->lo = base;
     s->size = size;
     s->mode = CB_STACK_CHUNKED;
     VALGRIND_STACK_REGISTER(s->lo, (char *)s->lo + size);
@@ -180,10 +290,12 @@ int cb_stack_alloc(cb_stack *s, size_t size)
     if (mode == CB_STACK_GUARDED) {
         cb_stack_stat.guarded_live++;
         cb_stack_stat.guarded_total++;
+        cb_stack_stat.live_reserved_bytes += size + pg;
     } else {
         *(volatile uint64_t *)s->lo = CB_CANARY;
         cb_stack_stat.chunked_live++;
         cb_stack_stat.chunked_total++;
+        cb_stack_stat.live_reserved_bytes += size;
     }
     return 0;
 }
@@ -193,15 +305,18 @@ int cb_stack_free(cb_stack *s)
     int rc = 0;
     if (!s->lo)
         return 0;
+    size_t pg = cb_stack_page_size();
     if (s->mode == CB_STACK_CHUNKED) {
         if (*(volatile uint64_t *)s->lo != CB_CANARY)
             rc = -1;
         cb_stack_stat.chunked_live--;
+        cb_stack_stat.live_reserved_bytes -= s->size;
     } else {
         cb_stack_stat.guarded_live--;
+        cb_stack_stat.live_reserved_bytes -= s->size + pg;
     }
     if (!pool_push(pool_for(s->size, s->mode), s) && s->mode == CB_STACK_GUARDED) {
-        size_t pg = cb_stack_page_size();
+        region_remove(s->lo);
         munmap((char *)s->lo - pg, s->size + pg);
         cb_stack_stat.reserved_bytes -= s->size + pg;
     }

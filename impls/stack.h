@@ -5,7 +5,8 @@
  *    an overflow faults in the guard and the SIGSEGV handler names the coroutine's impl and size.
  *  - chunked: stacks carved from large mappings without guards, a canary word at the low end that
  *    cb_stack_free() checks. Used once guarded stacks would exhaust vm.max_map_count (mode "auto"),
- *    or on request.
+ *    or on request. The stacks sit 16 bytes below page alignment, so each canary shares a page
+ *    with the top of the stack below it, a page that is resident anyway (see map_chunk).
  * Freed stacks are kept in a per-size pool and reused, so only the first use of a stack faults its
  * pages in; the harness keeps that first use out of the timed repetitions (warm-up). */
 #ifndef CB_STACK_H
@@ -30,6 +31,7 @@ typedef struct cb_stack_stats {
     uint64_t guarded_live, chunked_live; /* stacks handed out and not yet freed */
     uint64_t guarded_total, chunked_total; /* stacks handed out over the process */
     uint64_t reserved_bytes;             /* virtual bytes mapped for stacks, guards included */
+    uint64_t live_reserved_bytes;        /* the same, for the stacks handed out and not freed */
     uint64_t map_budget;                 /* guarded stacks allowed under vm.max_map_count */
 } cb_stack_stats;
 
@@ -47,5 +49,10 @@ size_t cb_stack_guard_bytes(const cb_stack *s);
 const char *cb_stack_modes_used(void);
 const char *cb_stack_mode_name(cb_stack_mode mode);
 size_t cb_stack_page_size(void);
+/* Over every stack the process has mapped, live or pooled, by mincore(2) (nothing is faulted in):
+ * *resident = bytes of the stack mappings resident now (guards never are), page-granular;
+ * *used = sum of the stacks' high-water marks, byte-precise (the deepest nonzero word).
+ * 0, or -1 with errno. Slow (it reads resident stack pages): never inside a timed region. */
+int cb_stack_usage(uint64_t *resident, uint64_t *used);
 
 #endif

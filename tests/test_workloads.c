@@ -29,6 +29,12 @@ static const point grid[] = {
     {"io", {{"conns", "100"}, {"size", "1"}, {"msgs", "20"}}},
     {"io", {{"conns", "100"}, {"size", "4096"}, {"msgs", "20"}}},
     {"io", {{"conns", "8"}, {"transport", "tcp"}, {"msgs", "50"}}},
+    {"spawn", {{"n", "1"}, {"depth", "0"}, {"frame", "8"}}},
+    {"spawn", {{"n", "1"}, {"depth", "3"}, {"frame", "200"}}},
+    {"spawn", {{"n", "100"}, {"depth", "0"}, {"frame", "200"}}},
+    {"spawn", {{"n", "100"}, {"depth", "3"}, {"frame", "8"}}},
+    {"spawn", {{"n", "3000"}, {"depth", "0"}, {"frame", "8"}}},
+    {"spawn", {{"n", "3000"}, {"depth", "3"}, {"frame", "200"}}},
 };
 
 typedef struct outcome {
@@ -120,6 +126,36 @@ static void check_workload(const char *name)
 CB_TEST(workload_pingpong_identical_across_impls) { check_workload("pingpong"); }
 CB_TEST(workload_recursive_identical_across_impls) { check_workload("recursive"); }
 CB_TEST(workload_io_identical_across_impls) { check_workload("io"); }
+CB_TEST(workload_spawn_identical_across_impls) { check_workload("spawn"); }
+
+/* One op and one suspension per coroutine; one coroutine more, one level deeper or one word
+ * more of live locals changes the checksum, in every family. */
+CB_TEST(workload_spawn_checksum_depends_on_every_coroutine)
+{
+    const cb_workload *wl = cb_workload_find("spawn");
+    static const point base = {"spawn", {{"n", "50"}, {"depth", "2"}, {"frame", "16"}}};
+    static const point other[] = {
+        {"spawn", {{"n", "51"}, {"depth", "2"}, {"frame", "16"}}},
+        {"spawn", {{"n", "50"}, {"depth", "3"}, {"frame", "16"}}},
+        {"spawn", {{"n", "50"}, {"depth", "2"}, {"frame", "24"}}},
+    };
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        if (cb_impl_unavailable(&cb_impls[i]))
+            continue;
+        cb_params pb;
+        make_params(wl, &cb_impls[i], &base, &pb);
+        outcome ob = run_point(wl, &cb_impls[i], &pb);
+        CB_CHECK_EQ_U64(ob.r.ops, 50);
+        CB_CHECK_EQ_U64(ob.suspensions, 50);
+        for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+            cb_params po;
+            make_params(wl, &cb_impls[i], &other[k], &po);
+            outcome oo = run_point(wl, &cb_impls[i], &po);
+            if (oo.r.checksum == ob.r.checksum)
+                CB_FAIL("%s: variation %zu has the base point's checksum", cb_impls[i].name, k);
+        }
+    }
+}
 
 /* The checksum must see every switch: one switch more or less changes it, for every family. */
 CB_TEST(workload_checksum_sees_every_switch)

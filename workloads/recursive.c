@@ -3,7 +3,9 @@
  * Stackful: plain recursion on the coroutine's stack. sm: an explicit stack of frames, one per
  * level, allocated once. closure: one heap frame per recursive call, the "stack hidden in the Task
  * chain". Nodes are computed, not stored: node i (heap order, root 1) has children 2i and 2i+1.
- * Setup and finish are untimed; run is the whole walk. */
+ * Setup and finish are untimed; run is the whole walk. The first node yielded is the leftmost
+ * leaf, so the generator is then at its deepest: the driver calls cb_wl_at_rest(1) there, and the
+ * harness measures the stack touched, the live heap frames or the frame array at that depth. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,12 +79,11 @@ static int rc_sf_run(void *inst, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     rc_sf *w = inst;
-    for (;;) {
-        uint64_t v = cb_co_resume(w->gen, 0);
-        if (cb_co_done(w->gen))
-            return 0;
+    uint64_t v = cb_co_resume(w->gen, 0);
+    cb_wl_at_rest(1);
+    for (; !cb_co_done(w->gen); v = cb_co_resume(w->gen, 0))
         rc_consume(&w->sh, v);
-    }
+    return 0;
 }
 
 static void rc_sf_finish(void *inst, cb_wl_result *out)
@@ -153,7 +154,9 @@ static int rc_sm_run(void *inst, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     rc_sm *g = inst;
-    while (rc_sm_next(g) == CB_SM_SUSPENDED)
+    cb_sm_status st = rc_sm_next(g);
+    cb_wl_at_rest(1);
+    for (; st == CB_SM_SUSPENDED; st = rc_sm_next(g))
         rc_consume(&g->sh, g->sh.out);
     return 0;
 }
@@ -232,8 +235,9 @@ static int rc_cl_run(void *inst, char *err, size_t errlen)
     rc_cl_walk *root = cb_cl_new(&w->task, NULL, rc_cl_walk_fn, sizeof *root);
     root->sh = &w->sh;
     root->id = 1;
-    for (cb_cl_status st = cb_cl_start(&w->task, &root->h); st == CB_CL_SUSPENDED;
-         st = cb_cl_resume(&w->task))
+    cb_cl_status st = cb_cl_start(&w->task, &root->h);
+    cb_wl_at_rest(1);
+    for (; st == CB_CL_SUSPENDED; st = cb_cl_resume(&w->task))
         rc_consume(&w->sh, w->sh.out);
     return 0;
 }

@@ -41,6 +41,19 @@ typedef struct cb_workload {
     cb_family_ops family[CB_STYLE_COUNT];
 } cb_workload;
 
+/* The rest point. A workload whose coroutines reach a state worth measuring (spawn: all n created
+ * and suspended; recursive: the generator at its deepest level) calls cb_wl_at_rest(alive) there,
+ * from its driver, never from inside a coroutine (the hook runs on the caller's stack), at most
+ * once per run. The harness pauses the clock around it, takes the memory snapshot on the cell's
+ * first run (docs/memory.md), and reports the time from the start of run() to this point as
+ * create_ns_per_coro. Elsewhere (the tests) no hook is installed and the call costs one load. */
+extern void (*cb_wl_rest_hook)(uint64_t alive);
+static inline void cb_wl_at_rest(uint64_t alive)
+{
+    if (cb_wl_rest_hook)
+        cb_wl_rest_hook(alive);
+}
+
 extern const cb_workload *const cb_workloads[];
 extern const size_t cb_nworkloads;
 const cb_workload *cb_workload_find(const char *name);

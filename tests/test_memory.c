@@ -1,0 +1,395 @@
+/* Memory measurement (docs/memory.md): the stack allocator's usage probe and chunk layout, the
+ * rest-point contract of the workloads, and the "memory" object of real cells run through
+ * bin/corobench (each cell in its own fresh child, as measured). Bounds are in bytes and pages,
+ * never in time. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "impls/coro.h"
+#include "impls/runtime.h"
+#include "test.h"
+#include "workloads/workload.h"
+
+/* ---- the allocator's probe, in this (fresh, forked) test process ------------------------- */
+
+enum { LEVEL_BYTES = 512 };
+
+static __attribute__((noinline)) uintptr_t dig(uintptr_t levels)
+{
+    volatile unsigned char local[LEVEL_BYTES];
+    for (size_t i = 0; i < sizeof local; i++)
+        local[i] = (unsigned char)(i + levels + 1);
+    uintptr_t r = levels ? dig(levels - 1) : cb_co_yield(0);
+    return r + local[levels % LEVEL_BYTES];
+}
+
+static uintptr_t dig_fn(void *arg, uintptr_t first)
+{
+    (void)first;
+    return dig((uintptr_t)arg);
+}
+
+static const cb_co_backend *asm_backend(void)
+{
+    const cb_impl *im = cb_impl_find("asm");
+    CB_CHECK(im != NULL);
+    return im->backend;
+}
+
+/* A coroutine suspended k levels deep adds about k * LEVEL_BYTES to the high-water sum. */
+CB_TEST(memory_stack_usage_follows_depth)
+{
+    size_t pg = cb_stack_page_size();
+    uint64_t res0, used0, res1, used1, res2, used2;
+    cb_stack_set_mode(CB_STACK_GUARDED);
+    CB_CHECK_EQ_INT(cb_stack_usage(&res0, &used0), 0);
+    cb_co *a = cb_co_create(asm_backend(), dig_fn, (void *)(uintptr_t)2, 65536);
+    CB_CHECK(a != NULL);
+    cb_co_resume(a, 0);
+    CB_CHECK_EQ_INT(cb_stack_usage(&res1, &used1), 0);
+    cb_co *b = cb_co_create(asm_backend(), dig_fn, (void *)(uintptr_t)40, 65536);
+    CB_CHECK(b != NULL);
+    cb_co_resume(b, 0);
+    CB_CHECK_EQ_INT(cb_stack_usage(&res2, &used2), 0);
+    uint64_t ua = used1 - used0, ub = used2 - used1;
+    if (ua < 3 * LEVEL_BYTES || ua > 3 * LEVEL_BYTES + pg)
+        CB_FAIL("3 levels of %d bytes: high-water %" PRIu64, LEVEL_BYTES, ua);
+    if (ub < 41 * LEVEL_BYTES || ub > 41 * (LEVEL_BYTES + 128) + pg)
+        CB_FAIL("41 levels of %d bytes: high-water %" PRIu64, LEVEL_BYTES, ub);
+    /* Resident pages cover the high-water mark, and not much more. */
+    CB_CHECK(res1 - res0 >= ua && res1 - res0 <= ua + 2 * pg);
+    CB_CHECK(res2 - res1 >= ub && res2 - res1 <= ub + 2 * pg);
+    cb_co_resume(a, 0);
+    cb_co_resume(b, 0);
+    cb_co_destroy(a);
+    cb_co_destroy(b);
+}
+
+static uintptr_t yield_once(void *arg, uintptr_t first)
+{
+    (void)arg;
+    return cb_co_yield(first) + 1;
+}
+
+/* Chunked stacks: the canary shares a page with the stack below's top, so a shallow coroutine
+ * costs one resident page, not two (CB_CHUNK_STACKS per chunk; 300 crosses into a second). */
+CB_TEST(memory_chunked_stack_is_one_page)
+{
+    enum { N = 300 };
+    size_t pg = cb_stack_page_size();
+    cb_co *co[N];
+    uint64_t res0, used0, res, used;
+    cb_stack_set_mode(CB_STACK_CHUNKED);
+    CB_CHECK_EQ_INT(cb_stack_usage(&res0, &used0), 0);
+    for (int i = 0; i < N; i++) {
+        co[i] = cb_co_create(asm_backend(), yield_once, NULL, 65536);
+        CB_CHECK(co[i] != NULL);
+        CB_CHECK_EQ_U64(cb_co_resume(co[i], (uintptr_t)i), (uintptr_t)i);
+    }
+    CB_CHECK_EQ_INT(cb_stack_usage(&res, &used), 0);
+    CB_CHECK_STREQ(cb_stack_modes_used(), "chunked");
+    /* One page each, plus each chunk's first page (stack 0's canary). */
+    if (res - res0 > (uint64_t)(N + 2) * pg)
+        CB_FAIL("%d chunked stacks hold %" PRIu64 " resident bytes, more than one page each", N,
+                res - res0);
+    CB_CHECK(res - res0 >= (uint64_t)N * pg);
+    CB_CHECK(used - used0 > 0 && used - used0 < (uint64_t)N * pg);
+    for (int i = 0; i < N; i++) {
+        CB_CHECK_EQ_U64(cb_co_resume(co[i], 7), 8);
+        cb_co_destroy(co[i]); /* checks every canary */
+    }
+}
+
+/* ---- the rest point: all alive, all suspended, once per run ------------------------------- */
+
+static struct {
+    int calls;
+    uint64_t alive, susp0, susp_at, stacks_at, heap0, heap_at;
+} hook;
+
+static void test_hook(uint64_t alive)
+{
+    hook.calls++;
+    hook.alive = alive;
+    hook.susp_at = cb_rt.suspensions - hook.susp0;
+    hook.stacks_at = cb_stack_stat.guarded_live + cb_stack_stat.chunked_live;
+    hook.heap_at = cb_rt.heap_live_bytes - hook.heap0;
+}
+
+static void params_for(const cb_workload *wl, const cb_impl *im, const char *const *set,
+                       cb_params *p)
+{
+    p->n = 0;
+    const cb_param_def *lists[2] = {wl->params, im->params};
+    for (int l = 0; l < 2; l++)
+        for (const cb_param_def *d = lists[l]; d && d->name; d++) {
+            const char *text = d->defval;
+            for (size_t k = 0; set[k]; k += 2)
+                if (!strcmp(set[k], d->name))
+                    text = set[k + 1];
+            char err[256];
+            if (cb_param_parse(d, text, &p->v[p->n++], err, sizeof err))
+                CB_FAIL("%s", err);
+        }
+}
+
+static void run_with_hook(const char *wname, const cb_impl *im, const char *const *set)
+{
+    const cb_workload *wl = cb_workload_find(wname);
+    CB_CHECK(wl != NULL);
+    cb_params p;
+    params_for(wl, im, set, &p);
+    const cb_family_ops *f = &wl->family[im->style];
+    char err[512] = "";
+    cb_impl_configure(im, &p);
+    memset(&hook, 0, sizeof hook);
+    hook.heap0 = cb_rt.heap_live_bytes;
+    void *inst = f->setup(im, &p, err, sizeof err);
+    if (!inst)
+        CB_FAIL("%s/%s setup: %s", wname, im->name, err);
+    hook.susp0 = cb_rt.suspensions;
+    cb_wl_rest_hook = test_hook;
+    if (f->run(inst, err, sizeof err))
+        CB_FAIL("%s/%s run: %s", wname, im->name, err);
+    cb_wl_rest_hook = NULL;
+    cb_wl_result r;
+    f->finish(inst, &r);
+    CB_CHECK_EQ_INT(hook.calls, 1);
+}
+
+CB_TEST(memory_rest_point_contract)
+{
+    static const char *const spawn[] = {"n", "100", "depth", "2", "frame", "64", NULL};
+    static const char *const rec4[] = {"height", "4", NULL};
+    static const char *const rec9[] = {"height", "9", NULL};
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if (cb_impl_unavailable(im))
+            continue;
+        /* spawn: all n alive and suspended once each; stackful ones each hold a stack. */
+        run_with_hook("spawn", im, spawn);
+        CB_CHECK_EQ_U64(hook.alive, 100);
+        CB_CHECK_EQ_U64(hook.susp_at, 100);
+        if (im->style == CB_STYLE_STACKFUL)
+            CB_CHECK_EQ_U64(hook.stacks_at, 100);
+        if (im->style == CB_STYLE_STACKFUL)
+            CB_CHECK(hook.heap_at >= 100 * cb_co_control_bytes(im->backend));
+        else
+            CB_CHECK(hook.heap_at >= 100 * 3 * 64); /* three levels of 64 live bytes each */
+        /* recursive: at the first node, the deepest point; the stackless frames grow with it. */
+        run_with_hook("recursive", im, rec4);
+        uint64_t h4 = hook.heap_at;
+        CB_CHECK_EQ_U64(hook.alive, 1);
+        CB_CHECK_EQ_U64(hook.susp_at, 1);
+        run_with_hook("recursive", im, rec9);
+        if (im->style != CB_STYLE_STACKFUL && hook.heap_at <= h4)
+            CB_FAIL("%s: live heap at height 9 (%" PRIu64 ") not above height 4 (%" PRIu64 ")",
+                    im->name, hook.heap_at, h4);
+    }
+}
+
+/* ---- cells through bin/corobench -------------------------------------------------------- */
+
+/* Runs `bin/corobench run ARGS... -o tmp --no-table` (NULL-terminated); returns the document. */
+static json_t *run_cells(const char *a0, ...)
+{
+    char path[4096], out[256];
+    char *argv[40];
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    snprintf(out, sizeof out, "/tmp/cbtest-%ld-memory.json", (long)getpid());
+    argv[n++] = path;
+    argv[n++] = "run";
+    va_list ap;
+    va_start(ap, a0);
+    for (const char *a = a0; a && n < 34; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n++] = "-o";
+    argv[n++] = out;
+    argv[n++] = "--no-table";
+    argv[n] = NULL;
+    char *o, *e;
+    int st = cb_test_spawn(argv, &o, &e);
+    if (st != 0)
+        CB_FAIL("corobench exit %d: %s", st, e);
+    json_error_t je;
+    json_t *doc = json_load_file(out, 0, &je);
+    if (!doc)
+        CB_FAIL("%s: %s", out, je.text);
+    unlink(out);
+    free(o);
+    free(e);
+    return doc;
+}
+
+static json_t *cell_at(json_t *doc, size_t i)
+{
+    json_t *c = json_array_get(json_object_get(doc, "cells"), i);
+    if (!c)
+        CB_FAIL("no cell %zu", i);
+    const char *st = json_string_value(json_object_get(c, "status"));
+    if (!st || strcmp(st, "ok"))
+        CB_FAIL("cell %zu: %s", i, json_string_value(json_object_get(c, "error")));
+    return c;
+}
+
+static json_t *mem_of(json_t *cell)
+{
+    json_t *m = json_object_get(cell, "memory");
+    if (!json_is_object(m))
+        CB_FAIL("cell has no memory object");
+    return m;
+}
+
+static double num(json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_number(v))
+        CB_FAIL("'%s' is not a number", key);
+    return json_number_value(v);
+}
+
+static const char *impl_of(json_t *cell) { return json_string_value(json_object_get(cell, "impl")); }
+
+CB_TEST_T(memory_spawn_cell_metrics, 120)
+{
+    double pg = (double)cb_stack_page_size();
+    json_t *doc = run_cells("--workload", "spawn", "--impl", "asm,ucontext,sm,closure", "--param",
+                            "n=2000", "--reps", "1", NULL);
+    for (size_t i = 0; i < 4; i++) {
+        json_t *c = cell_at(doc, i), *m = mem_of(c);
+        const char *im = impl_of(c);
+        CB_CHECK_STREQ(json_string_value(json_object_get(m, "point")), "rest");
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(m, "coroutines")), 2000);
+        CB_CHECK(json_is_null(json_object_get(m, "error")));
+        CB_CHECK_STREQ(json_string_value(json_object_get(m, "heap_check")), "ok");
+        double heap = num(m, "heap_bytes_per_coro"), touched = num(m, "touched_bytes_per_coro");
+        CB_CHECK(num(m, "malloc_bytes_per_coro") >= heap);
+        CB_CHECK(num(m, "rss_bytes_per_coro") > 0);
+        CB_CHECK(num(m, "peak_rss_bytes") > 0);
+        CB_CHECK(num(json_object_get(c, "create_ns_per_coro"), "median") > 0);
+        if (!strcmp(im, "sm") || !strcmp(im, "closure")) {
+            if (heap <= 0 || heap > 512)
+                CB_FAIL("%s: %g heap bytes per coroutine (want 0 < x <= 512)", im, heap);
+            CB_CHECK(touched == 0 && num(m, "reserved_bytes_per_coro") == 0);
+            CB_CHECK(json_is_null(json_object_get(m, "stack_mode")));
+        } else {
+            CB_CHECK_STREQ(json_string_value(json_object_get(m, "stack_mode")), "guarded");
+            CB_CHECK(num(m, "reserved_bytes_per_coro") == 65536 + pg);
+            CB_CHECK(heap > 0);
+            CB_CHECK(num(m, "page_faults_per_op") > 0); /* each fresh stack's first touch */
+            if (!strcmp(im, "asm") && (touched <= 0 || touched > 8192))
+                CB_FAIL("asm depth 0: %g stack bytes touched per coroutine (want 0 < x <= 8192)",
+                        touched);
+            CB_CHECK(num(m, "stack_used_bytes_per_coro") > 0 &&
+                     num(m, "stack_used_bytes_per_coro") <= touched);
+        }
+    }
+    json_decref(doc);
+}
+
+/* Reserved grows with `stack`; what the coroutines touch does not. */
+CB_TEST_T(memory_stack_sweep, 120)
+{
+    double pg = (double)cb_stack_page_size();
+    static const double stacks[] = {16384, 65536, 1048576};
+    json_t *doc = run_cells("--workload", "spawn", "--impl", "asm", "--param", "n=1000",
+                            "--param", "depth=4", "--param", "stack=16384,65536,1048576",
+                            "--reps", "1", NULL);
+    double touched0 = 0, used0 = 0;
+    for (size_t i = 0; i < 3; i++) {
+        json_t *m = mem_of(cell_at(doc, i));
+        CB_CHECK(num(m, "reserved_bytes_per_coro") == stacks[i] + pg);
+        if (i == 0) {
+            touched0 = num(m, "touched_bytes_per_coro");
+            used0 = num(m, "stack_used_bytes_per_coro");
+            CB_CHECK(touched0 > 0);
+        } else if (num(m, "touched_bytes_per_coro") != touched0 ||
+                   num(m, "stack_used_bytes_per_coro") != used0) {
+            CB_FAIL("stack=%g: touched %g used %g, but stack=16384 gave %g and %g", stacks[i],
+                    num(m, "touched_bytes_per_coro"), num(m, "stack_used_bytes_per_coro"),
+                    touched0, used0);
+        }
+    }
+    json_decref(doc);
+}
+
+/* Past vm.max_map_count's room for guarded stacks, auto mode goes on with chunked ones. */
+CB_TEST_T(memory_auto_past_map_budget, 120)
+{
+    long max_maps = 0;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (!f || fscanf(f, "%ld", &max_maps) != 1 || max_maps > 70000)
+        CB_SKIP("vm.max_map_count is %ld: crossing it would take too long here", max_maps);
+    fclose(f);
+    json_t *doc = run_cells("--workload", "spawn", "--impl", "asm", "--param", "n=40000",
+                            "--reps", "1", "--warmup", "0", NULL);
+    json_t *c = cell_at(doc, 0), *m = mem_of(c);
+    CB_CHECK_STREQ(json_string_value(json_object_get(m, "stack_mode")), "guarded+chunked");
+    CB_CHECK_STREQ(json_string_value(json_object_get(c, "stack_mode")), "guarded+chunked");
+    double r = num(m, "reserved_bytes_per_coro"), t = num(m, "touched_bytes_per_coro");
+    CB_CHECK(r > 65536 && r < 65536 + (double)cb_stack_page_size());
+    if (t <= 0 || t > 8192)
+        CB_FAIL("%g stack bytes touched per coroutine", t);
+    json_decref(doc);
+}
+
+/* At the deepest point, each family's footprint grows with the height of the recursion. */
+CB_TEST_T(memory_recursion_grows_with_height, 120)
+{
+    json_t *doc = run_cells("--workload", "recursive", "--impl", "asm,ucontext,sm,closure",
+                            "--param", "height=4,12", "--reps", "1", NULL);
+    size_t n = json_array_size(json_object_get(doc, "cells"));
+    CB_CHECK_EQ_INT(n, 8);
+    for (size_t i = 0; i < 4; i++) {
+        json_t *lo = cell_at(doc, i), *hi = cell_at(doc, i + 4);
+        CB_CHECK_STREQ(impl_of(lo), impl_of(hi));
+        json_t *ml = mem_of(lo), *mh = mem_of(hi);
+        CB_CHECK_STREQ(json_string_value(json_object_get(mh, "point")), "rest");
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(mh, "coroutines")), 1);
+        int stackful = !strcmp(json_string_value(json_object_get(lo, "family")), "stackful");
+        const char *key = stackful ? "stack_used_bytes_per_coro" : "heap_bytes_per_coro";
+        double a = num(ml, key), b = num(mh, key);
+        /* 8 more levels: at least 8 bytes each, whatever the family keeps per level. */
+        if (!(b >= a + 8 * 8))
+            CB_FAIL("%s: %s %g at height 4, %g at height 12", impl_of(lo), key, a, b);
+    }
+    json_decref(doc);
+}
+
+/* Without a rest point: measured at the end of run, totals only, no creation time. */
+CB_TEST_T(memory_without_rest_point, 60)
+{
+    json_t *doc = run_cells("--workload", "pingpong", "--impl", "asm", "--param",
+                            "switches=1000", "--reps", "1", NULL);
+    json_t *c = cell_at(doc, 0), *m = mem_of(c);
+    CB_CHECK_STREQ(json_string_value(json_object_get(m, "point")), "end_of_run");
+    CB_CHECK(json_is_null(json_object_get(m, "coroutines")));
+    CB_CHECK(json_is_null(json_object_get(m, "touched_bytes_per_coro")));
+    CB_CHECK(json_is_null(json_object_get(c, "create_ns_per_coro")));
+    json_t *t = json_object_get(m, "totals");
+    CB_CHECK(num(t, "touched_bytes") >= 2 * (double)cb_stack_page_size()); /* two stacks */
+    CB_CHECK(num(t, "reserved_bytes") == 2 * (65536 + (double)cb_stack_page_size()));
+    json_t *lim = json_object_get(json_object_get(doc, "machine"), "limits");
+    const char *keys[] = {"max_map_count", "overcommit_memory", "overcommit_ratio", "as", "data",
+                          "transparent_hugepage", "mem_total_bytes", "swap_total_bytes"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!json_object_get(lim, keys[i]))
+            CB_FAIL("machine.limits has no '%s'", keys[i]);
+    json_decref(doc);
+}
+
+CB_TEST(memory_spawn_frame_must_be_words)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *argv[] = {path, "run", "--workload", "spawn", "--param", "frame=12", NULL};
+    char *o, *e;
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &o, &e), 2);
+    CB_CHECK_CONTAINS(e, "frame=12 is not a multiple of 8");
+    CB_CHECK_CONTAINS(e, "valid");
+    free(o);
+    free(e);
+}
