@@ -12,7 +12,9 @@ ifeq ($(origin CC),default)
 CC        := gcc
 endif
 OPT       ?= -O2
-CFLAGS    ?= $(OPT) -g -Wall -Wextra -Werror
+# -fstack-clash-protection probes every page of a large frame, so a coroutine frame bigger than
+# the guard page still faults in the guard instead of jumping over it.
+CFLAGS    ?= $(OPT) -g -Wall -Wextra -Werror -fstack-clash-protection
 CSTD      ?= -std=gnu11
 BUILD     ?= build/$(ARCH)
 BIN       ?= bin
@@ -44,16 +46,18 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all tests check check-aarch64 check-aarch64-build check-sanitize clean FORCE
-all: $(BIN)/corobench
+.PHONY: all tests check check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
+	clean FORCE variants
+all: $(BIN)/corobench variants
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 # Build facts baked into the binary; rebuilt every time so the commit is never stale.
-$(BUILD)/harness/buildinfo.o: ALL_CPPFLAGS += -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' \
-	-DCB_CC='"$(CC)"' -DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"'
+BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
+	-DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"'
+$(BUILD)/harness/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
 $(BUILD)/harness/buildinfo.o: FORCE
 
 $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/proc.c) $(CORE_OBJ)
@@ -66,6 +70,63 @@ $(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ
 
 tests: $(BUILD)/cbtest-core
 
+# Variant builds (x86-64 only; docs/rsb.md): every source of corobench's own code, the switch
+# assembly included, is compiled to assembly with the same flags, rewritten by tools/asmrw.c
+# (which first learns from all the files which functions are corobench's), then assembled.
+#   bin/corobench-jmpret         every `ret` becomes `lea 8(%rsp), %rsp; jmp *-8(%rsp)`
+#   bin/corobench-rsbsim         calls and returns drive the return-stack simulator
+#   bin/corobench-jmpret-rsbsim  both: the simulator's view of the jmpret build
+# The simulator itself (harness/rsbsim.c, harness/rsbsim_$(ARCH).S) is never rewritten.
+VARIANTS     := jmpret rsbsim jmpret-rsbsim
+VARIANT_BINS := $(if $(filter x86_64,$(ARCH)),$(patsubst %,$(BIN)/corobench-%,$(VARIANTS)))
+ASMRW        := $(BUILD)/tools/cb_asmrw
+RW_SRC       := $(filter-out harness/rsbsim.c,harness/main.c $(HARNESS_SRC) $(CORE_SRC))
+variants: $(VARIANT_BINS)
+
+$(ASMRW): tools/asmrw.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+# $(1) variant, $(2) rewriter flags, $(3) the code's variant name, $(4) 1 if simulated
+define VARIANT_RULES
+$(1)_DIR := $(BUILD)-$(1)
+$(1)_ASM_C := $$(patsubst %.c,$$($(1)_DIR)/%.s,$$(filter %.c,$(RW_SRC)))
+$(1)_ASM_S := $$(patsubst %.S,$$($(1)_DIR)/%.s,$$(filter %.S,$(RW_SRC)))
+$(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S)
+$(1)_RW := $$($(1)_ASM:.s=.rw.s)
+$(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/rsbsim.o \
+	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/rsbsim_$(ARCH).o)
+
+# Static pattern rules only: no generic rule in these directories (make must not chain them).
+$$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CPPFLAGS) $$(ALL_CFLAGS) -MMD -MP -MT $$@ -S -o $$@ $$<
+$$($(1)_ASM_S): $$($(1)_DIR)/%.s: %.S
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -MT $$@ -E -o $$@ $$<
+$$($(1)_DIR)/harness/buildinfo.s: ALL_CPPFLAGS += $$(BUILDINFO_DEFS) -DCB_VARIANT='"$(3)"'
+$$($(1)_DIR)/harness/buildinfo.s: FORCE
+# One pass over all files (the rewriter needs them all); unchanged outputs keep their times.
+$$($(1)_DIR)/rewritten: $$($(1)_ASM) $(ASMRW)
+	$(ASMRW) $(2) $$($(1)_ASM)
+	@touch $$@
+$$($(1)_RW): $$($(1)_DIR)/rewritten ;
+$$($(1)_ASM:.s=.o): $$($(1)_DIR)/%.o: $$($(1)_DIR)/%.rw.s
+	$$(CC) -c -o $$@ $$<
+$$($(1)_DIR)/harness/rsbsim.o: harness/rsbsim.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CPPFLAGS) $(if $(filter 1,$(4)),-DCB_RSBSIM=1) $$(ALL_CFLAGS) -MMD -MP -c -o $$@ $$<
+$$($(1)_DIR)/harness/rsbsim_$(ARCH).o: harness/rsbsim_$(ARCH).S
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -c -o $$@ $$<
+$(BIN)/corobench-$(1): $$($(1)_OBJ)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $$(LDFLAGS) $$(LIBS)
+endef
+$(eval $(call VARIANT_RULES,jmpret,--jmpret,jmpret,0))
+$(eval $(call VARIANT_RULES,rsbsim,--rsbsim,plain,1))
+$(eval $(call VARIANT_RULES,jmpret-rsbsim,--jmpret --rsbsim,jmpret,1))
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -74,10 +135,13 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
-# make check: the native suite, then the AArch64 port; one summary line at the end.
-check: $(BIN)/corobench $(BUILD)/cbtest
-	@tests/check.sh "$(BUILD)/cbtest" "$(MAKE) --no-print-directory check-aarch64-build" \
-		"$(QEMU) build/aarch64/cbtest-core"
+# make check: the native suite, the AArch64 port under qemu-user, and the runtime and workload
+# tests under AddressSanitizer and UBSan; tests/check.sh prints one summary line at the end.
+check: $(BIN)/corobench variants $(BUILD)/cbtest
+	@tests/check.sh \
+		native true "$(BUILD)/cbtest" \
+		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
+		sanitize "$(MAKE) --no-print-directory check-sanitize-build" "$(SAN_RUN)"
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
@@ -89,10 +153,14 @@ check-aarch64: check-aarch64-build
 # The runtime and workload tests under AddressSanitizer and UBSan; impls/coro.c tells ASan about
 # every stack switch (__sanitizer_start/finish_switch_fiber).
 SAN_FLAGS ?= -fsanitize=address,undefined -fno-omit-frame-pointer
-check-sanitize:
-	@$(MAKE) --no-print-directory BUILD=build/$(ARCH)-sanitize CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)" \
-		LDFLAGS="$(SAN_FLAGS)" build/$(ARCH)-sanitize/cbtest-core
-	ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 build/$(ARCH)-sanitize/cbtest-core
+SAN_RUN   ?= ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 build/$(ARCH)-sanitize/cbtest-core
+check-sanitize-build:
+	@$(MAKE) --no-print-directory BUILD=build/$(ARCH)-sanitize \
+		CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+		build/$(ARCH)-sanitize/cbtest-core
+
+check-sanitize: check-sanitize-build
+	$(SAN_RUN)
 
 clean:
 	rm -rf $(BUILD) build $(BIN)
@@ -100,3 +168,4 @@ clean:
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(patsubst %,$(BUILD)-%,$(VARIANTS)) -name '*.d' 2>/dev/null)

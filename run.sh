@@ -27,8 +27,12 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out="results/${host}-${stamp}.json"
 
 status=0
+# Both build variants (ret and jmp-return) side by side, each cell with its simulated
+# return-stack counts (docs/rsb.md); x86-64 only, where make builds the variant binaries.
+variants=()
+[ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim)
 bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,4,16 --param sites=distinct,same \
-    -o "$out" "${extra[@]}" || status=$?
+    "${variants[@]}" -o "$out" "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"
 fi

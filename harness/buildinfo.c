@@ -6,3 +6,5 @@ const char cb_build_cc[] = CB_CC;
 const char cb_build_compiler[] = __VERSION__;
 const char cb_build_cflags[] = CB_CFLAGS;
 const char cb_build_arch[] = CB_ARCH;
+/* "plain" or "jmpret": how this binary's own code returns (docs/rsb.md). */
+const char cb_build_variant[] = CB_VARIANT;

@@ -148,6 +148,7 @@ static void run_usage(FILE *f)
           "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE] [--no-table]\n"
           "                     [--events LIST [--events-kernel]]\n"
+          "                     [--variant plain,jmpret] [--rsb sim [--rsb-entries N]]\n"
           "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
           "parameters.\n",
           f);
@@ -163,6 +164,8 @@ int cb_cmd_run(int argc, char **argv)
         {"timeout", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
         {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
         {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
+        {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
+        {"rsb-entries", required_argument, 0, 'E'},
         {0, 0, 0, 0},
     };
     cb_run_opts o = {.reps = 5, .warmup = 1, .min_rep_ms = 10, .pin_cpu = -1, .timeout_s = 60,
@@ -232,12 +235,19 @@ int cb_cmd_run(int argc, char **argv)
             break;
         }
         case 'K': o.events_kernel = 1; break;
+        case 'V':
+        case 'B':
+        case 'E':
+            if ((rc = cb_variant_option(&o, c, optarg)))
+                return rc;
+            break;
         case 'h': run_usage(stdout); return 0;
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
             return cb_usage_error("unknown option '%s' for run (valid: --impl, --workload, "
                                   "--param, --reps, --warmup, --min-rep-ms, --quick, --pin, "
-                                  "--timeout, -o, --no-table, --events, --events-kernel)",
+                                  "--timeout, -o, --no-table, --events, --events-kernel, "
+                                  "--variant, --rsb, --rsb-entries)",
                                   argv[optind - 1]);
         }
     }
@@ -264,6 +274,10 @@ int cb_cmd_run(int argc, char **argv)
     char err[1024];
     if (cb_grid_build(&o, &cells, &ncells, err, sizeof err) != 0)
         return cb_usage_error("%s", err);
+    if ((rc = cb_variant_check(&o)) || (rc = cb_variant_expand(&o, &cells, &ncells)))
+        return rc;
+    if ((rc = cb_variant_cell_main(&o, cells, ncells)) >= 0)
+        return rc; /* `corobench cell`: one cell measured here, for a parent */
 
     char path[4096];
     if (o.out_path)
@@ -273,7 +287,9 @@ int cb_cmd_run(int argc, char **argv)
 
     cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
     json_t *doc = cb_results_new(&o);
+    cb_variant_describe(&o, doc);
     size_t bad = cb_run_cells(&o, cells, ncells, json_object_get(doc, "cells"));
+    bad += cb_variant_cross_check(&o, cells, ncells, json_object_get(doc, "cells"));
     if (cb_results_write(doc, path) != 0) {
         fprintf(stderr, "corobench: cannot write results to %s: %s\n", path, strerror(errno));
         return CB_EXIT_CELLS_FAILED;

@@ -73,25 +73,14 @@ int cb_cmd_export(int argc, char **argv)
     if (!in || !workload || !x)
         return cb_usage_error("export needs RESULTS.json, --workload and --x (valid: "
                               "corobench export RESULTS.json --workload pingpong --x depth)");
-    json_error_t jerr;
-    json_t *doc = json_load_file(in, 0, &jerr);
+    json_t *doc = cb_results_load(in);
     if (!doc)
-        return cb_usage_error("cannot read results '%s': %s (valid: a corobench-results/1 file)",
-                              in, jerr.text);
-    const char *schema = json_string_value(json_object_get(doc, "schema"));
-    if (!schema || strcmp(schema, CB_SCHEMA))
-        return cb_usage_error("'%s' has schema '%s' (valid: %s)", in, schema ? schema : "none",
-                              CB_SCHEMA);
+        return CB_EXIT_USAGE;
 
     char tmp[4096];
-    FILE *out = stdout;
-    if (out_path) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_path, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
-            perror(tmp);
-            return CB_EXIT_CELLS_FAILED;
-        }
-    }
+    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
+    if (!out)
+        return CB_EXIT_CELLS_FAILED;
     json_t *cells = json_object_get(doc, "cells"), *done = json_object(), *c;
     size_t i, blocks = 0;
     fprintf(out, "# corobench export of %s: workload %s, x = %s, y = ns per %s (median)\n", in,
@@ -134,13 +123,8 @@ int cb_cmd_export(int argc, char **argv)
     }
     json_decref(done);
     json_decref(doc);
-    if (out_path) {
-        if (fclose(out) != 0 || rename(tmp, out_path) != 0) {
-            perror(out_path);
-            unlink(tmp);
-            return CB_EXIT_CELLS_FAILED;
-        }
-    }
+    if (cb_output_commit(out, out_path, tmp) != 0)
+        return CB_EXIT_CELLS_FAILED;
     if (!blocks)
         fprintf(stderr, "corobench: export: no ok %s cells with an integer parameter '%s'\n",
                 workload, x);

@@ -42,6 +42,10 @@ typedef struct cb_run_opts {
     int print_table;
     const char *events; /* --events LIST, NULL: none */
     int events_kernel;  /* --events-kernel: count kernel mode too */
+    const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */
+    size_t nvariants;
+    int rsb_sim;          /* --rsb sim: a counting pass per cell in the instrumented build */
+    unsigned rsb_entries; /* --rsb-entries: size of the simulated return stack */
     int argc;
     char **argv;
 } cb_run_opts;
@@ -51,6 +55,8 @@ typedef struct cb_cell {
     const cb_impl *impl;
     const cb_workload *wl;
     cb_params params;
+    const char *variant; /* build variant that runs it ("plain", "jmpret"); set by variant.c */
+    size_t index;        /* position in the run's cell list, for a cell run by another binary */
 } cb_cell;
 
 /* cli.c */
@@ -67,6 +73,28 @@ int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *e
 /* "depth=0 sites=distinct ..." for tables and progress lines. */
 void cb_params_format(const cb_params *p, char *buf, size_t len);
 
+/* variant.c (docs/rsb.md): build variants and the return-stack simulator's counting pass.
+ * Options --variant, --rsb, --rsb-entries; 0 or a usage error (exit status 2). */
+int cb_variant_option(cb_run_opts *o, int opt, const char *arg);
+/* After option parsing: defaults, and the binaries the options need must exist. */
+int cb_variant_check(cb_run_opts *o);
+/* One copy of every cell per variant (variants innermost, so they sit side by side). */
+int cb_variant_expand(const cb_run_opts *o, cb_cell **cells, size_t *ncells);
+/* In a cell's child: exec the binary of the cell's variant when it is not this one. */
+void cb_variant_exec_if_foreign(const cb_cell *c, const cb_run_opts *o, int out_fd);
+/* In the parent, after an ok timed run: the counting pass; adds "rsbsim" or fails the cell. */
+void cb_variant_rsb_pass(const cb_cell *c, const cb_run_opts *o, json_t *cell);
+/* After the run: every variant of a cell must have done the same work (checksum, suspensions)
+ * as the first; a cell that did not is failed. Returns how many were failed. */
+size_t cb_variant_cross_check(const cb_run_opts *o, const cb_cell *cells, size_t ncells,
+                              json_t *cells_out);
+/* run.variants, run.rsb, run.rsb_entries in the results document. */
+void cb_variant_describe(const cb_run_opts *o, json_t *doc);
+/* `corobench cell INDEX time|count RUN-ARGS...`: the hidden subcommand a parent execs. */
+int cb_cmd_cell(int argc, char **argv);
+/* Inside cb_cmd_run in cell mode: measure cells[index] here and print its JSON. */
+int cb_variant_cell_main(const cb_run_opts *o, const cb_cell *cells, size_t ncells);
+
 /* cell.c: in the cell's child process. Returns the measured part of a cell object. */
 json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o);
 
@@ -80,6 +108,12 @@ json_t *cb_cell_header(const cb_cell *c);
 /* Writes through a temporary file and rename. 0, or -1 with errno. */
 int cb_results_write(json_t *doc, const char *path);
 void cb_results_print_table(json_t *doc, FILE *out);
+/* Reads a results document and checks its schema; NULL after printing a usage error. */
+json_t *cb_results_load(const char *path);
+/* Text output to path through a temporary file (stdout when path is NULL); commit renames it
+ * into place, so a reader never sees half a file. */
+FILE *cb_output_open(const char *path, char *tmp, size_t tmplen);
+int cb_output_commit(FILE *f, const char *path, const char *tmp);
 /* results/<hostname>-<UTC timestamp>.json */
 void cb_results_default_path(char *buf, size_t len);
 

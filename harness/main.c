@@ -31,6 +31,8 @@ int main(int argc, char **argv)
         return cb_cmd_export(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cb_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cell")) /* hidden: how a run executes a cell in another build variant */
+        return cb_cmd_cell(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;

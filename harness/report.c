@@ -128,24 +128,13 @@ int cb_cmd_report(int argc, char **argv)
     if (!in)
         return cb_usage_error("report needs RESULTS.json (valid: corobench report RESULTS.json "
                               "[-o FILE.md])");
-    json_error_t jerr;
-    json_t *doc = json_load_file(in, 0, &jerr);
+    json_t *doc = cb_results_load(in);
     if (!doc)
-        return cb_usage_error("cannot read results '%s': %s (valid: a corobench-results/1 file)",
-                              in, jerr.text);
-    const char *schema = json_string_value(json_object_get(doc, "schema"));
-    if (!schema || strcmp(schema, CB_SCHEMA))
-        return cb_usage_error("'%s' has schema '%s' (valid: %s)", in, schema ? schema : "none",
-                              CB_SCHEMA);
+        return CB_EXIT_USAGE;
     char tmp[4096];
-    FILE *out = stdout;
-    if (out_path) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out_path, (long)getpid());
-        if (!(out = fopen(tmp, "w"))) {
-            perror(tmp);
-            return CB_EXIT_CELLS_FAILED;
-        }
-    }
+    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
+    if (!out)
+        return CB_EXIT_CELLS_FAILED;
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
     json_t *cells = json_object_get(doc, "cells"), *c, *wls = json_array();
     fprintf(out,
@@ -185,10 +174,5 @@ int cb_cmd_report(int argc, char **argv)
     }
     json_decref(wls);
     json_decref(doc);
-    if (out_path && (fclose(out) != 0 || rename(tmp, out_path) != 0)) {
-        perror(out_path);
-        unlink(tmp);
-        return CB_EXIT_CELLS_FAILED;
-    }
-    return 0;
+    return cb_output_commit(out, out_path, tmp) ? CB_EXIT_CELLS_FAILED : 0;
 }

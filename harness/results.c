@@ -79,6 +79,33 @@ static json_t *rlimit_obj(int res)
                                                   : json_integer((json_int_t)rl.rlim_max));
 }
 
+/* The selected mode of a /sys setting written as "always [madvise] never". */
+static json_t *bracketed(const char *path)
+{
+    char line[256];
+    FILE *f = fopen(path, "r");
+    char *ok = f ? fgets(line, sizeof line, f) : NULL;
+    if (f)
+        fclose(f);
+    char *a = ok ? strchr(line, '[') : NULL, *b = a ? strchr(a, ']') : NULL;
+    return b ? json_stringn(a + 1, (size_t)(b - a - 1)) : json_null();
+}
+
+/* A "Key:   N kB" line of /proc/meminfo, in bytes. */
+static json_t *meminfo_bytes(const char *key)
+{
+    char line[256];
+    size_t n = strlen(key);
+    json_t *r = NULL;
+    FILE *f = fopen("/proc/meminfo", "r");
+    while (f && !r && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':')
+            r = json_integer((json_int_t)strtoll(line + n + 1, NULL, 10) * 1024);
+    if (f)
+        fclose(f);
+    return r ? r : json_null();
+}
+
 static json_t *machine(void)
 {
     struct utsname u;
@@ -86,7 +113,7 @@ static json_t *machine(void)
     gethostname(host, sizeof host - 1);
     uname(&u);
     int tsc = !strcmp(cb_clock_source(), "tsc");
-    return json_pack(
+    json_t *m = json_pack(
         "{s:s, s:o, s:s, s:I, s:s, s:s, s:o, s:s, s:{s:o, s:o, s:o, s:o}}", "hostname", host,
         "cpu_model", cpu_model(), "arch", u.machine, "logical_cpus",
         (json_int_t)sysconf(_SC_NPROCESSORS_ONLN), "kernel", u.release, "kernel_version",
@@ -94,6 +121,16 @@ static json_t *machine(void)
         cb_clock_source(), "limits", "max_map_count", read_first_line("/proc/sys/vm/max_map_count"),
         "overcommit_memory", read_first_line("/proc/sys/vm/overcommit_memory"), "nofile",
         rlimit_obj(RLIMIT_NOFILE), "as", rlimit_obj(RLIMIT_AS));
+    /* What decides how many coroutine stacks fit (docs/memory.md): private writable mappings
+     * count against RLIMIT_DATA, huge pages would make one touch cost 2 MiB. */
+    json_t *lim = json_object_get(m, "limits");
+    json_object_set_new(lim, "overcommit_ratio", read_first_line("/proc/sys/vm/overcommit_ratio"));
+    json_object_set_new(lim, "data", rlimit_obj(RLIMIT_DATA));
+    json_object_set_new(lim, "transparent_hugepage",
+                        bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
+    json_object_set_new(lim, "mem_total_bytes", meminfo_bytes("MemTotal"));
+    json_object_set_new(lim, "swap_total_bytes", meminfo_bytes("SwapTotal"));
+    return m;
 }
 
 json_t *cb_results_new(const cb_run_opts *o)
@@ -140,7 +177,7 @@ json_t *cb_cell_header(const cb_cell *c)
     }
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
                      cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
-                     "plain", "unit", c->wl->unit);
+                     c->variant ? c->variant : "plain", "unit", c->wl->unit);
 }
 
 int cb_results_write(json_t *doc, const char *path)
@@ -173,8 +210,11 @@ void cb_results_print_table(json_t *doc, FILE *out)
 {
     json_t *cells = json_object_get(doc, "cells"), *c;
     size_t i;
-    fprintf(out, "%-10s %-36s %-9s %-8s %12s %9s %12s %-18s\n", "workload", "params", "impl",
-            "status", "median", "mad", "suspensions", "checksum");
+    int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
+    json_array_foreach(cells, i, c) any_rsb |= json_object_get(c, "rsbsim") != NULL;
+    fprintf(out, "%-10s %-36s %-9s %-7s %-8s %12s %9s %12s %-18s%s\n", "workload", "params",
+            "impl", "variant", "status", "median", "mad", "suspensions", "checksum",
+            any_rsb ? " rsbsim mispredicted/op" : "");
     json_array_foreach(cells, i, c)
     {
         char params[256] = "";
@@ -199,20 +239,68 @@ void cb_results_print_table(json_t *doc, FILE *out)
                 break;
         }
         const char *status = json_string_value(json_object_get(c, "status"));
-        fprintf(out, "%-10s %-36s %-9s %-8s ", json_string_value(json_object_get(c, "workload")),
-                params, json_string_value(json_object_get(c, "impl")), status);
+        fprintf(out, "%-10s %-36s %-9s %-7s %-8s ",
+                json_string_value(json_object_get(c, "workload")), params,
+                json_string_value(json_object_get(c, "impl")),
+                json_string_value(json_object_get(c, "variant")), status);
         if (status && !strcmp(status, "ok")) {
             json_t *ns = json_object_get(c, "ns_per_op");
             char med[32];
             snprintf(med, sizeof med, "%.2f ns/%s",
                      json_real_value(json_object_get(ns, "median")),
                      json_string_value(json_object_get(c, "unit")));
-            fprintf(out, "%12s %9.2f %12lld %-18s\n", med,
+            fprintf(out, "%12s %9.2f %12lld %-18s", med,
                     json_real_value(json_object_get(ns, "mad")),
                     (long long)json_integer_value(json_object_get(c, "suspensions")),
                     json_string_value(json_object_get(c, "checksum")));
+            json_t *rsb = json_object_get(c, "rsbsim");
+            if (rsb)
+                fprintf(out, " %.3f", json_real_value(json_object_get(rsb, "mispredicted_per_op")));
+            fputc('\n', out);
         } else {
             fprintf(out, "%s\n", json_string_value(json_object_get(c, "error")));
         }
     }
+}
+
+json_t *cb_results_load(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    if (!doc) {
+        cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
+                       CB_SCHEMA);
+        return NULL;
+    }
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    if (!schema || strcmp(schema, CB_SCHEMA)) {
+        cb_usage_error("'%s' has schema '%s' (valid: %s)", path, schema ? schema : "none",
+                       CB_SCHEMA);
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+FILE *cb_output_open(const char *path, char *tmp, size_t tmplen)
+{
+    if (!path)
+        return stdout;
+    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fprintf(stderr, "corobench: cannot write %s: %s\n", tmp, strerror(errno));
+    return f;
+}
+
+int cb_output_commit(FILE *f, const char *path, const char *tmp)
+{
+    if (!path)
+        return fflush(f) == 0 ? 0 : -1;
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "corobench: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }

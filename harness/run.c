@@ -25,6 +25,7 @@ static void child(const cb_cell *c, const cb_run_opts *o, int out_fd)
             _exit(3);
         }
     }
+    cb_variant_exec_if_foreign(c, o, out_fd); /* a jmpret cell runs in bin/corobench-jmpret */
     json_t *res = cb_cell_measure(c, o);
     char *text = json_dumps(res, JSON_COMPACT);
     size_t len = strlen(text), off = 0;
@@ -90,6 +91,8 @@ static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
         if (m) {
             json_object_update(cell, m);
             json_decref(m);
+            if (o->rsb_sim) /* the counting pass, in the instrumented build (docs/rsb.md) */
+                cb_variant_rsb_pass(c, o, cell);
         } else {
             snprintf(buf, sizeof buf, "unreadable result from the cell's process: %s", jerr.text);
             set_outcome(cell, "failed", buf);

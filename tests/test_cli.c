@@ -250,3 +250,47 @@ CB_TEST_T(cli_timeout_cell_recorded, 120)
     json_decref(doc);
     unlink(out);
 }
+
+/* export and report derive from the JSON: every ok cell appears, in the right block or row. */
+CB_TEST_T(cli_export_and_report, 120)
+{
+    char out[256], dat[256], md[256];
+    tmp_path(out, sizeof out, "er.json");
+    tmp_path(dat, sizeof dat, "er.dat");
+    tmp_path(md, sizeof md, "er.md");
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+                      "depth=0,3", "--param", "switches=2000", "--reps", "1", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = corobench("export", out, "--workload", "pingpong", "--x", "depth", "-o", dat, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = fopen(dat, "r");
+    CB_CHECK(f != NULL);
+    CB_CHECK(getdelim(&text, &len, '\0', f) > 0);
+    fclose(f);
+    CB_CHECK_CONTAINS(text, "\"asm\"\n# depth median_ns mad_ns min_ns max_ns\n0 ");
+    CB_CHECK_CONTAINS(text, "\n\n\n# sm\n\"sm\"\n");
+    size_t rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        rows += line[0] == '0' || line[0] == '3';
+    CB_CHECK_EQ_INT(rows, 4);
+    free(text);
+    c = corobench("report", out, "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    f = fopen(md, "r");
+    text = NULL;
+    CB_CHECK(f && getdelim(&text, &len, '\0', f) > 0);
+    fclose(f);
+    CB_CHECK_CONTAINS(text, "## pingpong (median ns per switch");
+    CB_CHECK_CONTAINS(text, "| point | asm | sm |");
+    CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct |");
+    free(text);
+    expect_usage("export needs RESULTS.json", NULL, "export", out, "--workload", "pingpong",
+                 NULL);
+    expect_usage("cannot read results '/nonexistent.json'", NULL, "report", "/nonexistent.json",
+                 NULL);
+    unlink(out);
+    unlink(dat);
+    unlink(md);
+}

