@@ -32,6 +32,7 @@ status=0
 variants=()
 [ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim)
 bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,4,16 --param sites=distinct,same \
+    --param switches=200000 \
     "${variants[@]}" -o "$out" "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"

@@ -73,43 +73,51 @@ static void check(const char *what, counts got, counts want)
 
 static uint64_t b(int cond) { return cond ? 1 : 0; }
 
+/* The formulas below are written with u = d - 1, the number of chain levels below level 0 (the
+ * loop's own, inlined): at d = 0 the loop switches itself and u = -1. Arithmetic is signed so the
+ * d = 0 case follows from the same expressions (docs/rsb.md). */
+
 /* docs/rsb.md, "Stackful, ret switch": S switches at depth d, sites distinct or same, N entries. */
-static counts expect_asm(int64_t d, int same, uint64_t S, uint64_t N)
+static counts expect_asm(int64_t d, int same, uint64_t S_, uint64_t N_)
 {
-    uint64_t u = (uint64_t)d;
-    uint64_t per = same ? b(u + 2 > N) + u / N : u + 2;
-    return (counts){(S - 1) * (u + 2) + 5, 2 + (S - 1) * per + b(u + 2 >= N) + 2};
+    int64_t u = d - 1, S = (int64_t)S_, N = (int64_t)N_;
+    int64_t per = same ? (int64_t)b(u + 2 > N) + (u > 0 ? u / N : 0) : u + 2;
+    return (counts){(uint64_t)((S - 1) * (u + 2) + 5),
+                    (uint64_t)(2 + (S - 1) * per + (int64_t)b(u + 2 >= N) + 2)};
 }
 
 /* "ucontext": the same chain, no simulated return into a fresh coroutine (glibc's). */
-static counts expect_ucontext(int64_t d, int same, uint64_t S, uint64_t N)
+static counts expect_ucontext(int64_t d, int same, uint64_t S_, uint64_t N_)
 {
-    uint64_t u = (uint64_t)d;
-    uint64_t per = same ? b(u + 2 > N) + u / N : u + 2;
-    return (counts){(S - 1) * (u + 2) + 3, (S - 1) * per + b(u + 2 >= N) + 2};
+    int64_t u = d - 1, S = (int64_t)S_, N = (int64_t)N_;
+    int64_t per = same ? (int64_t)b(u + 2 > N) + (u > 0 ? u / N : 0) : u + 2;
+    return (counts){(uint64_t)((S - 1) * (u + 2) + 3),
+                    (uint64_t)((S - 1) * per + (int64_t)b(u + 2 >= N) + 2)};
 }
 
-/* "Stackful, jmp switch (asmjmp)": valid while d + 2 <= N. */
-static counts expect_asmjmp(int64_t d, int same, uint64_t S)
+/* "Stackful, jmp switch (asmjmp)": valid while d + 1 <= N. */
+static counts expect_asmjmp(int64_t d, int same, uint64_t S_)
 {
-    uint64_t u = (uint64_t)d, rets = (S - 1) * (u + 1) + 2;
-    return (counts){rets, same ? (S - 1) * (1 + b(u >= 1)) + 2 : rets};
+    int64_t u = d - 1, S = (int64_t)S_, rets = (S - 1) * (u + 1) + 2;
+    return (counts){(uint64_t)rets,
+                    (uint64_t)(same ? (S - 1) * ((int64_t)b(u >= 0) + (int64_t)b(u >= 1)) + 2
+                                    : rets)};
 }
 
-/* "sm": every resumption re-enters through all d + 2 frames and descends again. */
-static counts expect_sm(int64_t d, uint64_t S, uint64_t N)
+/* "sm": every resumption re-enters through all d + 1 frames and descends again. */
+static counts expect_sm(int64_t d, uint64_t S_, uint64_t N_)
 {
-    uint64_t u = (uint64_t)d;
-    uint64_t a = b(u >= N), c = b(u + 1 >= N);
-    return (counts){3 * (u + 2) + (S - 2) * (2 * u + 3) + 1,
-                    3 * (a + c) + (S - 2) * (2 * a + c) + b(u + 2 >= N)};
+    int64_t u = d - 1, S = (int64_t)S_, N = (int64_t)N_;
+    int64_t a = (int64_t)b(u >= N), c = (int64_t)b(u + 1 >= N);
+    return (counts){(uint64_t)(3 * (u + 2) + (S - 2) * (2 * u + 3) + 1),
+                    (uint64_t)(3 * (a + c) + (S - 2) * (2 * a + c) + (int64_t)b(u + 2 >= N))};
 }
 
-/* "closure", while the deepest chain (2d + 5 entries) fits. */
-static counts expect_closure(int64_t d, uint64_t S)
+/* "closure", while the deepest chain (2d + 3 entries) fits. */
+static counts expect_closure(int64_t d, uint64_t S_)
 {
-    uint64_t u = (uint64_t)d;
-    return (counts){S * (6 * u + 8) - 2 * u + 6, 0};
+    int64_t u = d - 1, S = (int64_t)S_;
+    return (counts){(uint64_t)(S * (6 * u + 8) - 2 * u + 6), 0};
 }
 
 static const int64_t fit_depths[] = {0, 1, 4, 8, 16};
@@ -123,10 +131,11 @@ CB_TEST_T(rsb_asm_distinct_one_miss_per_level, 300)
         check(what, sim("corobench-rsbsim", "asm", d, "distinct", 1000, 32),
               expect_asm(d, 0, 1000, 32));
     }
-    /* Per switch, the slope: exactly d + 2 mispredicted returns (switch, chain, loop level). */
+    /* Per switch, the slope: exactly d + 1 mispredicted returns (the switch, then d chain
+     * functions; cb_co_transfer tail-jumps into the switch, so it adds none). */
     counts a = sim("corobench-rsbsim", "asm", 8, "distinct", 1000, 32);
     counts c = sim("corobench-rsbsim", "asm", 8, "distinct", 3000, 32);
-    CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 2000 * (8 + 2));
+    CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 2000 * (8 + 1));
 }
 
 CB_TEST_T(rsb_asm_same_sites_predicted, 300)
@@ -182,7 +191,7 @@ CB_TEST_T(rsb_ucontext, 300)
 
 CB_TEST_T(rsb_sm_fits_then_overflows, 600)
 {
-    /* 0 while the d + 3 entries fit; past that, exactly the overflow of docs/rsb.md. */
+    /* 0 while the d + 2 entries fit; past that, exactly the overflow of docs/rsb.md. */
     static const int64_t ds[] = {0, 4, 16, 28, 29, 30, 31, 32, 40, 64};
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
         check("sm distinct", sim("corobench-rsbsim", "sm", ds[i], "distinct", 500, 32),
@@ -202,16 +211,16 @@ CB_TEST_T(rsb_closure, 600)
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
         check("closure", sim("corobench-rsbsim", "closure", ds[i], "distinct", 500, 32),
               expect_closure(ds[i], 500));
-    /* Past 2d + 5 > 32: per switch, the entries at depths 2, 3, 4 (k + 32 <= 2d + 5). */
+    /* Past 2d + 3 > 32: per switch, the entries at depths 2, 3, 4 (k + 32 <= 2d + 3). */
     static const struct {
         int64_t d;
         uint64_t per;
-    } over[] = {{14, 0}, {15, 2}, {16, 3}, {24, 3}};
+    } over[] = {{15, 0}, {16, 2}, {17, 3}, {25, 3}};
     for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
         counts a = sim("corobench-rsbsim", "closure", over[i].d, "distinct", 500, 32);
         counts c = sim("corobench-rsbsim", "closure", over[i].d, "distinct", 1500, 32);
         CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 1000 * over[i].per);
-        CB_CHECK_EQ_U64(c.rets - a.rets, 1000 * (6 * (uint64_t)over[i].d + 8));
+        CB_CHECK_EQ_U64(c.rets - a.rets, 1000 * (6 * (uint64_t)over[i].d + 2));
     }
 }
 
@@ -259,7 +268,7 @@ CB_TEST_T(rsb_jmpret_build_has_no_returns, 300)
         check(impls[i], sim("corobench-jmpret-rsbsim", impls[i], 4, "distinct", 1000, 32),
               (counts){0, 0});
     check("closure", sim("corobench-jmpret-rsbsim", "closure", 4, "distinct", 1000, 32),
-          (counts){999 * 5 + 1, 0});
+          (counts){999 * 4 + 1, 0});
 }
 
 CB_TEST(rsb_deterministic)

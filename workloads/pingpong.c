@@ -1,6 +1,8 @@
 /* pingpong: two coroutines A and B hand a value back and forth `switches` times. Each calls down a
- * chain of `depth` non-inlined levels and switches to the other at the bottom; when resumed it
- * returns up the chain and calls down again. One op = one switch (one suspension).
+ * chain of `depth` non-inlined functions and switches to the other at the bottom (at depth 0 the
+ * loop itself switches); when resumed it returns up the chain and calls down again. One op = one
+ * switch (one suspension). Level 0 of the chain is inlined into the loop; levels 1..depth are the
+ * non-inlined functions.
  * sites=distinct gives A and B their own copies of the loop and chain code (their return
  * addresses never coincide); sites=same runs both on copy A. Each copy is a one-line wrapper
  * around a shared always-inline body, made distinct by a per-copy salt (which also stops GCC's
@@ -84,21 +86,23 @@ typedef struct pp_sf {
 
 typedef uint64_t (*pp_sf_chain_fn)(pp_sf_side *me, int64_t level, uint64_t v);
 
-PP_INLINE uint64_t pp_sf_chain_body(pp_sf_side *me, int64_t level, uint64_t v, uint64_t salt,
-                                    pp_sf_chain_fn self)
+/* One chain level: at the bottom switch, else call the next level (a non-inlined function). */
+PP_INLINE uint64_t pp_sf_step(pp_sf_side *me, int64_t level, uint64_t v, uint64_t salt,
+                              pp_sf_chain_fn chain)
 {
     if (level == me->sh->depth)
         return pp_receive(me->sh, cb_co_transfer(me->other, v));
-    return pp_up(self(me, level + 1, pp_down(v, level, salt)), level);
+    return pp_up(chain(me, level + 1, pp_down(v, level, salt)), level);
 }
 
-PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, pp_sf_chain_fn chain)
+PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, uint64_t salt,
+                                    pp_sf_chain_fn chain)
 {
     pp_sf_side *me = arg;
     uint64_t v = first;
     while (me->sh->remaining) {
         me->sh->remaining--;
-        v = chain(me, 0, v);
+        v = pp_sf_step(me, 0, v, salt, chain);
     }
     me->sh->final = v;
     return v;
@@ -106,19 +110,19 @@ PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, pp_sf_chain_fn c
 
 static PP_NOINLINE uint64_t pp_sf_chain_a(pp_sf_side *me, int64_t level, uint64_t v)
 {
-    return pp_sf_chain_body(me, level, v, PP_SALT_A, pp_sf_chain_a);
+    return pp_sf_step(me, level, v, PP_SALT_A, pp_sf_chain_a);
 }
 static PP_NOINLINE uint64_t pp_sf_chain_b(pp_sf_side *me, int64_t level, uint64_t v)
 {
-    return pp_sf_chain_body(me, level, v, PP_SALT_B, pp_sf_chain_b);
+    return pp_sf_step(me, level, v, PP_SALT_B, pp_sf_chain_b);
 }
 static PP_NOINLINE uintptr_t pp_sf_loop_a(void *arg, uintptr_t first)
 {
-    return pp_sf_loop_body(arg, first, pp_sf_chain_a);
+    return pp_sf_loop_body(arg, first, PP_SALT_A, pp_sf_chain_a);
 }
 static PP_NOINLINE uintptr_t pp_sf_loop_b(void *arg, uintptr_t first)
 {
-    return pp_sf_loop_body(arg, first, pp_sf_chain_b);
+    return pp_sf_loop_body(arg, first, PP_SALT_B, pp_sf_chain_b);
 }
 
 static void pp_sf_free(pp_sf *w)
@@ -176,7 +180,7 @@ typedef struct pp_sm_side {
     uint32_t state;
     uint64_t v;
     pp_shared *sh;
-    pp_sm_level chain[]; /* depth + 1 embedded callee frames */
+    pp_sm_level chain[]; /* level 0: the loop's own step; 1..depth: embedded callee frames */
 } pp_sm_side;
 
 typedef struct pp_sm {
@@ -189,8 +193,8 @@ typedef struct pp_sm {
 typedef cb_sm_status (*pp_sm_chain_fn)(pp_sm_side *me, int64_t level);
 typedef cb_sm_status (*pp_sm_loop_fn)(pp_sm_side *me);
 
-PP_INLINE cb_sm_status pp_sm_chain_body(pp_sm_side *me, int64_t level, uint64_t salt,
-                                        pp_sm_chain_fn self)
+PP_INLINE cb_sm_status pp_sm_step(pp_sm_side *me, int64_t level, uint64_t salt,
+                                  pp_sm_chain_fn chain)
 {
     pp_sm_level *f = &me->chain[level];
     switch (f->state) {
@@ -204,7 +208,7 @@ PP_INLINE cb_sm_status pp_sm_chain_body(pp_sm_side *me, int64_t level, uint64_t 
         f->state = 2;
         /* fall through */
     case 2:
-        if (self(me, level + 1) == CB_SM_SUSPENDED)
+        if (chain(me, level + 1) == CB_SM_SUSPENDED)
             return CB_SM_SUSPENDED;
         f->ret = pp_up(me->chain[level + 1].ret, level);
         return CB_SM_DONE;
@@ -215,7 +219,7 @@ PP_INLINE cb_sm_status pp_sm_chain_body(pp_sm_side *me, int64_t level, uint64_t 
     __builtin_unreachable();
 }
 
-PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, pp_sm_chain_fn chain)
+PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, uint64_t salt, pp_sm_chain_fn chain)
 {
     switch (me->state) {
     case 0:
@@ -230,7 +234,7 @@ PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, pp_sm_chain_fn chain)
             me->state = 1;
             /* fall through */
         case 1:
-            if (chain(me, 0) == CB_SM_SUSPENDED)
+            if (pp_sm_step(me, 0, salt, chain) == CB_SM_SUSPENDED)
                 return CB_SM_SUSPENDED;
             me->v = me->chain[0].ret;
         }
@@ -240,14 +244,20 @@ PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, pp_sm_chain_fn chain)
 
 static PP_NOINLINE cb_sm_status pp_sm_chain_a(pp_sm_side *me, int64_t level)
 {
-    return pp_sm_chain_body(me, level, PP_SALT_A, pp_sm_chain_a);
+    return pp_sm_step(me, level, PP_SALT_A, pp_sm_chain_a);
 }
 static PP_NOINLINE cb_sm_status pp_sm_chain_b(pp_sm_side *me, int64_t level)
 {
-    return pp_sm_chain_body(me, level, PP_SALT_B, pp_sm_chain_b);
+    return pp_sm_step(me, level, PP_SALT_B, pp_sm_chain_b);
 }
-static PP_NOINLINE cb_sm_status pp_sm_loop_a(pp_sm_side *me) { return pp_sm_loop_body(me, pp_sm_chain_a); }
-static PP_NOINLINE cb_sm_status pp_sm_loop_b(pp_sm_side *me) { return pp_sm_loop_body(me, pp_sm_chain_b); }
+static PP_NOINLINE cb_sm_status pp_sm_loop_a(pp_sm_side *me)
+{
+    return pp_sm_loop_body(me, PP_SALT_A, pp_sm_chain_a);
+}
+static PP_NOINLINE cb_sm_status pp_sm_loop_b(pp_sm_side *me)
+{
+    return pp_sm_loop_body(me, PP_SALT_B, pp_sm_chain_b);
+}
 
 static void *pp_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
@@ -305,6 +315,17 @@ typedef struct pp_cl {
     const cb_params *p;
 } pp_cl;
 
+/* An async call of chain level `level` with argument v from frame parent. */
+static pp_cl_chain *pp_cl_call(cb_cl_frame *parent, pp_shared *sh, cb_cl_fn chain, int64_t level,
+                               uint64_t v)
+{
+    pp_cl_chain *c = cb_cl_new(parent->task, parent, chain, sizeof *c);
+    c->sh = sh;
+    c->level = level;
+    c->v = v;
+    return c;
+}
+
 PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn self)
 {
     pp_cl_chain *f = (pp_cl_chain *)fh;
@@ -314,15 +335,12 @@ PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn
             f->sh->msg = f->v;
             f->h.state = 1;
             return cb_cl_suspend(&f->h);
-        } else {
-            pp_cl_chain *c = cb_cl_new(f->h.task, &f->h, self, sizeof *c);
-            c->sh = f->sh;
-            c->level = f->level + 1;
-            c->v = pp_down(f->v, f->level, salt);
-            f->h.state = 2;
-            if (cb_cl_await(&f->h, &c->h) == CB_CL_SUSPENDED)
-                return CB_CL_SUSPENDED;
         }
+        f->h.state = 2;
+        if (cb_cl_await(&f->h, &pp_cl_call(&f->h, f->sh, self, f->level + 1,
+                                           pp_down(f->v, f->level, salt))
+                                 ->h) == CB_CL_SUSPENDED)
+            return CB_CL_SUSPENDED;
         /* fall through */
     case 2:
         f->h.result = pp_up(f->h.awaited, f->level);
@@ -334,7 +352,8 @@ PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn
     __builtin_unreachable();
 }
 
-PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, cb_cl_fn chain)
+/* The loop is chain level 0: at depth 0 it switches itself, else it awaits level 1. */
+PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn chain)
 {
     pp_cl_loop *f = (pp_cl_loop *)fh;
     switch (f->h.state) {
@@ -347,16 +366,21 @@ PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, cb_cl_fn chain)
                 return CB_CL_DONE;
             }
             f->sh->remaining--;
-            pp_cl_chain *c = cb_cl_new(f->h.task, &f->h, chain, sizeof *c);
-            c->sh = f->sh;
-            c->level = 0;
-            c->v = f->v;
-            f->h.state = 1;
-            if (cb_cl_await(&f->h, &c->h) == CB_CL_SUSPENDED)
+            if (f->sh->depth == 0) {
+                f->sh->msg = f->v;
+                f->h.state = 1;
+                return cb_cl_suspend(&f->h);
+            case 1:
+                f->v = pp_receive(f->sh, f->sh->msg);
+                continue;
+            }
+            f->h.state = 2;
+            if (cb_cl_await(&f->h, &pp_cl_call(&f->h, f->sh, chain, 1, pp_down(f->v, 0, salt))
+                                         ->h) == CB_CL_SUSPENDED)
                 return CB_CL_SUSPENDED;
             /* fall through */
-        case 1:
-            f->v = f->h.awaited;
+        case 2:
+            f->v = pp_up(f->h.awaited, 0);
         }
     }
     __builtin_unreachable();
@@ -370,8 +394,14 @@ static PP_NOINLINE cb_cl_status pp_cl_chain_b(cb_cl_frame *f)
 {
     return pp_cl_chain_body(f, PP_SALT_B, pp_cl_chain_b);
 }
-static PP_NOINLINE cb_cl_status pp_cl_loop_a(cb_cl_frame *f) { return pp_cl_loop_body(f, pp_cl_chain_a); }
-static PP_NOINLINE cb_cl_status pp_cl_loop_b(cb_cl_frame *f) { return pp_cl_loop_body(f, pp_cl_chain_b); }
+static PP_NOINLINE cb_cl_status pp_cl_loop_a(cb_cl_frame *f)
+{
+    return pp_cl_loop_body(f, PP_SALT_A, pp_cl_chain_a);
+}
+static PP_NOINLINE cb_cl_status pp_cl_loop_b(cb_cl_frame *f)
+{
+    return pp_cl_loop_body(f, PP_SALT_B, pp_cl_chain_b);
+}
 
 static void *pp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
