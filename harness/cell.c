@@ -36,6 +36,11 @@ static json_t *stats_object(const double *x, size_t n)
                      lo, "max", hi, "reps", (json_int_t)n);
 }
 
+/* Around a memory snapshot inside a counted repetition. Resuming does not reset: the window
+ * before the pause has not been read yet, so the counts keep adding up (counters.h). */
+static void counters_pause(void *ctr) { cb_counters_disable(ctr); }
+static void counters_resume(void *ctr) { cb_counters_reset_enable(ctr); }
+
 json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
 {
     const cb_family_ops *f = &c->wl->family[c->impl->style];
@@ -63,6 +68,8 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
     double *create = calloc(o->reps ? o->reps : 1, sizeof *create);
     int have_create = 1;
     cb_mem_install();
+    if (ctr && o->warmup == 0)
+        cb_mem_on_snapshot(counters_pause, counters_resume, ctr);
 
     cb_impl_configure(c->impl, &c->params);
     for (unsigned r = 0; r < o->warmup + o->reps; r++) {

@@ -108,6 +108,16 @@ static void take(uint64_t alive, const char *point)
     mem.taken = 1;
 }
 
+static void (*snap_pause)(void *), (*snap_resume)(void *);
+static void *snap_ctx;
+
+void cb_mem_on_snapshot(void (*pause)(void *), void (*resume)(void *), void *ctx)
+{
+    snap_pause = pause;
+    snap_resume = resume;
+    snap_ctx = ctx;
+}
+
 /* cb_wl_rest_hook: on the driver's stack, between two phases of the workload's run(). */
 static void rest_hook(uint64_t alive)
 {
@@ -120,7 +130,11 @@ static void rest_hook(uint64_t alive)
         mem.rest_alive = alive;
     }
     if (mem.armed) {
+        if (snap_pause)
+            snap_pause(snap_ctx);
         take(alive, "rest");
+        if (snap_resume)
+            snap_resume(snap_ctx);
         mem.paused += cb_clock_now() - t;
     }
 }

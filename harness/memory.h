@@ -11,6 +11,9 @@
 
 /* Once per cell, before the first repetition: installs the rest hook. */
 void cb_mem_install(void);
+/* Called around the snapshot when it falls inside a counted repetition (--warmup 0), so event
+ * counters do not count the measurement: pause before, resume after. */
+void cb_mem_on_snapshot(void (*pause)(void *), void (*resume)(void *), void *ctx);
 /* Before the first run's setup: the baseline; arms the snapshot. */
 void cb_mem_begin(void);
 /* Before each repetition's clock start: forgets the last repetition's rest point and pause. */

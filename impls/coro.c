@@ -30,9 +30,11 @@ struct cb_co {
     void *arg;
     int state;
     cb_stack stack;
-    void *asan_fake_stack;       /* sanitizer build only */
-    const void *asan_bottom;     /* the thread's own stack, learnt on the first switch */
+#if CB_ASAN
+    void *asan_fake_stack;   /* ASan's fake stack of this coroutine while it is switched out */
+    const void *asan_bottom; /* the thread's own stack, learnt on the first switch */
     size_t asan_size;
+#endif
     _Alignas(16) unsigned char ctx[]; /* backend context, be->ctx_size bytes */
 };
 
