@@ -294,3 +294,35 @@ CB_TEST_T(cli_export_and_report, 120)
     unlink(dat);
     unlink(md);
 }
+
+/* --events end to end: a first-touch spawn cell (no warm-up: the kept repetition maps and touches
+ * fresh stacks) counts page faults per op > 0; a hardware alias is either counted (a machine with
+ * a PMU) or null with a reason naming the errno. */
+CB_TEST_T(cli_events_counted_in_cells, 120)
+{
+    char out[256];
+    tmp_path(out, sizeof out, "events.json");
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "spawn", "--param", "n=2000",
+                      "--warmup", "0", "--reps", "1", "--events", "page-faults,instructions",
+                      "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        json_t *ctr = json_object_get(cell, "counters");
+        json_t *pf = json_object_get(ctr, "page-faults");
+        CB_CHECK(json_is_object(pf));
+        CB_CHECK(json_real_value(json_object_get(pf, "per_op")) > 0);
+        CB_CHECK(json_real_value(json_object_get(pf, "running_ratio")) > 0.99);
+        json_t *ins = json_object_get(ctr, "instructions");
+        if (json_is_null(ins))
+            CB_CHECK_CONTAINS(json_string_value(json_object_get(
+                                  json_object_get(cell, "counters_unavailable"), "instructions")),
+                              "perf_event_open: E");
+        else
+            CB_CHECK(json_real_value(json_object_get(ins, "per_op")) > 0);
+    }
+    json_decref(doc);
+    unlink(out);
+}
