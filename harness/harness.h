@@ -108,6 +108,9 @@ json_t *cb_cell_header(const cb_cell *c);
 /* Writes through a temporary file and rename. 0, or -1 with errno. */
 int cb_results_write(json_t *doc, const char *path);
 void cb_results_print_table(json_t *doc, FILE *out);
+/* "depth=0 sites=distinct" from a cell's params; the implementation's own (stack, stack_mode)
+ * never (impl_params 0) or only where they differ from their defaults (1). */
+void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len);
 /* Reads a results document and checks its schema; NULL after printing a usage error. */
 json_t *cb_results_load(const char *path);
 /* Text output to path through a temporary file (stdout when path is NULL); commit renames it

@@ -9,28 +9,6 @@
 
 #include "harness.h"
 
-/* "depth=0 sites=distinct" from a cell's params, skipping the implementation's own. */
-static void point_key(json_t *cell, char *buf, size_t len)
-{
-    const char *k;
-    json_t *v;
-    size_t n = 0;
-    buf[0] = '\0';
-    json_object_foreach(json_object_get(cell, "params"), k, v)
-    {
-        if (!strcmp(k, "stack") || !strcmp(k, "stack_mode"))
-            continue;
-        if (json_is_integer(v))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
-                                  (long long)json_integer_value(v));
-        else
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
-                                  json_string_value(v));
-        if (n >= len)
-            break;
-    }
-}
-
 static void column_key(json_t *cell, char *buf, size_t len)
 {
     const char *variant = json_string_value(json_object_get(cell, "variant"));
@@ -64,7 +42,7 @@ static void workload_table(FILE *out, json_t *cells, const char *wl)
     {
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl))
             continue;
-        point_key(c, key, sizeof key);
+        cb_cell_params_text(c, 0, key, sizeof key);
         intern(rows, key);
         column_key(c, key, sizeof key);
         intern(cols, key);
@@ -78,7 +56,7 @@ static void workload_table(FILE *out, json_t *cells, const char *wl)
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok"))
             continue;
         unit = json_string_value(json_object_get(c, "unit"));
-        point_key(c, key, sizeof key);
+        cb_cell_params_text(c, 0, key, sizeof key);
         size_t r = intern(rows, key);
         column_key(c, key, sizeof key);
         med[r * nc + intern(cols, key)] =
@@ -166,7 +144,7 @@ int cb_cmd_report(int argc, char **argv)
             fprintf(out, "\n## Cells that did not run\n\n| workload | point | impl | status | "
                          "error |\n|---|---|---|---|---|\n");
         char key[512];
-        point_key(c, key, sizeof key);
+        cb_cell_params_text(c, 0, key, sizeof key);
         fprintf(out, "| %s | %s | %s | %s | %s |\n",
                 json_string_value(json_object_get(c, "workload")), key,
                 json_string_value(json_object_get(c, "impl")), st,

@@ -206,60 +206,94 @@ int cb_results_write(json_t *doc, const char *path)
     return 0;
 }
 
+void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    buf[0] = '\0';
+    json_object_foreach(json_object_get(cell, "params"), k, v)
+    {
+        if (!strcmp(k, "stack") || !strcmp(k, "stack_mode")) {
+            /* implementation parameters: never (impl_params 0) or when not at their defaults */
+            if (!impl_params ||
+                (json_is_integer(v) && json_integer_value(v) == CB_CO_DEFAULT_STACK) ||
+                (json_is_string(v) && !strcmp(json_string_value(v), "auto")))
+                continue;
+        }
+        if (json_is_integer(v))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
+                                  (long long)json_integer_value(v));
+        else
+            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
+                                  json_string_value(v));
+        if (n >= len)
+            break;
+    }
+}
+
+enum { TBL_COLS = 10, TBL_CELL = 160 };
+
+/* One row's columns; ok rows fill them all, others put the error after the status. */
+static void table_row(json_t *c, char col[TBL_COLS][TBL_CELL])
+{
+    static const char *const text_fields[] = {"workload", NULL, "impl", "variant", "status"};
+    for (int k = 0; k < 5; k++)
+        snprintf(col[k], TBL_CELL, "%s",
+                 k == 1 ? "" : json_string_value(json_object_get(c, text_fields[k])));
+    cb_cell_params_text(c, 1, col[1], TBL_CELL);
+    for (int k = 5; k < TBL_COLS; k++)
+        col[k][0] = '\0';
+    if (strcmp(col[4], "ok")) {
+        snprintf(col[5], TBL_CELL, "%s", json_string_value(json_object_get(c, "error")));
+        return;
+    }
+    json_t *ns = json_object_get(c, "ns_per_op"), *rsb = json_object_get(c, "rsbsim");
+    snprintf(col[5], TBL_CELL, "%.2f ns/%s", json_real_value(json_object_get(ns, "median")),
+             json_string_value(json_object_get(c, "unit")));
+    snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
+    snprintf(col[7], TBL_CELL, "%lld",
+             (long long)json_integer_value(json_object_get(c, "suspensions")));
+    snprintf(col[8], TBL_CELL, "%s", json_string_value(json_object_get(c, "checksum")));
+    if (rsb)
+        snprintf(col[9], TBL_CELL, "%.3f",
+                 json_real_value(json_object_get(rsb, "mispredicted_per_op")));
+}
+
 void cb_results_print_table(json_t *doc, FILE *out)
 {
+    static const char *const head[TBL_COLS] = {
+        "workload", "params", "impl", "variant", "status", "median", "mad", "suspensions",
+        "checksum", "rsbsim mispredicted/op"};
+    /* Right-aligned numeric columns. */
+    static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 1};
     json_t *cells = json_object_get(doc, "cells"), *c;
-    size_t i;
+    size_t i, w[TBL_COLS];
+    char col[TBL_COLS][TBL_CELL];
     int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
-    json_array_foreach(cells, i, c) any_rsb |= json_object_get(c, "rsbsim") != NULL;
-    fprintf(out, "%-10s %-36s %-9s %-7s %-8s %12s %9s %12s %-18s%s\n", "workload", "params",
-            "impl", "variant", "status", "median", "mad", "suspensions", "checksum",
-            any_rsb ? " rsbsim mispredicted/op" : "");
+    for (int k = 0; k < TBL_COLS; k++)
+        w[k] = strlen(head[k]);
     json_array_foreach(cells, i, c)
     {
-        char params[256] = "";
-        size_t n = 0;
-        const char *k;
-        json_t *v;
-        json_object_foreach(json_object_get(c, "params"), k, v)
-        {
-            if (!strcmp(k, "stack") || !strcmp(k, "stack_mode")) {
-                /* implementation parameters: shown only when not at their defaults */
-                if ((json_is_integer(v) && json_integer_value(v) == CB_CO_DEFAULT_STACK) ||
-                    (json_is_string(v) && !strcmp(json_string_value(v), "auto")))
-                    continue;
-            }
-            if (json_is_integer(v))
-                n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%lld", n ? " " : "", k,
-                                      (long long)json_integer_value(v));
-            else
-                n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%s", n ? " " : "", k,
-                                      json_string_value(v));
-            if (n >= sizeof params)
-                break;
-        }
-        const char *status = json_string_value(json_object_get(c, "status"));
-        fprintf(out, "%-10s %-36s %-9s %-7s %-8s ",
-                json_string_value(json_object_get(c, "workload")), params,
-                json_string_value(json_object_get(c, "impl")),
-                json_string_value(json_object_get(c, "variant")), status);
-        if (status && !strcmp(status, "ok")) {
-            json_t *ns = json_object_get(c, "ns_per_op");
-            char med[32];
-            snprintf(med, sizeof med, "%.2f ns/%s",
-                     json_real_value(json_object_get(ns, "median")),
-                     json_string_value(json_object_get(c, "unit")));
-            fprintf(out, "%12s %9.2f %12lld %-18s", med,
-                    json_real_value(json_object_get(ns, "mad")),
-                    (long long)json_integer_value(json_object_get(c, "suspensions")),
-                    json_string_value(json_object_get(c, "checksum")));
-            json_t *rsb = json_object_get(c, "rsbsim");
-            if (rsb)
-                fprintf(out, " %.3f", json_real_value(json_object_get(rsb, "mispredicted_per_op")));
-            fputc('\n', out);
-        } else {
-            fprintf(out, "%s\n", json_string_value(json_object_get(c, "error")));
-        }
+        any_rsb |= json_object_get(c, "rsbsim") != NULL;
+        table_row(c, col);
+        if (strcmp(col[4], "ok"))
+            continue; /* an error runs to the end of its line */
+        for (int k = 0; k < TBL_COLS; k++)
+            w[k] = strlen(col[k]) > w[k] ? strlen(col[k]) : w[k];
+    }
+    int ncols = any_rsb ? TBL_COLS : TBL_COLS - 1;
+    for (int k = 0; k < ncols; k++)
+        fprintf(out, "%s%*s", k ? "  " : "", right[k] ? (int)w[k] : -(int)w[k], head[k]);
+    fputc('\n', out);
+    json_array_foreach(cells, i, c)
+    {
+        table_row(c, col);
+        int ok = !strcmp(col[4], "ok");
+        for (int k = 0; k < (ok ? ncols : 6); k++)
+            fprintf(out, "%s%*s", k ? "  " : "",
+                    (!ok && k == 5) ? 0 : right[k] ? (int)w[k] : -(int)w[k], col[k]);
+        fputc('\n', out);
     }
 }
 
