@@ -172,6 +172,11 @@ static void exec_cell(const cb_cell *c, const cb_run_opts *o, int counting, int 
         fprintf(stderr, "dup2: %s\n", strerror(errno));
         _exit(3);
     }
+    char hz[64];
+    if (cb_clock_hz() > 0) {
+        snprintf(hz, sizeof hz, "%.3f", cb_clock_hz());
+        setenv("COROBENCH_TSC_HZ", hz, 1);
+    }
     fflush(NULL);
     execv(path, argv);
     fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
@@ -310,7 +315,7 @@ int cb_variant_cell_main(const cb_run_opts *o, const cb_cell *cells, size_t ncel
     if (cell_counting) {
         res = count_cell(c, o);
     } else {
-        cb_clock_init(); /* a fresh process: its own calibration (docs/rsb.md) */
+        cb_clock_init(); /* the parent's calibration when it passed one (docs/rsb.md) */
         res = cb_cell_measure(c, o);
     }
     char *text = json_dumps(res, JSON_COMPACT);
