@@ -32,6 +32,21 @@ const char *cb_test_root(void)
     return r && *r ? r : ".";
 }
 
+size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const char *binary,
+                    const char *a0, va_list ap)
+{
+    size_t n = 0;
+    snprintf(path, pathlen, "%s/bin/%s", cb_test_root(), binary);
+    argv[n++] = path;
+    for (const char *a = a0; a; a = va_arg(ap, const char *)) {
+        if (n + 1 >= cap)
+            CB_FAIL("more than %zu arguments for %s", cap - 2, binary);
+        argv[n++] = (char *)a;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
 int cb_test_spawn(char *const argv[], char **out, char **err)
 {
     int op[2], ep[2];

@@ -6,6 +6,7 @@
 #define CB_TEST_H
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,11 @@ enum { CB_TEST_SKIP = 77 };
 /* Runs argv (argv[0] a path) with stdout and stderr captured; returns the exit status, or
  * 128 + signal. Output buffers are malloc'd and NUL-terminated; callers free them. */
 int cb_test_spawn(char *const argv[], char **out, char **err);
+/* Fills argv with "<root>/bin/<binary>" (the path is written into path) followed by the arguments
+ * in ap up to a NULL, then a NULL; returns how many it stored before the NULL. Fails the test
+ * when they do not fit in cap - 1 entries. */
+size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const char *binary,
+                    const char *a0, va_list ap);
 /* Directory holding bin/ (the build root), from CB_BUILD_ROOT or ".". */
 const char *cb_test_root(void);
 

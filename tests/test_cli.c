@@ -14,20 +14,14 @@ typedef struct cli {
     char *out, *err;
 } cli;
 
-/* Runs bin/corobench with up to 15 arguments (NULL-terminated). */
+/* Runs bin/corobench with the NULL-terminated arguments. */
 static cli corobench(const char *a0, ...)
 {
-    char *argv[20];
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    argv[0] = path;
-    size_t n = 1;
+    char *argv[40], path[4096];
     va_list ap;
     va_start(ap, a0);
-    for (const char *a = a0; a && n < 19; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
+    cb_test_argv(argv, 40, path, sizeof path, "corobench", a0, ap);
     va_end(ap);
-    argv[n] = NULL;
     cli c;
     c.status = cb_test_spawn(argv, &c.out, &c.err);
     return c;
@@ -42,16 +36,11 @@ static void tmp_path(char *buf, size_t len, const char *name)
 /* Exit 2, exactly one line on stderr, containing each needle; no results file written. */
 static void expect_usage(const char *needle1, const char *needle2, const char *a0, ...)
 {
-    char out[256], path[4096];
+    char out[256], path[4096], *argv[40];
     tmp_path(out, sizeof out, "bad.json");
-    char *argv[24];
-    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    size_t n = 0;
-    argv[n++] = path;
     va_list ap;
     va_start(ap, a0);
-    for (const char *a = a0; a && n < 20; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
+    size_t n = cb_test_argv(argv, 37, path, sizeof path, "corobench", a0, ap);
     va_end(ap);
     int is_run = n > 1 && !strcmp(argv[1], "run");
     if (is_run) {

@@ -196,16 +196,15 @@ static json_t *run_cells(const char *a0, ...)
 {
     char path[4096], out[256];
     char *argv[40];
-    size_t n = 0;
-    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-memory.json", (long)getpid());
-    argv[n++] = path;
-    argv[n++] = "run";
     va_list ap;
     va_start(ap, a0);
-    for (const char *a = a0; a && n < 34; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
+    size_t n = cb_test_argv(argv + 1, 35, path, sizeof path, "corobench", a0, ap);
     va_end(ap);
+    /* argv[1..] holds the path and the arguments; make it path, "run", arguments */
+    argv[0] = path;
+    argv[1] = "run";
+    n += 1;
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n++] = "--no-table";

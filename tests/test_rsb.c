@@ -313,17 +313,11 @@ CB_TEST(rsb_plain_binary_refuses_to_count)
 /* bin/corobench with arguments; exit status, stdout, stderr. */
 static int corobench(char **out, char **err, const char *a0, ...)
 {
-    char path[4096];
-    char *argv[40];
-    bin_path(path, sizeof path, "corobench");
-    size_t n = 0;
-    argv[n++] = path;
+    char path[4096], *argv[40];
     va_list ap;
     va_start(ap, a0);
-    for (const char *a = a0; a && n < 39; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
+    cb_test_argv(argv, 40, path, sizeof path, "corobench", a0, ap);
     va_end(ap);
-    argv[n] = NULL;
     return cb_test_spawn(argv, out, err);
 }
 
