@@ -33,14 +33,48 @@ static size_t intern(json_t *arr, const char *s)
     return json_array_size(arr) - 1;
 }
 
-static void workload_table(FILE *out, json_t *cells, const char *wl)
+/* What a table shows of one ok cell: a number (for the ratio to the row's best, when the
+ * table has ratios) and its text; 0 when the cell has nothing for this table. */
+typedef int (*cell_value)(json_t *cell, double *v, char *text, size_t len);
+
+static int timing_value(json_t *c, double *v, char *text, size_t len)
+{
+    *v = json_real_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+    snprintf(text, len, "%.2f", *v);
+    return 1;
+}
+
+/* Bytes per coroutine at the workload's rest point; identical in every build variant, so only
+ * the plain one is shown. */
+static int memory_value(json_t *c, double *v, char *text, size_t len)
+{
+    json_t *m = json_object_get(c, "memory");
+    const char *point = json_string_value(json_object_get(m, "point"));
+    const char *variant = json_string_value(json_object_get(c, "variant"));
+    if (!point || strcmp(point, "rest") || (variant && strcmp(variant, "plain")))
+        return 0;
+    *v = 0;
+    snprintf(text, len, "%.0f / %.0f / %.0f",
+             json_real_value(json_object_get(m, "touched_bytes_per_coro")),
+             json_real_value(json_object_get(m, "heap_bytes_per_coro")),
+             json_real_value(json_object_get(m, "rss_bytes_per_coro")));
+    return 1;
+}
+
+/* One table: a row per parameter point, a column per implementation (and variant). Returns 0
+ * without printing when no cell of the workload has a value for it. */
+static int grid_table(FILE *out, json_t *cells, const char *wl, const char *title,
+                      cell_value value, int ratios)
 {
     json_t *rows = json_array(), *cols = json_array(), *c;
     size_t i;
-    char key[512];
+    char key[512], text[128];
+    double v;
     json_array_foreach(cells, i, c)
     {
-        if (strcmp(json_string_value(json_object_get(c, "workload")), wl))
+        const char *st = json_string_value(json_object_get(c, "status"));
+        if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
+            !value(c, &v, text, sizeof text))
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
         intern(rows, key);
@@ -48,22 +82,27 @@ static void workload_table(FILE *out, json_t *cells, const char *wl)
         intern(cols, key);
     }
     size_t nr = json_array_size(rows), nc = json_array_size(cols);
-    double *med = calloc(nr * nc, sizeof *med);
-    const char *unit = "op";
+    if (!nr) {
+        json_decref(rows);
+        json_decref(cols);
+        return 0;
+    }
+    double *num = calloc(nr * nc, sizeof *num);
+    char (*txt)[128] = calloc(nr * nc, sizeof *txt);
     json_array_foreach(cells, i, c)
     {
         const char *st = json_string_value(json_object_get(c, "status"));
-        if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok"))
+        if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
+            !value(c, &v, text, sizeof text))
             continue;
-        unit = json_string_value(json_object_get(c, "unit"));
         cb_cell_params_text(c, 0, key, sizeof key);
         size_t r = intern(rows, key);
         column_key(c, key, sizeof key);
-        med[r * nc + intern(cols, key)] =
-            json_real_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+        size_t k = intern(cols, key);
+        num[r * nc + k] = v;
+        snprintf(txt[r * nc + k], sizeof txt[0], "%s", text);
     }
-    fprintf(out, "\n## %s (median ns per %s; x = times the fastest in the row)\n\n| point |", wl,
-            unit);
+    fprintf(out, "\n## %s %s\n\n| point |", wl, title);
     for (size_t k = 0; k < nc; k++)
         fprintf(out, " %s |", json_string_value(json_array_get(cols, k)));
     fprintf(out, "\n|---|");
@@ -73,21 +112,44 @@ static void workload_table(FILE *out, json_t *cells, const char *wl)
     for (size_t r = 0; r < nr; r++) {
         double best = 0;
         for (size_t k = 0; k < nc; k++)
-            if (med[r * nc + k] > 0 && (best == 0 || med[r * nc + k] < best))
-                best = med[r * nc + k];
+            if (num[r * nc + k] > 0 && (best == 0 || num[r * nc + k] < best))
+                best = num[r * nc + k];
         fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
         for (size_t k = 0; k < nc; k++) {
-            double m = med[r * nc + k];
-            if (m > 0)
-                fprintf(out, " %.2f (%.1fx) |", m, m / best);
-            else
+            const char *t = txt[r * nc + k];
+            if (!t[0])
                 fprintf(out, " - |");
+            else if (ratios && best > 0)
+                fprintf(out, " %s (%.1fx) |", t, num[r * nc + k] / best);
+            else
+                fprintf(out, " %s |", t);
         }
         fprintf(out, "\n");
     }
-    free(med);
+    free(num);
+    free(txt);
     json_decref(rows);
     json_decref(cols);
+    return 1;
+}
+
+static void workload_tables(FILE *out, json_t *cells, const char *wl)
+{
+    const char *unit = "op";
+    json_t *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        if (!strcmp(json_string_value(json_object_get(c, "workload")), wl) &&
+            json_is_string(json_object_get(c, "unit")))
+            unit = json_string_value(json_object_get(c, "unit"));
+    }
+    char title[128];
+    snprintf(title, sizeof title, "(median ns per %s; x = times the fastest in the row)", unit);
+    grid_table(out, cells, wl, title, timing_value, 1);
+    grid_table(out, cells, wl,
+               "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS)",
+               memory_value, 0);
 }
 
 int cb_cmd_report(int argc, char **argv)
@@ -133,7 +195,7 @@ int cb_cmd_report(int argc, char **argv)
         fprintf(out, "- unavailable: %s: %s\n", k, json_string_value(v));
     size_t i;
     json_array_foreach(cells, i, c) intern(wls, json_string_value(json_object_get(c, "workload")));
-    json_array_foreach(wls, i, v) workload_table(out, cells, json_string_value(v));
+    json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
     int header = 0;
     json_array_foreach(cells, i, c)
     {

@@ -247,8 +247,9 @@ CB_TEST_T(cli_export_and_report, 120)
     tmp_path(out, sizeof out, "er.json");
     tmp_path(dat, sizeof dat, "er.dat");
     tmp_path(md, sizeof md, "er.md");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
-                      "depth=0,3", "--param", "switches=2000", "--reps", "1", "-o", out, NULL);
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong,spawn", "--param",
+                      "depth=0,3", "--param", "switches=2000", "--param", "n=100", "--reps", "1",
+                      "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     c = corobench("export", out, "--workload", "pingpong", "--x", "depth", "-o", dat, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -274,6 +275,10 @@ CB_TEST_T(cli_export_and_report, 120)
     CB_CHECK_CONTAINS(text, "## pingpong (median ns per switch");
     CB_CHECK_CONTAINS(text, "| point | asm | sm |");
     CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct |");
+    /* Memory at a rest point: spawn has one, pingpong has none. */
+    CB_CHECK_CONTAINS(text, "## spawn memory (bytes per coroutine at rest");
+    CB_CHECK_CONTAINS(text, "| n=100 depth=0 frame=64 | 4096 / ");
+    CB_CHECK(strstr(text, "## pingpong memory") == NULL);
     free(text);
     expect_usage("export needs RESULTS.json", NULL, "export", out, "--workload", "pingpong",
                  NULL);
