@@ -47,6 +47,18 @@ static void set_outcome(json_t *cell, const char *status, const char *error)
 }
 
 /* Runs one cell; returns its object (header + measured fields or failure). */
+/* The running cell's child, which is in its own process group: an interrupted run takes it
+ * down with it instead of leaving it running (the results are not written). */
+static volatile sig_atomic_t running_child;
+
+static void on_interrupt(int sig)
+{
+    if (running_child > 0)
+        kill(-(pid_t)running_child, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
 {
     json_t *cell = cb_cell_header(c);
@@ -79,7 +91,9 @@ static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
     close(op[1]);
     close(ep[1]);
     cb_proc_result r;
+    running_child = pid;
     cb_proc_collect(pid, op[0], ep[0], o->timeout_s, &r);
+    running_child = 0;
     char buf[1024], line[512];
     cb_proc_last_line(r.err, line, sizeof line);
     if (r.timed_out) {
@@ -113,6 +127,9 @@ static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
 
 size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, json_t *cells_out)
 {
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    signal(SIGHUP, on_interrupt);
     size_t bad = 0;
     int progress = isatty(2);
     for (size_t i = 0; i < ncells; i++) {

@@ -1,8 +1,12 @@
 /* The corobench CLI as a user meets it: bad input (one line naming the bad value and the valid
  * choices, exit 2, nothing written), a crashing and a hanging cell (recorded, the run goes on,
  * exit 1), and a quick run's JSON read back with jansson and checked field by field. */
+#include <dirent.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -319,4 +323,57 @@ CB_TEST_T(cli_events_counted_in_cells, 120)
     }
     json_decref(doc);
     unlink(out);
+}
+
+/* Does any process have `needle` among its arguments? */
+static int process_with_arg(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d))) {
+        char path[300], buf[4096];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < n && !found; i += strlen(buf + i) + 1) {
+            buf[n] = '\0';
+            found = !strcmp(buf + i, needle);
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* An interrupted run takes its running cell down with it and writes no results file. */
+CB_TEST_T(cli_interrupt_kills_the_cell, 60)
+{
+    char out[256], path[4096], marker[64];
+    tmp_path(out, sizeof out, "interrupted.json");
+    snprintf(marker, sizeof marker, "switches=%ld", 100000000000L + getpid());
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(path, path, "run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+              marker, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 100 && process_with_arg(marker) < 1; i++)
+        usleep(20000);
+    usleep(300000); /* the cell's child is running by now */
+    kill(pid, SIGINT);
+    int st;
+    CB_CHECK(waitpid(pid, &st, 0) == pid);
+    CB_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+    for (int i = 0; i < 50 && process_with_arg(marker); i++)
+        usleep(20000);
+    CB_CHECK(!process_with_arg(marker));
+    CB_CHECK(access(out, F_OK) != 0);
 }
