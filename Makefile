@@ -135,13 +135,17 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
-# make check: the native suite, the AArch64 port under qemu-user, and the runtime and workload
-# tests under AddressSanitizer and UBSan; tests/check.sh prints one summary line at the end.
-check: $(BIN)/corobench variants $(BUILD)/cbtest
+# make check: the native suite, the AArch64 port under qemu-user, the runtime and workload tests
+# under AddressSanitizer and UBSan, and the same tests under valgrind's memcheck (which follows
+# the stack switches through the VALGRIND_STACK_REGISTER annotations; any error fails the test).
+# tests/check.sh prints one summary line at the end.
+VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
+check: $(BIN)/corobench variants $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
-		sanitize "$(MAKE) --no-print-directory check-sanitize-build" "$(SAN_RUN)"
+		sanitize "$(MAKE) --no-print-directory check-sanitize-build" "$(SAN_RUN)" \
+		valgrind true "$(VALGRIND_RUN)"
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \

@@ -6,6 +6,7 @@
 #include <fenv.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
 #include "impls/closure.h"
 #include "impls/impls.h"
@@ -399,6 +400,8 @@ static uintptr_t round_fn(void *arg, uintptr_t first)
 
 static void coro_rounding(const cb_co_backend *be)
 {
+    if (RUNNING_ON_VALGRIND)
+        CB_SKIP("under valgrind, which does not emulate a rounding mode other than to-nearest");
     if (strncmp(be->name, "asm", 3) == 0 && !CORO_ASM_KEEPS_ROUNDING)
         CB_SKIP("%s: FPCR is shared by all coroutines on this architecture (AAPCS64 makes it "
                 "thread-global; the switch does not save it)", be->name);
@@ -620,6 +623,10 @@ enum { AUTO_COUNT = 40000, AUTO_MAX = 100000 };
 
 CB_TEST(stack_auto_past_budget)
 {
+    if (RUNNING_ON_VALGRIND)
+        CB_SKIP("under valgrind, whose address-space manager holds fewer segments than the "
+                "%d stacks this test maps",
+                AUTO_COUNT);
     const cb_co_backend *be = backend("asm");
     uint64_t heap0 = cb_rt.heap_live_bytes;
     cb_stack_set_mode(CB_STACK_AUTO);
