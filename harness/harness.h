@@ -65,6 +65,8 @@ int cb_cmd_list(int argc, char **argv);
 /* export.c, report.c */
 int cb_cmd_export(int argc, char **argv);
 int cb_cmd_report(int argc, char **argv);
+/* compare.c */
+int cb_cmd_compare(int argc, char **argv);
 /* Prints a one-line "corobench: ..." error and returns CB_EXIT_USAGE. */
 int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -12,7 +12,9 @@ static void usage(FILE *f)
                "       corobench run [options]        measure; 'corobench run --help'\n"
                "       corobench export RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]\n"
                "                                      gnuplot data, one block per implementation\n"
-               "       corobench report RESULTS.json [-o FILE.md]   Markdown tables\n",
+               "       corobench report RESULTS.json [-o FILE.md]   Markdown tables\n"
+               "       corobench compare BASE.json NEW.json [--threshold PERCENT]\n"
+               "                                      same cells side by side; exit 1 if slower\n",
             CB_VERSION, cb_build_commit);
 }
 
@@ -31,6 +33,8 @@ int main(int argc, char **argv)
         return cb_cmd_export(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cb_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cb_cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "cell")) /* hidden: how a run executes a cell in another build variant */
         return cb_cmd_cell(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
@@ -41,5 +45,6 @@ int main(int argc, char **argv)
         printf("corobench %s (%s)\n", CB_VERSION, cb_build_commit);
         return 0;
     }
-    return cb_usage_error("unknown command '%s' (valid: run, list, export, report, help)", cmd);
+    return cb_usage_error("unknown command '%s' (valid: run, list, export, report, compare, help)",
+                          cmd);
 }

@@ -377,3 +377,54 @@ CB_TEST_T(cli_interrupt_kills_the_cell, 60)
     CB_CHECK(!process_with_arg(marker));
     CB_CHECK(access(out, F_OK) != 0);
 }
+
+/* compare: identical documents are all "same" (exit 0); a cell made twice as slow is SLOWER and a
+ * cell with another checksum did DIFFERENT WORK (exit 1 either way); a 1% change is "same". */
+CB_TEST_T(cli_compare, 120)
+{
+    char base[256], slow[256], diff[256], tiny[256];
+    tmp_path(base, sizeof base, "cmp-base.json");
+    tmp_path(slow, sizeof slow, "cmp-slow.json");
+    tmp_path(diff, sizeof diff, "cmp-diff.json");
+    tmp_path(tiny, sizeof tiny, "cmp-tiny.json");
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+                      "switches=2000", "--reps", "3", "-o", base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(base);
+    json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
+    json_t *ns = json_object_get(cell0, "ns_per_op");
+    double med = json_real_value(json_object_get(ns, "median"));
+
+    json_object_set_new(ns, "median", json_real(med * 1.01));
+    CB_CHECK(json_dump_file(doc, tiny, 0) == 0);
+    json_object_set_new(ns, "median", json_real(med * 2));
+    CB_CHECK(json_dump_file(doc, slow, 0) == 0);
+    json_object_set_new(ns, "median", json_real(med));
+    json_object_set_new(cell0, "checksum", json_string("0x0000000000000000"));
+    CB_CHECK(json_dump_file(doc, diff, 0) == 0);
+    json_decref(doc);
+
+    c = corobench("compare", base, base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.err, "0 slower, 0 faster, 2 same");
+    c = corobench("compare", base, tiny, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.err, "0 slower, 0 faster, 2 same");
+    c = corobench("compare", base, slow, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "SLOWER");
+    CB_CHECK_CONTAINS(c.err, "1 slower");
+    c = corobench("compare", slow, base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.err, "1 faster");
+    c = corobench("compare", base, diff, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "DIFFERENT WORK");
+    expect_usage("compare needs two results files", NULL, "compare", base, NULL);
+    expect_usage("invalid value 'x' for --threshold", NULL, "compare", base, base, "--threshold",
+                 "x", NULL);
+    unlink(base);
+    unlink(slow);
+    unlink(diff);
+    unlink(tiny);
+}
