@@ -152,8 +152,8 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o)
     }
     cb_counters_to_json(ctr, counted_ops, cell);
     cb_counters_close(ctr);
-    char sum[24];
-    snprintf(sum, sizeof sum, "0x%016" PRIx64, first.checksum);
+    char sum[19];
+    cb_checksum_text(first.checksum, sum);
     json_object_set_new(cell, "status", json_string("ok"));
     json_object_set_new(cell, "error", json_null());
     json_object_set_new(cell, "ops", json_integer((json_int_t)first.ops));

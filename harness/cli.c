@@ -25,26 +25,21 @@ int cb_usage_error(const char *fmt, ...)
     return CB_EXIT_USAGE;
 }
 
-static char **split_commas(const char *s, size_t *n)
+char **cb_split_list(const char *s, size_t *n)
 {
-    char *dup = strdup(s), *save = NULL, *tok;
-    size_t cap = 8;
-    char **v = malloc(cap * sizeof *v);
+    size_t len = strlen(s), count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    /* One allocation: the pointers, then a copy of the text they point into. */
+    char **v = malloc((count + 1) * sizeof *v + len + 1);
+    if (!v)
+        abort();
+    char *text = (char *)(v + count + 1), *rest = text, *tok;
+    memcpy(text, s, len + 1);
     *n = 0;
-    /* Empty items are kept (as "") so that "a,,b" is reported, not silently skipped. */
-    for (char *p = dup;; p = NULL) {
-        tok = strtok_r(p, ",", &save);
-        if (!tok)
-            break;
-        if (*n == cap)
-            v = realloc(v, (cap *= 2) * sizeof *v);
-        v[(*n)++] = tok;
-    }
-    if (*n == 0 || strstr(s, ",,") || s[0] == ',' || s[strlen(s) - 1] == ',') {
-        if (*n == cap)
-            v = realloc(v, (cap + 1) * sizeof *v);
-        v[(*n)++] = dup + strlen(dup); /* "" */
-    }
+    while ((tok = strsep(&rest, ",")))
+        v[(*n)++] = tok; /* empty items stay, as "", so "a,,b" is reported */
+    v[*n] = NULL;
     return v;
 }
 
@@ -70,7 +65,7 @@ static int select_list(const char *arg, const char *what, const void **out, size
                        void (*choices)(char *, size_t))
 {
     size_t n;
-    char **items = split_commas(arg, &n);
+    char **items = cb_split_list(arg, &n);
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
         int found = 0;
@@ -89,7 +84,7 @@ static int select_list(const char *arg, const char *what, const void **out, size
             char valid[256];
             choices(valid, sizeof valid);
             int rc = cb_usage_error("unknown %s '%s' (valid: %s)", what, items[i], valid);
-            free(items[0] == NULL ? NULL : items);
+            free(items);
             return rc;
         }
     }
@@ -186,7 +181,7 @@ int cb_cmd_run(int argc, char **argv)
                 return cb_usage_error("invalid --param '%s' (valid: NAME=V1,V2,...)", optarg);
             cb_param_arg *pa = &o.params[o.nparams++];
             pa->name = strndup(optarg, (size_t)(eq - optarg));
-            pa->values = split_commas(eq + 1, &pa->nvalues);
+            pa->values = cb_split_list(eq + 1, &pa->nvalues);
             for (size_t k = 0; k < pa->nvalues; k++)
                 if (!pa->values[k][0])
                     return cb_usage_error("invalid --param '%s': empty value (valid: "

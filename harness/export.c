@@ -83,8 +83,9 @@ int cb_cmd_export(int argc, char **argv)
         return CB_EXIT_CELLS_FAILED;
     json_t *cells = json_object_get(doc, "cells"), *done = json_object(), *c;
     size_t i, blocks = 0;
+    const char *unit = cb_results_unit(cells, workload);
     fprintf(out, "# corobench export of %s: workload %s, x = %s, y = ns per %s (median)\n", in,
-            workload, x, "op");
+            workload, x, unit);
     json_array_foreach(cells, i, c)
     {
         char name[128];

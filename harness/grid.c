@@ -163,17 +163,3 @@ int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *e
     }
     return 0;
 }
-
-void cb_params_format(const cb_params *p, char *buf, size_t len)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < p->n && n < len; i++) {
-        const cb_param_val *v = &p->v[i];
-        if (v->def->kind == CB_PARAM_INT)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", i ? " " : "", v->def->name,
-                                  (long long)v->i);
-        else
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? " " : "", v->def->name, v->s);
-    }
-}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proc.h"
 #include "workloads/workload.h"
 
 #define CB_VERSION "0.1.0"
@@ -67,13 +68,14 @@ int cb_cmd_export(int argc, char **argv);
 int cb_cmd_report(int argc, char **argv);
 /* compare.c */
 int cb_cmd_compare(int argc, char **argv);
+/* Splits "a,b,,c" at commas into a NULL-terminated array, empty items kept as ""; *n counts
+ * them. One allocation: free() the result. */
+char **cb_split_list(const char *s, size_t *n);
 /* Prints a one-line "corobench: ..." error and returns CB_EXIT_USAGE. */
 int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* grid.c: expands the selection into cells; -1 with a message in err on a bad value. */
 int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *err, size_t errlen);
-/* "depth=0 sites=distinct ..." for tables and progress lines. */
-void cb_params_format(const cb_params *p, char *buf, size_t len);
 
 /* variant.c (docs/rsb.md): build variants and the return-stack simulator's counting pass.
  * Options --variant, --rsb, --rsb-entries; 0 or a usage error (exit status 2). */
@@ -102,6 +104,15 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_run_opts *o);
 
 /* run.c: runs every cell in its own child; fills the cells array of doc. Returns the number
  * of cells that failed or timed out. */
+/* What a cell's child runs: writes its JSON to out_fd and exits (or execs); never returns. */
+typedef void (*cb_cell_body)(const cb_cell *c, const cb_run_opts *o, int out_fd);
+/* Runs body in a forked child: its own process group (a timeout or an interrupt kills all of
+ * it), pinned when --pin asks, stdout and stderr captured within timeout_s. Returns 0 with r
+ * filled, or -1 with the reason in err (pipe or fork failed). */
+int cb_cell_child(const cb_cell *c, const cb_run_opts *o, cb_cell_body body, double timeout_s,
+                  cb_proc_result *r, char *err, size_t errlen);
+/* "0x" and 16 hex digits, the form every checksum takes in the results. */
+void cb_checksum_text(uint64_t sum, char buf[19]);
 size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, json_t *cells_out);
 
 /* results.c */
@@ -113,6 +124,8 @@ void cb_results_print_table(json_t *doc, FILE *out);
 /* "depth=0 sites=distinct" from a cell's params; the implementation's own (stack, stack_mode)
  * never (impl_params 0) or only where they differ from their defaults (1). */
 void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len);
+/* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one. */
+const char *cb_results_unit(json_t *cells, const char *workload);
 /* Reads a results document and checks its schema; NULL after printing a usage error. */
 json_t *cb_results_load(const char *path);
 /* Text output to path through a temporary file (stdout when path is NULL); commit renames it

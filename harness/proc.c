@@ -107,3 +107,14 @@ void cb_proc_last_line(const char *s, char *buf, size_t len)
     memcpy(buf, start, n);
     buf[n] = '\0';
 }
+
+void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len)
+{
+    char line[512], st[128];
+    cb_proc_last_line(r->err, line, sizeof line);
+    cb_proc_describe(r->wait_status, st, sizeof st);
+    if (line[0])
+        snprintf(buf, len, "%s [%s]", line, st);
+    else
+        snprintf(buf, len, "%s", st);
+}

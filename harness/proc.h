@@ -20,6 +20,9 @@ void cb_proc_result_free(cb_proc_result *r);
 int cb_proc_exit_code(int wait_status);
 /* "exit status 3" or "killed by signal 11 (Segmentation fault)". */
 void cb_proc_describe(int wait_status, char *buf, size_t len);
+/* Why a child that did not exit 0 failed: its last stderr line (the overflow report, an abort
+ * message) and the status, "coroutine stack overflow (...) [exit status 86]". */
+void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len);
 /* The last non-empty line of s, copied into buf. */
 void cb_proc_last_line(const char *s, char *buf, size_t len);
 

@@ -66,84 +66,67 @@ static int memory_value(json_t *c, double *v, char *text, size_t len)
 static int grid_table(FILE *out, json_t *cells, const char *wl, const char *title,
                       cell_value value, int ratios)
 {
+    typedef struct entry {
+        size_t row, col;
+        double num;
+        char text[128];
+    } entry;
     json_t *rows = json_array(), *cols = json_array(), *c;
-    size_t i;
-    char key[512], text[128];
-    double v;
+    entry *e = calloc(json_array_size(cells) + 1, sizeof *e);
+    size_t i, n = 0;
+    char key[512];
     json_array_foreach(cells, i, c)
     {
         const char *st = json_string_value(json_object_get(c, "status"));
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
-            !value(c, &v, text, sizeof text))
+            !value(c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
-        intern(rows, key);
+        e[n].row = intern(rows, key);
         column_key(c, key, sizeof key);
-        intern(cols, key);
+        e[n++].col = intern(cols, key);
     }
     size_t nr = json_array_size(rows), nc = json_array_size(cols);
-    if (!nr) {
-        json_decref(rows);
-        json_decref(cols);
-        return 0;
+    const entry **at = calloc(nr * nc + 1, sizeof *at); /* the cell at (row, col), if any */
+    for (i = 0; i < n; i++)
+        at[e[i].row * nc + e[i].col] = &e[i];
+    if (nr) {
+        fprintf(out, "\n## %s %s\n\n| point |", wl, title);
+        for (size_t k = 0; k < nc; k++)
+            fprintf(out, " %s |", json_string_value(json_array_get(cols, k)));
+        fprintf(out, "\n|---|");
+        for (size_t k = 0; k < nc; k++)
+            fprintf(out, "---:|");
+        fprintf(out, "\n");
     }
-    double *num = calloc(nr * nc, sizeof *num);
-    char (*txt)[128] = calloc(nr * nc, sizeof *txt);
-    json_array_foreach(cells, i, c)
-    {
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
-            !value(c, &v, text, sizeof text))
-            continue;
-        cb_cell_params_text(c, 0, key, sizeof key);
-        size_t r = intern(rows, key);
-        column_key(c, key, sizeof key);
-        size_t k = intern(cols, key);
-        num[r * nc + k] = v;
-        snprintf(txt[r * nc + k], sizeof txt[0], "%s", text);
-    }
-    fprintf(out, "\n## %s %s\n\n| point |", wl, title);
-    for (size_t k = 0; k < nc; k++)
-        fprintf(out, " %s |", json_string_value(json_array_get(cols, k)));
-    fprintf(out, "\n|---|");
-    for (size_t k = 0; k < nc; k++)
-        fprintf(out, "---:|");
-    fprintf(out, "\n");
     for (size_t r = 0; r < nr; r++) {
         double best = 0;
         for (size_t k = 0; k < nc; k++)
-            if (num[r * nc + k] > 0 && (best == 0 || num[r * nc + k] < best))
-                best = num[r * nc + k];
+            if (at[r * nc + k] && at[r * nc + k]->num > 0 &&
+                (best == 0 || at[r * nc + k]->num < best))
+                best = at[r * nc + k]->num;
         fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
         for (size_t k = 0; k < nc; k++) {
-            const char *t = txt[r * nc + k];
-            if (!t[0])
+            const entry *x = at[r * nc + k];
+            if (!x)
                 fprintf(out, " - |");
             else if (ratios && best > 0)
-                fprintf(out, " %s (%.1fx) |", t, num[r * nc + k] / best);
+                fprintf(out, " %s (%.1fx) |", x->text, x->num / best);
             else
-                fprintf(out, " %s |", t);
+                fprintf(out, " %s |", x->text);
         }
         fprintf(out, "\n");
     }
-    free(num);
-    free(txt);
+    free(at);
+    free(e);
     json_decref(rows);
     json_decref(cols);
-    return 1;
+    return nr > 0;
 }
 
 static void workload_tables(FILE *out, json_t *cells, const char *wl)
 {
-    const char *unit = "op";
-    json_t *c;
-    size_t i;
-    json_array_foreach(cells, i, c)
-    {
-        if (!strcmp(json_string_value(json_object_get(c, "workload")), wl) &&
-            json_is_string(json_object_get(c, "unit")))
-            unit = json_string_value(json_object_get(c, "unit"));
-    }
+    const char *unit = cb_results_unit(cells, wl);
     char title[128];
     snprintf(title, sizeof title, "(median ns per %s; x = times the fastest in the row)", unit);
     grid_table(out, cells, wl, title, timing_value, 1);

@@ -1,6 +1,7 @@
 /* The results document (schema corobench-results/1, docs/results-schema.md): machine, build and
  * run metadata, the cells; its atomic write; and the stdout table, derived from the same JSON. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,4 +338,20 @@ int cb_output_commit(FILE *f, const char *path, const char *tmp)
         return -1;
     }
     return 0;
+}
+
+void cb_checksum_text(uint64_t sum, char buf[19]) { snprintf(buf, 19, "0x%016" PRIx64, sum); }
+
+const char *cb_results_unit(json_t *cells, const char *workload)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        json_t *unit = json_object_get(c, "unit");
+        if (!strcmp(json_string_value(json_object_get(c, "workload")), workload) &&
+            json_is_string(unit))
+            return json_string_value(unit);
+    }
+    return "op";
 }

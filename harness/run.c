@@ -13,18 +13,9 @@
 #include "harness.h"
 #include "proc.h"
 
-static void child(const cb_cell *c, const cb_run_opts *o, int out_fd)
+/* The timed run's body: measure here, or exec the build of the cell's variant. */
+static void time_body(const cb_cell *c, const cb_run_opts *o, int out_fd)
 {
-    setpgid(0, 0);
-    if (o->pin_cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(o->pin_cpu, &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0) {
-            fprintf(stderr, "sched_setaffinity(cpu %d): %s\n", o->pin_cpu, strerror(errno));
-            _exit(3);
-        }
-    }
     cb_variant_exec_if_foreign(c, o, out_fd); /* a jmpret cell runs in bin/corobench-jmpret */
     json_t *res = cb_cell_measure(c, o);
     char *text = json_dumps(res, JSON_COMPACT);
@@ -40,13 +31,6 @@ static void child(const cb_cell *c, const cb_run_opts *o, int out_fd)
     _exit(0);
 }
 
-static void set_outcome(json_t *cell, const char *status, const char *error)
-{
-    json_object_set_new(cell, "status", json_string(status));
-    json_object_set_new(cell, "error", error ? json_string(error) : json_null());
-}
-
-/* Runs one cell; returns its object (header + measured fields or failure). */
 /* The running cell's child, which is in its own process group: an interrupted run takes it
  * down with it instead of leaving it running (the results are not written). */
 static volatile sig_atomic_t running_child;
@@ -59,43 +43,67 @@ static void on_interrupt(int sig)
     raise(sig);
 }
 
-static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
+int cb_cell_child(const cb_cell *c, const cb_run_opts *o, cb_cell_body body, double timeout_s,
+                  cb_proc_result *r, char *err, size_t errlen)
 {
-    json_t *cell = cb_cell_header(c);
-    const char *why = cb_impl_unavailable(c->impl);
-    if (why) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "unsupported: %s", why);
-        set_outcome(cell, "unsupported", buf);
-        return cell;
-    }
     int op[2], ep[2];
     if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
-        set_outcome(cell, "failed", "pipe2 failed");
-        return cell;
+        snprintf(err, errlen, "pipe2: %s", strerror(errno));
+        return -1;
     }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "fork: %s", strerror(errno));
-        set_outcome(cell, "failed", buf);
-        return cell;
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(op[0]), close(op[1]), close(ep[0]), close(ep[1]);
+        return -1;
     }
     if (pid == 0) {
+        setpgid(0, 0);
         close(op[0]);
         close(ep[0]);
         dup2(ep[1], 2);
-        child(c, o, op[1]);
+        if (o->pin_cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(o->pin_cpu, &set);
+            if (sched_setaffinity(0, sizeof set, &set) != 0) {
+                fprintf(stderr, "sched_setaffinity(cpu %d): %s\n", o->pin_cpu, strerror(errno));
+                _exit(3);
+            }
+        }
+        body(c, o, op[1]);
+        _exit(5); /* bodies do not return */
     }
     close(op[1]);
     close(ep[1]);
-    cb_proc_result r;
     running_child = pid;
-    cb_proc_collect(pid, op[0], ep[0], o->timeout_s, &r);
+    cb_proc_collect(pid, op[0], ep[0], timeout_s, r);
     running_child = 0;
-    char buf[1024], line[512];
-    cb_proc_last_line(r.err, line, sizeof line);
+    return 0;
+}
+
+static void set_outcome(json_t *cell, const char *status, const char *error)
+{
+    json_object_set_new(cell, "status", json_string(status));
+    json_object_set_new(cell, "error", error ? json_string(error) : json_null());
+}
+
+/* Runs one cell into its header object: the measured fields, or the failure. */
+static void run_one(const cb_cell *c, const cb_run_opts *o, json_t *cell)
+{
+    const char *why = cb_impl_unavailable(c->impl);
+    char buf[1024];
+    if (why) {
+        snprintf(buf, sizeof buf, "unsupported: %s", why);
+        set_outcome(cell, "unsupported", buf);
+        return;
+    }
+    cb_proc_result r;
+    if (cb_cell_child(c, o, time_body, o->timeout_s, &r, buf, sizeof buf) != 0) {
+        set_outcome(cell, "failed", buf);
+        return;
+    }
     if (r.timed_out) {
         snprintf(buf, sizeof buf, "timed out after %g s", o->timeout_s);
         set_outcome(cell, "timeout", buf);
@@ -112,17 +120,10 @@ static json_t *run_one(const cb_cell *c, const cb_run_opts *o)
             set_outcome(cell, "failed", buf);
         }
     } else {
-        /* Prefer what the child said (the overflow report, an abort message) over the status. */
-        char st[128];
-        cb_proc_describe(r.wait_status, st, sizeof st);
-        if (line[0])
-            snprintf(buf, sizeof buf, "%s [%s]", line, st);
-        else
-            snprintf(buf, sizeof buf, "%s", st);
+        cb_proc_failure(&r, buf, sizeof buf);
         set_outcome(cell, "failed", buf);
     }
     cb_proc_result_free(&r);
-    return cell;
 }
 
 size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, json_t *cells_out)
@@ -133,14 +134,15 @@ size_t cb_run_cells(const cb_run_opts *o, const cb_cell *cells, size_t ncells, j
     size_t bad = 0;
     int progress = isatty(2);
     for (size_t i = 0; i < ncells; i++) {
+        json_t *cell = cb_cell_header(&cells[i]);
         if (progress) {
-            char p[256];
-            cb_params_format(&cells[i].params, p, sizeof p);
+            char p[512];
+            cb_cell_params_text(cell, 1, p, sizeof p);
             fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s", i + 1, ncells, cells[i].wl->name,
                     cells[i].impl->name, p);
             fflush(stderr);
         }
-        json_t *cell = run_one(&cells[i], o);
+        run_one(&cells[i], o, cell);
         const char *st = json_string_value(json_object_get(cell, "status"));
         bad += st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
         json_array_append_new(cells_out, cell);

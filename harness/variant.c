@@ -45,28 +45,29 @@ int cb_variant_option(cb_run_opts *o, int opt, const char *arg)
         return 0;
     }
     /* --variant LIST */
-    char *dup = strdup(arg), *save = NULL;
+    size_t n;
+    char **items = cb_split_list(arg, &n);
     o->nvariants = 0;
-    int bad = !*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,") || *arg == ',';
-    for (char *t = strtok_r(dup, ",", &save); t && !bad; t = strtok_r(NULL, ",", &save)) {
+    for (size_t i = 0; i < n; i++) {
         size_t k = 0;
-        while (variant_names[k] && strcmp(variant_names[k], t))
+        while (variant_names[k] && strcmp(variant_names[k], items[i]))
             k++;
         if (!variant_names[k]) {
-            int rc = cb_usage_error("unknown variant '%s' (valid: plain, jmpret)", t);
-            free(dup);
+            int rc = items[i][0] ? cb_usage_error("unknown variant '%s' (valid: plain, jmpret)",
+                                                  items[i])
+                                 : cb_usage_error("invalid --variant '%s': empty item (valid: "
+                                                  "plain, jmpret, comma-separated)",
+                                                  arg);
+            free(items);
             return rc;
         }
         int seen = 0;
-        for (size_t i = 0; i < o->nvariants; i++)
-            seen |= o->variants[i] == variant_names[k];
+        for (size_t v = 0; v < o->nvariants; v++)
+            seen |= o->variants[v] == variant_names[k];
         if (!seen)
             o->variants[o->nvariants++] = variant_names[k];
     }
-    free(dup);
-    if (bad)
-        return cb_usage_error("invalid --variant '%s': empty item (valid: plain, jmpret, "
-                              "comma-separated)", arg);
+    free(items);
     return 0;
 }
 
@@ -196,52 +197,31 @@ static void fail_cell(json_t *cell, const char *msg)
     json_object_set_new(cell, "error", json_string(msg));
 }
 
+static void count_body(const cb_cell *c, const cb_run_opts *o, int out_fd)
+{
+    exec_cell(c, o, 1, out_fd);
+}
+
 void cb_variant_rsb_pass(const cb_cell *c, const cb_run_opts *o, json_t *cell)
 {
     const char *st = json_string_value(json_object_get(cell, "status"));
     if (!st || strcmp(st, "ok"))
         return;
-    int op[2], ep[2];
-    char buf[1024];
-    if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
-        fail_cell(cell, "rsbsim pass: pipe2 failed");
-        return;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(buf, sizeof buf, "rsbsim pass: fork: %s", strerror(errno));
+    char buf[1024], why[768];
+    cb_proc_result r;
+    /* One uncounted-speed run in the instrumented binary: allow it more time than a timed cell. */
+    if (cb_cell_child(c, o, count_body, 10 * o->timeout_s, &r, why, sizeof why) != 0) {
+        snprintf(buf, sizeof buf, "rsbsim pass: %s", why);
         fail_cell(cell, buf);
         return;
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        close(op[0]);
-        close(ep[0]);
-        dup2(ep[1], 2);
-        if (o->pin_cpu >= 0) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(o->pin_cpu, &set);
-            sched_setaffinity(0, sizeof set, &set);
-        }
-        exec_cell(c, o, 1, op[1]);
-    }
-    close(op[1]);
-    close(ep[1]);
-    cb_proc_result r;
-    /* One uncounted-speed run in the instrumented binary: allow it more time than a timed cell. */
-    cb_proc_collect(pid, op[0], ep[0], 10 * o->timeout_s, &r);
-    char line[512];
-    cb_proc_last_line(r.err, line, sizeof line);
     json_error_t jerr;
     json_t *m = NULL;
     if (r.timed_out) {
         snprintf(buf, sizeof buf, "rsbsim pass: timed out after %g s", 10 * o->timeout_s);
     } else if (cb_proc_exit_code(r.wait_status) != 0) {
-        char how[128];
-        cb_proc_describe(r.wait_status, how, sizeof how);
-        snprintf(buf, sizeof buf, "rsbsim pass: %s [%s]", line[0] ? line : "no message", how);
+        cb_proc_failure(&r, why, sizeof why);
+        snprintf(buf, sizeof buf, "rsbsim pass: %s", why);
     } else if (!(m = json_loads(r.out, 0, &jerr))) {
         snprintf(buf, sizeof buf, "rsbsim pass: unreadable result: %s", jerr.text);
     } else if (strcmp(json_string_value(json_object_get(m, "status")) ?: "", "ok") != 0) {
@@ -288,8 +268,8 @@ static json_t *count_cell(const cb_cell *c, const cb_run_opts *o)
     f->finish(inst, &res);
     if (rc)
         return json_pack("{s:s, s:s}", "status", "failed", "error", err);
-    char sum[24];
-    snprintf(sum, sizeof sum, "0x%016" PRIx64, res.checksum);
+    char sum[19];
+    cb_checksum_text(res.checksum, sum);
     return json_pack("{s:s, s:n, s:I, s:s, s:I, s:{s:I, s:I, s:I, s:f}}", "status", "ok", "error",
                      "ops", (json_int_t)res.ops, "checksum", sum, "suspensions",
                      (json_int_t)susp, "rsbsim", "entries", (json_int_t)cb_rsbsim.entries,

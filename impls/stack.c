@@ -51,14 +51,6 @@ size_t cb_stack_page_size(void)
     return page_size;
 }
 
-const char *cb_stack_mode_name(cb_stack_mode mode)
-{
-    switch (mode) {
-    case CB_STACK_GUARDED: return "guarded";
-    case CB_STACK_CHUNKED: return "chunked";
-    default: return "auto";
-    }
-}
 
 void cb_stack_set_mode(cb_stack_mode mode) { want_mode = mode; }
 
@@ -323,6 +315,7 @@ int cb_stack_free(cb_stack *s)
     s->lo = NULL;
     return rc;
 }
+
 
 size_t cb_stack_guard_bytes(const cb_stack *s)
 {

@@ -43,11 +43,10 @@ void cb_stack_set_mode(cb_stack_mode mode);
 int cb_stack_alloc(cb_stack *s, size_t size);
 /* Returns the stack to the pool. A chunked stack whose canary was overwritten makes this return -1. */
 int cb_stack_free(cb_stack *s);
-/* Bytes below s->lo that are guard (0 for chunked stacks). */
-size_t cb_stack_guard_bytes(const cb_stack *s);
 /* "guarded", "chunked", "guarded+chunked", or NULL when no stack was ever handed out. */
 const char *cb_stack_modes_used(void);
-const char *cb_stack_mode_name(cb_stack_mode mode);
+/* Bytes below s->lo that are guard (0 for chunked stacks). */
+size_t cb_stack_guard_bytes(const cb_stack *s);
 size_t cb_stack_page_size(void);
 /* Over every stack the process has mapped, live or pooled, by mincore(2) (nothing is faulted in):
  * *resident = bytes of the stack mappings resident now (guards never are), page-granular;

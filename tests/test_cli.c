@@ -263,6 +263,7 @@ CB_TEST_T(cli_export_and_report, 120)
     CB_CHECK(f != NULL);
     CB_CHECK(getdelim(&text, &len, '\0', f) > 0);
     fclose(f);
+    CB_CHECK_CONTAINS(text, "y = ns per switch (median)");
     CB_CHECK_CONTAINS(text, "\"asm\"\n# depth median_ns mad_ns min_ns max_ns\n0 ");
     CB_CHECK_CONTAINS(text, "\n\n\n# sm\n\"sm\"\n");
     size_t rows = 0;
@@ -427,4 +428,28 @@ CB_TEST_T(cli_compare, 120)
     unlink(slow);
     unlink(diff);
     unlink(tiny);
+}
+
+/* A workload whose run fails (here: guarded stacks forced past the vm.max_map_count budget) is
+ * recorded as failed with the workload's reason, and the other cells still run. */
+CB_TEST_T(cli_run_error_recorded, 120)
+{
+    char out[256];
+    tmp_path(out, sizeof out, "runerr.json");
+    cli c = corobench("run", "--impl", "asm", "--workload", "spawn,recursive", "--param",
+                      "n=40000", "--param", "height=5", "--param", "stack_mode=guarded", "--reps",
+                      "1", "--warmup", "0", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    json_t *doc = load(out);
+    json_t *cells = json_object_get(doc, "cells");
+    CB_CHECK_EQ_INT(json_array_size(cells), 2);
+    json_t *spawn = json_array_get(cells, 0), *rec = json_array_get(cells, 1);
+    CB_CHECK_STREQ(json_string_value(json_object_get(spawn, "status")), "failed");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(spawn, "error")),
+                      "spawn: cannot create coroutine");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(spawn, "error")),
+                      "Cannot allocate memory");
+    CB_CHECK_STREQ(json_string_value(json_object_get(rec, "status")), "ok");
+    json_decref(doc);
+    unlink(out);
 }

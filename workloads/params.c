@@ -29,13 +29,6 @@ int64_t cb_params_int(const cb_params *p, const char *name) { return must_find(p
 
 const char *cb_params_str(const cb_params *p, const char *name) { return must_find(p, name)->s; }
 
-size_t cb_param_count(const cb_param_def *defs)
-{
-    size_t n = 0;
-    while (defs && defs[n].name)
-        n++;
-    return n;
-}
 
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,
                    size_t errlen)
@@ -71,12 +64,3 @@ int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, c
     return 0;
 }
 
-void cb_params_add_default(cb_params *p, const cb_param_def *def)
-{
-    char err[256];
-    if (p->n == CB_MAX_PARAMS || cb_param_parse(def, def->defval, &p->v[p->n], err, sizeof err)) {
-        fprintf(stderr, "corobench: bad default for parameter %s\n", def->name);
-        abort();
-    }
-    p->n++;
-}

@@ -40,9 +40,5 @@ const cb_param_val *cb_params_find(const cb_params *p, const char *name);
  * and the valid choices or range. */
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,
                    size_t errlen);
-/* Appends def's default to p. */
-void cb_params_add_default(cb_params *p, const cb_param_def *def);
-/* Number of definitions in a NULL-name-terminated table. */
-size_t cb_param_count(const cb_param_def *defs);
 
 #endif
