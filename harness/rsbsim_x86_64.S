@@ -7,13 +7,9 @@
 
         .text
 
-/* Push: reads the 32-bit offset stored right after the hook's call, which locates RET, the
- * return address the instrumented call will push; returns past the offset. */
-        .globl  cb_rsbsim_on_call
-        .type   cb_rsbsim_on_call, @function
-        .p2align 4
-cb_rsbsim_on_call:
-        .cfi_startproc
+/* The flags and the three registers a hook uses, saved on entry and restored before it
+ * returns (4 words: after saving, the hook's own return address is at 32(%rsp)). */
+        .macro SAVE_SCRATCH
         pushfq
         .cfi_adjust_cfa_offset 8
         pushq   %rax
@@ -22,6 +18,26 @@ cb_rsbsim_on_call:
         .cfi_adjust_cfa_offset 8
         pushq   %rdx
         .cfi_adjust_cfa_offset 8
+        .endm
+        .macro RESTORE_SCRATCH
+        popq    %rdx
+        .cfi_adjust_cfa_offset -8
+        popq    %rcx
+        .cfi_adjust_cfa_offset -8
+        popq    %rax
+        .cfi_adjust_cfa_offset -8
+        popfq
+        .cfi_adjust_cfa_offset -8
+        .endm
+
+/* Push: reads the 32-bit offset stored right after the hook's call, which locates RET, the
+ * return address the instrumented call will push; returns past the offset. */
+        .globl  cb_rsbsim_on_call
+        .type   cb_rsbsim_on_call, @function
+        .p2align 4
+cb_rsbsim_on_call:
+        .cfi_startproc
+        SAVE_SCRATCH
         movq    32(%rsp), %rax          /* where the .long sits (above rdx, rcx, rax, flags) */
         movslq  (%rax), %rcx
         addq    %rax, %rcx              /* rcx = RET */
@@ -35,14 +51,7 @@ cb_rsbsim_on_call:
         xorl    %eax, %eax
 1:      movq    %rax, CB_RSBSIM_OFF_TOS(%rdx)
         movq    %rcx, CB_RSBSIM_OFF_RING(%rdx,%rax,8)   /* overwrites the oldest when full */
-        popq    %rdx
-        .cfi_adjust_cfa_offset -8
-        popq    %rcx
-        .cfi_adjust_cfa_offset -8
-        popq    %rax
-        .cfi_adjust_cfa_offset -8
-        popfq
-        .cfi_adjust_cfa_offset -8
+        RESTORE_SCRATCH
         ret
         .cfi_endproc
         .size   cb_rsbsim_on_call, .-cb_rsbsim_on_call
@@ -54,14 +63,7 @@ cb_rsbsim_on_call:
         .p2align 4
 cb_rsbsim_on_ret:
         .cfi_startproc
-        pushfq
-        .cfi_adjust_cfa_offset 8
-        pushq   %rax
-        .cfi_adjust_cfa_offset 8
-        pushq   %rcx
-        .cfi_adjust_cfa_offset 8
-        pushq   %rdx
-        .cfi_adjust_cfa_offset 8
+        SAVE_SCRATCH
         leaq    cb_rsbsim(%rip), %rdx
         movq    CB_RSBSIM_OFF_TOS(%rdx), %rax
         movq    CB_RSBSIM_OFF_RING(%rdx,%rax,8), %rcx   /* the prediction */
@@ -76,14 +78,7 @@ cb_rsbsim_on_ret:
         cmpq    40(%rsp), %rcx          /* the real target: 3 registers, flags, our return, it */
         je      2f
         incq    CB_RSBSIM_OFF_MISPREDICTED(%rdx)
-2:      popq    %rdx
-        .cfi_adjust_cfa_offset -8
-        popq    %rcx
-        .cfi_adjust_cfa_offset -8
-        popq    %rax
-        .cfi_adjust_cfa_offset -8
-        popfq
-        .cfi_adjust_cfa_offset -8
+2:      RESTORE_SCRATCH
         ret
         .cfi_endproc
         .size   cb_rsbsim_on_ret, .-cb_rsbsim_on_ret
