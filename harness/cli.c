@@ -59,10 +59,11 @@ static void workload_choices(char *buf, size_t len)
     snprintf(buf + n, len - n, "all");
 }
 
-/* Resolves a comma-separated selection against a name table; `all` selects everything. */
+/* Resolves a comma-separated selection against a name table; `all` selects every entry
+ * in_all accepts (everything when it is NULL). */
 static int select_list(const char *arg, const char *what, const void **out, size_t *nout,
                        size_t ntable, const void *(*at)(size_t), const char *(*name)(const void *),
-                       void (*choices)(char *, size_t))
+                       int (*in_all)(const void *), void (*choices)(char *, size_t))
 {
     size_t n;
     char **items = cb_split_list(arg, &n);
@@ -71,7 +72,7 @@ static int select_list(const char *arg, const char *what, const void **out, size
         int found = 0;
         for (size_t t = 0; t < ntable; t++) {
             const void *e = at(t);
-            if (strcmp(items[i], "all") && strcmp(items[i], name(e)))
+            if (strcmp(items[i], "all") ? strcmp(items[i], name(e)) != 0 : in_all && !in_all(e))
                 continue;
             found = 1;
             int dup = 0;
@@ -96,6 +97,7 @@ static const void *impl_at(size_t i) { return &cb_impls[i]; }
 static const char *impl_name(const void *e) { return ((const cb_impl *)e)->name; }
 static const void *wl_at(size_t i) { return cb_workloads[i]; }
 static const char *wl_name(const void *e) { return ((const cb_workload *)e)->name; }
+static int wl_in_all(const void *e) { return !((const cb_workload *)e)->selftest; }
 
 static int parse_uint(const char *opt, const char *s, long lo, long hi, long *out)
 {
@@ -259,9 +261,9 @@ int cb_cmd_run(int argc, char **argv)
     o.impls = calloc(cb_nimpls, sizeof *o.impls);
     o.workloads = calloc(cb_nworkloads, sizeof *o.workloads);
     if ((rc = select_list(impl_arg, "implementation", (const void **)o.impls, &o.nimpls, cb_nimpls,
-                          impl_at, impl_name, impl_choices)) ||
+                          impl_at, impl_name, NULL, impl_choices)) ||
         (rc = select_list(wl_arg, "workload", (const void **)o.workloads, &o.nworkloads,
-                          cb_nworkloads, wl_at, wl_name, workload_choices)))
+                          cb_nworkloads, wl_at, wl_name, wl_in_all, workload_choices)))
         return rc;
 
     cb_cell *cells;
@@ -331,7 +333,11 @@ int cb_cmd_list(int argc, char **argv)
     printf("workloads:\n");
     for (size_t i = 0; i < cb_nworkloads; i++) {
         const cb_workload *w = cb_workloads[i];
-        printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
+        if (w->selftest)
+            printf("  %-10s self-test of the harness, not a benchmark ('all' never selects it): %s\n", w->name,
+                   w->description);
+        else
+            printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
         print_params(w->params);
     }
     printf("event aliases for --events (any libpfm4 event name works too):\n");

@@ -107,6 +107,9 @@ static void run_one(const cb_cell *c, const cb_run_opts *o, json_t *cell)
     if (r.timed_out) {
         snprintf(buf, sizeof buf, "timed out after %g s", o->timeout_s);
         set_outcome(cell, "timeout", buf);
+    } else if (cb_proc_exit_code(r.wait_status) == 0 && !r.out_len) {
+        set_outcome(cell, "failed",
+                    "the cell's process exited with status 0 without sending its result");
     } else if (cb_proc_exit_code(r.wait_status) == 0) {
         json_error_t jerr;
         json_t *m = json_loads(r.out, 0, &jerr);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -84,16 +86,62 @@ static void report_overflow(const cb_co *co, const char *how)
     _exit(CB_EXIT_OVERFLOW);
 }
 
+/* The stack pointer when the fault happened (0 where unknown). */
+static uintptr_t fault_sp(const void *uc)
+{
+    const ucontext_t *u = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)u->uc_mcontext.sp;
+#else
+    (void)u;
+    return 0;
+#endif
+}
+
+static uint64_t thread_stack_limit; /* RLIMIT_STACK, read when the handler is installed */
+
+/* Async-signal-safe, like report_overflow: a stackless coroutine (or any code on the thread's
+ * own stack) that recursed past the thread's stack limit. */
+static void report_thread_overflow(void)
+{
+    char msg[160];
+    size_t n = put(msg, "thread stack overflow (RLIMIT_STACK ");
+    if (thread_stack_limit == (uint64_t)RLIM_INFINITY)
+        n += put(msg + n, "unlimited");
+    else {
+        n += fmt_u64(msg + n, thread_stack_limit);
+        n += put(msg + n, " bytes");
+    }
+    n += put(msg + n, "; the code on the thread's stack recursed too deep)\n");
+    if (write(2, msg, n) < 0) {
+        /* nothing more can be said */
+    }
+    _exit(CB_EXIT_OVERFLOW);
+}
+
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     const cb_co *co = current;
     const char *addr = si->si_addr;
+    uintptr_t sp = fault_sp(uc);
+    /* A fault within 64 KiB of the stack pointer is the stack running out. */
+    int near_sp = sp && (uintptr_t)addr < sp + 4096 && (uintptr_t)addr + 65536 > sp;
     if (co != &main_co.co && co->stack.mode == CB_STACK_GUARDED) {
         const char *lo = co->stack.lo;
         /* The guard page, or a frame so large it jumped over it (up to 64 KiB below). */
         if (addr < lo && addr >= lo - 65536)
             report_overflow(co, "");
+    } else if (co != &main_co.co && co->stack.mode == CB_STACK_CHUNKED) {
+        /* No guard page: the coroutine ran down through the stacks below its own in the chunk
+         * and then off the mapping. Its canary, or a stack pointer below its stack, says so. */
+        if (*(volatile uint64_t *)co->stack.lo != cb_stack_canary())
+            report_overflow(co, " detected at fault: chunked stack, canary overwritten");
+        if (sp && sp < (uintptr_t)co->stack.lo)
+            report_overflow(co, " detected at fault: chunked stack, stack pointer below it");
+    } else if (co == &main_co.co && near_sp) {
+        report_thread_overflow();
     }
     /* Not ours: die of the original signal so the parent sees it. */
     signal(sig, SIG_DFL);
@@ -104,8 +152,10 @@ static void install_handler(void)
     static char altstack[65536];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     struct sigaction sa;
-    if (sigaltstack(&ss, NULL) != 0)
+    struct rlimit rl;
+    if (handler_installed || sigaltstack(&ss, NULL) != 0)
         return;
+    thread_stack_limit = getrlimit(RLIMIT_STACK, &rl) == 0 ? (uint64_t)rl.rlim_cur : 0;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_segv;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -114,6 +164,8 @@ static void install_handler(void)
     sigaction(SIGBUS, &sa, NULL);
     handler_installed = 1;
 }
+
+void cb_co_install_fault_reporter(void) { install_handler(); }
 
 size_t cb_co_control_bytes(const cb_co_backend *be) { return sizeof(cb_co) + be->ctx_size; }
 

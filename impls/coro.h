@@ -51,6 +51,13 @@ const char *cb_co_name(const cb_co *co);
 size_t cb_co_control_bytes(const cb_co_backend *be);
 const cb_stack *cb_co_stack(const cb_co *co);
 
+/* Installs, once per process, the SIGSEGV/SIGBUS reporter (on an alternate signal stack) that
+ * turns a stack overflow into one stderr line and exit status CB_EXIT_OVERFLOW: a guarded
+ * coroutine stack's guard page, a chunked one's canary or stack pointer, the thread's own stack
+ * (stackless code recursing too deep). Any other fault dies of its signal. cb_co_create installs
+ * it; a cell's child installs it for every family. */
+void cb_co_install_fault_reporter(void);
+
 /* Entry point the backends' make() arranges to run first; never returns. */
 void cb_co_entry_(cb_co *co, uintptr_t val) __attribute__((noreturn));
 

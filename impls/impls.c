@@ -52,6 +52,7 @@ const char *cb_impl_unavailable(const cb_impl *impl)
 
 void cb_impl_configure(const cb_impl *impl, const cb_params *p)
 {
+    cb_co_install_fault_reporter(); /* stack overflows named, in every family */
     if (impl->style != CB_STYLE_STACKFUL)
         return;
     const char *m = cb_params_str(p, "stack_mode");

@@ -26,8 +26,8 @@ const cb_impl *cb_impl_find(const char *name);
 const char *cb_impl_family(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
-/* Applies implementation parameters that are process state (the stack mode); called in the
- * cell's child before setup. */
+/* Applies implementation parameters that are process state (the stack mode) and installs the
+ * stack-overflow reporter (coro.h); called in the cell's child before setup. */
 void cb_impl_configure(const cb_impl *impl, const cb_params *p);
 /* Reserved stack bytes for a stackful cell (parameter "stack"). */
 size_t cb_impl_stack_size(const cb_params *p);

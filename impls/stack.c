@@ -43,6 +43,8 @@ static size_t nregions, regions_cap;
 static cb_stack_mode want_mode = CB_STACK_AUTO;
 static size_t page_size;
 static int budget_known;
+static long budget_max_maps, budget_used_maps; /* what compute_budget() read */
+static int budget_refused;                     /* the last cb_stack_alloc failed on the budget */
 
 size_t cb_stack_page_size(void)
 {
@@ -71,6 +73,8 @@ static void compute_budget(void)
             used += c == '\n';
         fclose(f);
     }
+    budget_max_maps = max_maps;
+    budget_used_maps = used;
     long room = max_maps - used - CB_MAP_MARGIN;
     cb_stack_stat.map_budget = room > 0 ? (uint64_t)room / 2 : 0;
     budget_known = 1;
@@ -200,6 +204,7 @@ static int map_guarded(cb_stack *s, size_t size)
 {
     size_t pg = cb_stack_page_size();
     if (cb_stack_stat.guarded_live >= cb_stack_stat.map_budget) {
+        budget_refused = 1;
         errno = ENOMEM;
         return -1;
     }
@@ -268,6 +273,7 @@ int cb_stack_alloc(cb_stack *s, size_t size)
     if (!budget_known)
         compute_budget();
     memset(s, 0, sizeof *s);
+    budget_refused = 0;
 
     cb_stack_mode mode = want_mode;
     if (mode == CB_STACK_AUTO)
@@ -316,6 +322,21 @@ int cb_stack_free(cb_stack *s)
     return rc;
 }
 
+const char *cb_stack_strerror(int err)
+{
+    static char why[256];
+    if (!budget_refused || err != ENOMEM)
+        return strerror(err);
+    snprintf(why, sizeof why,
+             "%s: guarded stacks past the vm.max_map_count budget (%llu guarded stacks, 2 "
+             "mappings each; vm.max_map_count is %ld, %ld mappings were in use, %d kept for the "
+             "rest; valid: stack_mode=auto or chunked, or raise vm.max_map_count)",
+             strerror(err), (unsigned long long)cb_stack_stat.map_budget, budget_max_maps,
+             budget_used_maps, CB_MAP_MARGIN);
+    return why;
+}
+
+uint64_t cb_stack_canary(void) { return CB_CANARY; }
 
 size_t cb_stack_guard_bytes(const cb_stack *s)
 {

@@ -41,10 +41,15 @@ extern cb_stack_stats cb_stack_stat;
 void cb_stack_set_mode(cb_stack_mode mode);
 /* Returns 0, or -1 with errno set (ENOMEM when the mapping or the map budget fails). */
 int cb_stack_alloc(cb_stack *s, size_t size);
+/* Why the last cb_stack_alloc (or cb_co_create) failed with errno err: strerror(err), naming
+ * the vm.max_map_count budget when that is what refused a guarded stack. Static buffer. */
+const char *cb_stack_strerror(int err);
 /* Returns the stack to the pool. A chunked stack whose canary was overwritten makes this return -1. */
 int cb_stack_free(cb_stack *s);
 /* "guarded", "chunked", "guarded+chunked", or NULL when no stack was ever handed out. */
 const char *cb_stack_modes_used(void);
+/* The word a chunked stack keeps at its low end while it has not overflowed. */
+uint64_t cb_stack_canary(void);
 /* Bytes below s->lo that are guard (0 for chunked stacks). */
 size_t cb_stack_guard_bytes(const cb_stack *s);
 size_t cb_stack_page_size(void);

@@ -124,7 +124,17 @@ static int io_check(const cb_params *p, char *err, size_t errlen)
     if (io_fds(conns) + IO_FD_RESERVE <= hard)
         return 0;
     /* io_fds(conns) is 2 * conns + 2. */
-    uint64_t max_conns = hard > IO_FD_RESERVE + 2 ? (hard - IO_FD_RESERVE - 2) / 2 : 0;
+    if (hard < IO_FD_RESERVE + io_fds(1)) {
+        snprintf(err, errlen,
+                 "io: the file descriptor limit (RLIMIT_NOFILE, ulimit -n) is %llu, and io needs "
+                 "%d for the harness plus 2 per connection and 2 more: no io cell fits (valid: "
+                 "a limit of at least %llu; conns=%llu needs %llu)",
+                 (unsigned long long)hard, IO_FD_RESERVE,
+                 (unsigned long long)(IO_FD_RESERVE + io_fds(1)), (unsigned long long)conns,
+                 (unsigned long long)(IO_FD_RESERVE + io_fds(conns)));
+        return -1;
+    }
+    uint64_t max_conns = (hard - IO_FD_RESERVE - 2) / 2;
     snprintf(err, errlen,
              "io: conns=%llu needs %llu file descriptors (plus %d kept for the harness); "
              "RLIMIT_NOFILE hard limit is %llu (valid: conns up to %llu here)",
@@ -430,7 +440,7 @@ static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params
             }
             if (fam->make(impl, p, &k->ep[s]) != 0) {
                 snprintf(err, errlen, "io: cannot create coroutine %u of %u: %s", 2 * c + s + 1,
-                         2 * in->conns, strerror(errno));
+                         2 * in->conns, cb_stack_strerror(errno));
                 goto fail;
             }
         }

@@ -144,7 +144,7 @@ static void *pp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
                             &w->side[1], stack);
     if (!w->co[0] || !w->co[1]) {
         snprintf(err, errlen, "pingpong: cannot create coroutine (stack=%zu): %s", stack,
-                 strerror(errno));
+                 cb_stack_strerror(errno));
         pp_sf_free(w);
         return NULL;
     }

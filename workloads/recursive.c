@@ -68,7 +68,7 @@ static void *rc_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     w->gen = cb_co_create(impl->backend, rc_sf_gen, &w->sh, cb_impl_stack_size(p));
     if (!w->gen) {
         snprintf(err, errlen, "recursive: cannot create coroutine (stack=%zu): %s",
-                 cb_impl_stack_size(p), strerror(errno));
+                 cb_impl_stack_size(p), cb_stack_strerror(errno));
         cb_rt_free(w, sizeof *w);
         return NULL;
     }

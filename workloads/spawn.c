@@ -127,7 +127,7 @@ static int sp_sf_run(void *inst, char *err, size_t errlen)
                      "spawn: cannot create coroutine %llu of %llu (stack=%zu, stack modes so "
                      "far: %s): %s",
                      (unsigned long long)i + 1, (unsigned long long)sh->n, w->stack,
-                     cb_stack_modes_used() ? cb_stack_modes_used() : "none", strerror(errno));
+                     cb_stack_modes_used() ? cb_stack_modes_used() : "none", cb_stack_strerror(errno));
             return -1;
         }
         w->co[i] = co;

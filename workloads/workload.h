@@ -38,6 +38,9 @@ typedef struct cb_workload {
     int (*check)(const cb_params *p, char *err, size_t errlen);
     /* Optional: most instances that may be alive at once (batching for short runs). */
     uint64_t (*max_batch)(const cb_params *p);
+    /* 1 for the harness's self-test (workloads/fault.c): listed, run when named, never selected
+     * by `all` (docs/fault.md). */
+    int selftest;
     cb_family_ops family[CB_STYLE_COUNT];
 } cb_workload;
 
