@@ -18,7 +18,7 @@ CFLAGS    ?= $(OPT) -g -Wall -Wextra -Werror -fstack-clash-protection
 CSTD      ?= -std=gnu11
 BUILD     ?= build/$(ARCH)
 BIN       ?= bin
-LIBS      ?= -ljansson -lpfm
+LIBS      ?= -ljansson -lpfm -lm
 TEST_LIBS ?= -lm
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc

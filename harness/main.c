@@ -13,8 +13,10 @@ static void usage(FILE *f)
                "       corobench export RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]\n"
                "                                      gnuplot data, one block per implementation\n"
                "       corobench report RESULTS.json [-o FILE.md]   Markdown tables\n"
-               "       corobench compare BASE.json NEW.json [--threshold PERCENT]\n"
-               "                                      same cells side by side; exit 1 if slower\n",
+               "       corobench compare BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
+               "                         [--metric time|deterministic|all] [--allow-missing]\n"
+               "                                      same cells side by side; exit 1 if a cell\n"
+               "                                      regressed, failed, is missing or changed\n",
             CB_VERSION, cb_build_commit);
 }
 

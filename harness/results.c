@@ -303,8 +303,12 @@ json_t *cb_results_load(const char *path)
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
     if (!doc) {
-        cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
-                       CB_SCHEMA);
+        if (jerr.line > 0) /* a parse error: where the parser stopped */
+            cb_usage_error("cannot read results '%s': line %d column %d: %s (valid: a %s file)",
+                           path, jerr.line, jerr.column, jerr.text, CB_SCHEMA);
+        else
+            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
+                           CB_SCHEMA);
         return NULL;
     }
     const char *schema = json_string_value(json_object_get(doc, "schema"));

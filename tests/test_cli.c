@@ -379,55 +379,150 @@ CB_TEST_T(cli_interrupt_kills_the_cell, 60)
     CB_CHECK(access(out, F_OK) != 0);
 }
 
-/* compare: identical documents are all "same" (exit 0); a cell made twice as slow is SLOWER and a
- * cell with another checksum did DIFFERENT WORK (exit 1 either way); a 1% change is "same". */
+/* Sets every ok cell's samples to base[k] * scale (k < n; fewer samples when n is smaller) and
+ * writes the document to path. */
+static void write_scaled(json_t *doc, const char *path, const double *base, size_t n,
+                         double scale)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "status")), "ok"))
+            continue;
+        json_t *s = json_array();
+        for (size_t k = 0; k < n; k++)
+            json_array_append_new(s, json_real(base[k] * scale * (double)(i + 1)));
+        json_object_set_new(c, "samples_ns_per_op", s);
+    }
+    CB_CHECK(json_dump_file(doc, path, JSON_INDENT(1)) == 0);
+}
+
+/* compare: the samples are made synthetic (the machine's noise must not decide the test), the
+ * document is a real run's. Verdicts come from the Mann-Whitney U test with Holm's correction:
+ * a file with itself and a 2% slowdown are unchanged (exit 0), a 1.5x slowdown is REGRESSED
+ * (exit 1) and the reverse improved (exit 0); with fewer than 5 samples a side nothing is
+ * called slower. A failed, missing or other-work cell in NEW exits 1; deterministic fields are
+ * compared exactly unless --metric time; a truncated file exits 2 naming its line. */
 CB_TEST_T(cli_compare, 120)
 {
-    char base[256], slow[256], diff[256], tiny[256];
+    static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2, 10.05, 10.35};
+    char base[256], other[256];
     tmp_path(base, sizeof base, "cmp-base.json");
-    tmp_path(slow, sizeof slow, "cmp-slow.json");
-    tmp_path(diff, sizeof diff, "cmp-diff.json");
-    tmp_path(tiny, sizeof tiny, "cmp-tiny.json");
+    tmp_path(other, sizeof other, "cmp-new.json");
     cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
-                      "switches=2000", "--reps", "3", "-o", base, NULL);
+                      "switches=2000", "--reps", "1", "-o", base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(base);
-    json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
-    json_t *ns = json_object_get(cell0, "ns_per_op");
-    double med = json_real_value(json_object_get(ns, "median"));
-
-    json_object_set_new(ns, "median", json_real(med * 1.01));
-    CB_CHECK(json_dump_file(doc, tiny, 0) == 0);
-    json_object_set_new(ns, "median", json_real(med * 2));
-    CB_CHECK(json_dump_file(doc, slow, 0) == 0);
-    json_object_set_new(ns, "median", json_real(med));
-    json_object_set_new(cell0, "checksum", json_string("0x0000000000000000"));
-    CB_CHECK(json_dump_file(doc, diff, 0) == 0);
-    json_decref(doc);
+    write_scaled(doc, base, spread, 7, 1);
 
     c = corobench("compare", base, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.err, "0 slower, 0 faster, 2 same");
-    c = corobench("compare", base, tiny, NULL);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged, 0 inconclusive");
+    CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.000x over 2 cells");
+    write_scaled(doc, other, spread, 7, 1.02);
+    c = corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.err, "0 slower, 0 faster, 2 same");
-    c = corobench("compare", base, slow, NULL);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
+    write_scaled(doc, other, spread, 7, 1.5);
+    c = corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "SLOWER");
-    CB_CHECK_CONTAINS(c.err, "1 slower");
-    c = corobench("compare", slow, base, NULL);
+    CB_CHECK_CONTAINS(c.out, "REGRESSED");
+    CB_CHECK_CONTAINS(c.out, "2 regressed, 0 improved");
+    CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.500x");
+    c = corobench("compare", other, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.err, "1 faster");
-    c = corobench("compare", base, diff, NULL);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 2 improved");
+    /* Past the threshold but within the noise: a wide spread shifted by 6%, so the samples
+     * interleave (U = 13 of 49, p = 0.16). */
+    static const double wide[] = {10, 12, 10.5, 11.5, 11, 10.2, 11.8};
+    char noisy[256];
+    tmp_path(noisy, sizeof noisy, "cmp-noisy.json");
+    write_scaled(doc, noisy, wide, 7, 1);
+    write_scaled(doc, other, wide, 7, 1.06);
+    c = corobench("compare", noisy, other, "--threshold", "0", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
+    unlink(noisy);
+    /* Three samples a side: inconclusive, even 1.5x slower. */
+    write_scaled(doc, other, spread, 3, 1.5);
+    c = corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 0 unchanged, 2 inconclusive");
+    /* Too few samples for Holm over the cells: said, with the reps that would do. */
+    write_scaled(doc, other, spread, 5, 1.5);
+    c = corobench("compare", other, other, "--alpha", "0.001", NULL);
+    CB_CHECK_CONTAINS(c.out, "note: no cell can be significant");
+    json_decref(doc);
+    doc = load(base);
+
+    json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
+    /* A failed cell in NEW. */
+    json_t *failed = json_deep_copy(doc), *f0 = json_array_get(json_object_get(failed, "cells"), 0);
+    json_object_set_new(f0, "status", json_string("failed"));
+    json_object_set_new(f0, "error", json_string("signal 11"));
+    CB_CHECK(json_dump_file(failed, other, 0) == 0);
+    json_decref(failed);
+    c = corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "DIFFERENT WORK");
+    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct asm/plain: "
+                             "failed in new: signal 11");
+    CB_CHECK_CONTAINS(c.out, "1 failed or timed out in new");
+    /* A missing cell: an error unless --allow-missing. */
+    json_t *missing = json_deep_copy(doc);
+    json_array_remove(json_object_get(missing, "cells"), 1);
+    CB_CHECK(json_dump_file(missing, other, 0) == 0);
+    json_decref(missing);
+    c = corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "1 missing in new");
+    c = corobench("compare", base, other, "--allow-missing", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    /* Another checksum is an error whatever the metric. */
+    json_t *sum = json_object_get(cell0, "checksum");
+    char saved[32];
+    snprintf(saved, sizeof saved, "%s", json_string_value(sum));
+    json_object_set_new(cell0, "checksum", json_string("0x0000000000000000"));
+    CB_CHECK(json_dump_file(doc, other, 0) == 0);
+    c = corobench("compare", base, other, "--metric", "time", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "different work: checksum ");
+    json_object_set_new(cell0, "checksum", json_string(saved));
+    /* A deterministic field: compared exactly unless only time is asked for. */
+    json_t *mem = json_object_get(cell0, "memory");
+    json_object_set_new(mem, "heap_bytes_per_coro", json_real(12345.5));
+    CB_CHECK(json_dump_file(doc, other, 0) == 0);
+    c = corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct asm/plain: "
+                             "memory.heap_bytes_per_coro ");
+    CB_CHECK_CONTAINS(c.out, "-> 12345.5");
+    c = corobench("compare", base, other, "--metric", "time", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = corobench("compare", base, other, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK(strstr(c.out, "p (Holm)") == NULL);
+    json_decref(doc);
+
+    /* Bad input: a truncated file names the parser's line and column. */
+    FILE *in = fopen(base, "r"), *out = fopen(other, "w");
+    char buf[1500];
+    size_t got = fread(buf, 1, sizeof buf, in);
+    fwrite(buf, 1, got, out);
+    fclose(in);
+    fclose(out);
+    expect_usage("cannot read results", " column ", "compare", base, other, NULL);
+    c = corobench("compare", base, other, NULL);
+    CB_CHECK_CONTAINS(c.err, "line ");
     expect_usage("compare needs two results files", NULL, "compare", base, NULL);
     expect_usage("invalid value 'x' for --threshold", NULL, "compare", base, base, "--threshold",
                  "x", NULL);
+    expect_usage("invalid value 'speed' for --metric", "deterministic", "compare", base, base,
+                 "--metric", "speed", NULL);
+    expect_usage("invalid value '2' for --alpha", NULL, "compare", base, base, "--alpha", "2",
+                 NULL);
     unlink(base);
-    unlink(slow);
-    unlink(diff);
-    unlink(tiny);
+    unlink(other);
 }
 
 /* A workload whose run fails (here: guarded stacks forced past the vm.max_map_count budget) is

@@ -1,0 +1,42 @@
+/* Field access by name for the readers of results (compare, export, report) and the list of
+ * deterministic fields (docs/ci.md says what each depends on). */
+#include <string.h>
+
+#include "fields.h"
+
+const cb_det_field cb_det_fields[] = {
+    {"checksum", CB_DET_WORK},
+    {"suspensions", CB_DET_WORK},
+    {"ops", CB_DET_WORK},
+    {"rsbsim.entries", CB_DET_MODEL},
+    {"rsbsim.rets", CB_DET_MODEL},
+    {"rsbsim.mispredicted", CB_DET_MODEL},
+    {"memory.heap_bytes_per_coro", CB_DET_MEMORY},
+    {"memory.heap_allocs_per_coro", CB_DET_MEMORY},
+    {"memory.touched_bytes_per_coro", CB_DET_MEMORY},
+    {NULL, 0},
+};
+
+json_t *cb_field(json_t *obj, const char *path)
+{
+    char key[128];
+    while (obj && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        obj = json_object_get(obj, key);
+        path += n + (path[n] == '.');
+    }
+    return obj;
+}
+
+int cb_field_number(json_t *obj, const char *path, double *v)
+{
+    json_t *x = cb_field(obj, path);
+    if (!json_is_number(x))
+        return 0;
+    *v = json_number_value(x);
+    return 1;
+}

@@ -1,0 +1,31 @@
+/* Named fields of a results cell (docs/results-schema.md) for the readers of results: a dotted
+ * path into a cell ("rsbsim.mispredicted_per_op", "memory.totals.heap_bytes"), and the list of
+ * the cell's deterministic fields, which compare checks exactly and the CI gate keeps. */
+#ifndef CB_FIELDS_H
+#define CB_FIELDS_H
+
+#include <jansson.h>
+
+/* The value at a dotted path below obj ("a.b.c"), or NULL. A key containing a dot cannot be
+ * reached; no schema key has one. */
+json_t *cb_field(json_t *obj, const char *path);
+/* The number at path (integer or real) in *v; 0 when there is none. */
+int cb_field_number(json_t *obj, const char *path, double *v);
+
+/* Why a deterministic field matters when it differs. */
+typedef enum cb_det_kind {
+    CB_DET_WORK,  /* the cell did other work: never comparable, always an error */
+    CB_DET_MODEL, /* the simulated return stack's counts (exact for a given model and binary) */
+    CB_DET_MEMORY /* bytes and allocations per coroutine at the rest point */
+} cb_det_kind;
+
+typedef struct cb_det_field {
+    const char *path;
+    cb_det_kind kind;
+} cb_det_field;
+
+/* The deterministic fields of an ok cell, NULL-terminated: the same binary on the same grid
+ * gives the same values on every run. What they depend on across machines: docs/ci.md. */
+extern const cb_det_field cb_det_fields[];
+
+#endif
