@@ -145,7 +145,9 @@ static void run_usage(FILE *f)
           "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE] [--no-table]\n"
           "                     [--events LIST [--events-kernel]]\n"
-          "                     [--variant plain,jmpret] [--rsb sim [--rsb-entries N]]\n"
+          "                     [--variant plain,jmpret]\n"
+          "                     [--rsb sim [--rsb-model circular|underflow-btb]\n"
+          "                                [--rsb-entries N]]\n"
           "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
           "parameters.\n",
           f);
@@ -162,7 +164,7 @@ int cb_cmd_run(int argc, char **argv)
         {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
         {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
         {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
-        {"rsb-entries", required_argument, 0, 'E'},
+        {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
         {0, 0, 0, 0},
     };
     cb_run_opts o = {.reps = 5, .warmup = 1, .min_rep_ms = 10, .pin_cpu = -1, .timeout_s = 60,
@@ -235,6 +237,7 @@ int cb_cmd_run(int argc, char **argv)
         case 'V':
         case 'B':
         case 'E':
+        case 'M':
             if ((rc = cb_variant_option(&o, c, optarg)))
                 return rc;
             break;
@@ -244,7 +247,7 @@ int cb_cmd_run(int argc, char **argv)
             return cb_usage_error("unknown option '%s' for run (valid: --impl, --workload, "
                                   "--param, --reps, --warmup, --min-rep-ms, --quick, --pin, "
                                   "--timeout, -o, --no-table, --events, --events-kernel, "
-                                  "--variant, --rsb, --rsb-entries)",
+                                  "--variant, --rsb, --rsb-model, --rsb-entries)",
                                   argv[optind - 1]);
         }
     }

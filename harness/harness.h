@@ -47,6 +47,7 @@ typedef struct cb_run_opts {
     size_t nvariants;
     int rsb_sim;          /* --rsb sim: a counting pass per cell in the instrumented build */
     unsigned rsb_entries; /* --rsb-entries: size of the simulated return stack */
+    int rsb_model;        /* --rsb-model: a cb_rsb_model (harness/rsbsim.h) */
     int argc;
     char **argv;
 } cb_run_opts;
@@ -78,7 +79,7 @@ int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *err, size_t errlen);
 
 /* variant.c (docs/rsb.md): build variants and the return-stack simulator's counting pass.
- * Options --variant, --rsb, --rsb-entries; 0 or a usage error (exit status 2). */
+ * Options --variant, --rsb, --rsb-model, --rsb-entries; 0 or a usage error (exit status 2). */
 int cb_variant_option(cb_run_opts *o, int opt, const char *arg);
 /* After option parsing: defaults, and the binaries the options need must exist. */
 int cb_variant_check(cb_run_opts *o);
@@ -92,7 +93,7 @@ void cb_variant_rsb_pass(const cb_cell *c, const cb_run_opts *o, json_t *cell);
  * as the first; a cell that did not is failed. Returns how many were failed. */
 size_t cb_variant_cross_check(const cb_run_opts *o, const cb_cell *cells, size_t ncells,
                               json_t *cells_out);
-/* run.variants, run.rsb, run.rsb_entries in the results document. */
+/* run.variants, run.rsb, run.rsb_model, run.rsb_entries in the results document. */
 void cb_variant_describe(const cb_run_opts *o, json_t *doc);
 /* `corobench cell INDEX time|count RUN-ARGS...`: the hidden subcommand a parent execs. */
 int cb_cmd_cell(int argc, char **argv);

@@ -33,6 +33,14 @@ int cb_variant_option(cb_run_opts *o, int opt, const char *arg)
         o->rsb_sim = !strcmp(arg, "sim");
         return 0;
     }
+    if (opt == 'M') {
+        cb_rsb_model m;
+        if (cb_rsb_model_parse(arg, &m) != 0)
+            return cb_usage_error("invalid value '%s' for --rsb-model (valid: circular, "
+                                  "underflow-btb)", arg);
+        o->rsb_model = (int)m;
+        return 0;
+    }
     if (opt == 'E') {
         char *end;
         errno = 0;
@@ -261,7 +269,10 @@ static json_t *count_cell(const cb_cell *c, const cb_run_opts *o)
     if (!inst)
         return json_pack("{s:s, s:s}", "status", "failed", "error", err);
     uint64_t s0 = cb_rt.suspensions;
-    cb_rsbsim_begin(o->rsb_entries);
+    cb_rsb_config cfg = {(cb_rsb_model)o->rsb_model, o->rsb_entries};
+    if (cb_rsbsim_begin(&cfg, 1) != 0)
+        return json_pack("{s:s, s:s}", "status", "failed", "error",
+                         "the return-stack simulator refused its configuration");
     int rc = f->run(inst, err, sizeof err);
     cb_rsbsim_end();
     uint64_t susp = cb_rt.suspensions - s0;
@@ -270,12 +281,17 @@ static json_t *count_cell(const cb_cell *c, const cb_run_opts *o)
         return json_pack("{s:s, s:s}", "status", "failed", "error", err);
     char sum[19];
     cb_checksum_text(res.checksum, sum);
-    return json_pack("{s:s, s:n, s:I, s:s, s:I, s:{s:I, s:I, s:I, s:f}}", "status", "ok", "error",
-                     "ops", (json_int_t)res.ops, "checksum", sum, "suspensions",
-                     (json_int_t)susp, "rsbsim", "entries", (json_int_t)cb_rsbsim.entries,
-                     "rets", (json_int_t)cb_rsbsim.rets, "mispredicted",
-                     (json_int_t)cb_rsbsim.mispredicted, "mispredicted_per_op",
-                     res.ops ? (double)cb_rsbsim.mispredicted / (double)res.ops : 0.0);
+    const cb_rsb_counts *n = cb_rsbsim_counts(0);
+    return json_pack("{s:s, s:n, s:I, s:s, s:I, s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f}}",
+                     "status", "ok", "error", "ops", (json_int_t)res.ops, "checksum", sum,
+                     "suspensions", (json_int_t)susp, "rsbsim", "model",
+                     cb_rsb_model_name(cfg.model), "entries", (json_int_t)cfg.entries, "rets",
+                     (json_int_t)n->rets, "mispredicted", (json_int_t)n->mispredicted,
+                     "mispredicted_top", (json_int_t)n->mispredicted_top,
+                     "mispredicted_underflow", (json_int_t)n->mispredicted_underflow,
+                     "underflow_predicted", (json_int_t)n->underflow_predicted,
+                     "mispredicted_per_op",
+                     res.ops ? (double)n->mispredicted / (double)res.ops : 0.0);
 }
 
 int cb_variant_cell_main(const cb_run_opts *o, const cb_cell *cells, size_t ncells)
@@ -339,6 +355,9 @@ void cb_variant_describe(const cb_run_opts *o, json_t *doc)
         json_array_append_new(v, json_string(o->variants[i]));
     json_object_set_new(run, "variants", v);
     json_object_set_new(run, "rsb", json_string(o->rsb_sim ? "sim" : "off"));
+    json_object_set_new(run, "rsb_model",
+                        o->rsb_sim ? json_string(cb_rsb_model_name((cb_rsb_model)o->rsb_model))
+                                   : json_null());
     json_object_set_new(run, "rsb_entries",
                         o->rsb_sim ? json_integer((json_int_t)o->rsb_entries) : json_null());
 }

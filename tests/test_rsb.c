@@ -30,9 +30,10 @@ static json_t *parse(const char *text, const char *what)
     return j;
 }
 
-/* One counting pass of pingpong in the given instrumented binary. */
-static counts sim(const char *binary, const char *impl, int64_t depth, const char *sites,
-                  uint64_t switches, unsigned entries)
+/* One counting pass of pingpong in the given instrumented binary, under the given model; the
+ * pass's own split of its mispredictions into *split (top, underflow, underflow predicted). */
+static counts sim_model(const char *binary, const char *model, const char *impl, int64_t depth,
+                        const char *sites, uint64_t switches, unsigned entries, uint64_t split[3])
 {
     char path[4096], dp[64], sp[64], sw[64], n[32];
     bin_path(path, sizeof path, binary);
@@ -42,7 +43,7 @@ static counts sim(const char *binary, const char *impl, int64_t depth, const cha
     snprintf(n, sizeof n, "%u", entries);
     char *argv[] = {path,    "cell",    "0",  "count",         "--impl", (char *)impl,
                     "--workload", "pingpong", "--param", dp, "--param", sp, "--param", sw,
-                    "--rsb-entries", n, NULL};
+                    "--rsb-entries", n, "--rsb-model", (char *)model, NULL};
     char *out, *err;
     int st = cb_test_spawn(argv, &out, &err);
     if (st != 0)
@@ -52,8 +53,14 @@ static counts sim(const char *binary, const char *impl, int64_t depth, const cha
     json_t *r = json_object_get(j, "rsbsim");
     CB_CHECK(r != NULL);
     CB_CHECK_EQ_U64(json_integer_value(json_object_get(r, "entries")), entries);
+    CB_CHECK_STREQ(json_string_value(json_object_get(r, "model")), model);
     counts c = {(uint64_t)json_integer_value(json_object_get(r, "rets")),
                 (uint64_t)json_integer_value(json_object_get(r, "mispredicted"))};
+    static const char *const parts[] = {"mispredicted_top", "mispredicted_underflow",
+                                        "underflow_predicted"};
+    for (int i = 0; i < 3; i++)
+        split[i] = (uint64_t)json_integer_value(json_object_get(r, parts[i]));
+    CB_CHECK_EQ_U64(split[0] + split[1], c.mispredicted);
     double per = json_real_value(json_object_get(r, "mispredicted_per_op"));
     CB_CHECK(per * (double)switches > (double)c.mispredicted - 0.5 &&
              per * (double)switches < (double)c.mispredicted + 0.5);
@@ -61,6 +68,14 @@ static counts sim(const char *binary, const char *impl, int64_t depth, const cha
     free(out);
     free(err);
     return c;
+}
+
+/* The same under circular N, the model the expected counts below are derived for. */
+static counts sim(const char *binary, const char *impl, int64_t depth, const char *sites,
+                  uint64_t switches, unsigned entries)
+{
+    uint64_t split[3];
+    return sim_model(binary, "circular", impl, depth, sites, switches, entries, split);
 }
 
 static void check(const char *what, counts got, counts want)
@@ -164,6 +179,33 @@ CB_TEST_T(rsb_chain_deeper_than_rsb, 600)
     /* Distinct sites mispredict everything anyway, overflow or not. */
     check("asm distinct d=40", sim("corobench-rsbsim", "asm", 40, "distinct", 500, 32),
           expect_asm(40, 0, 500, 32));
+}
+
+CB_TEST_T(rsb_underflow_btb_levels_off, 300)
+{
+    /* underflow-btb 16 on real pingpong (tests/test_rsbmodel.c works the trace through): per
+     * switch, min(d + 1, 16) live entries of the other side missed, and past 16 only the chain's
+     * last return, which its site's last target (r_chain) does not predict; with sites=same only
+     * that one. Measured as the slope between 500 and 1500 switches, so the ends cancel. */
+    static const struct {
+        int64_t d;
+        const char *sites;
+        uint64_t per, underflow_per;
+    } pts[] = {{8, "distinct", 9, 0},  {15, "distinct", 16, 0}, {20, "distinct", 17, 1},
+               {40, "distinct", 17, 1}, {8, "same", 0, 0},      {20, "same", 1, 1},
+               {40, "same", 1, 1}};
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        uint64_t sa[3], sc[3];
+        counts a = sim_model("corobench-rsbsim", "underflow-btb", "asm", pts[i].d, pts[i].sites,
+                             500, 16, sa);
+        counts c = sim_model("corobench-rsbsim", "underflow-btb", "asm", pts[i].d, pts[i].sites,
+                             1500, 16, sc);
+        CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 1000 * pts[i].per);
+        CB_CHECK_EQ_U64(sc[1] - sa[1], 1000 * pts[i].underflow_per);
+        /* The returns past the 16 live entries, all but the last predicted by the fallback. */
+        uint64_t past = pts[i].d + 1 > 16 ? (uint64_t)pts[i].d + 1 - 16 : 0;
+        CB_CHECK_EQ_U64(sc[2] - sa[2], 1000 * (past ? past - 1 : 0));
+    }
 }
 
 CB_TEST_T(rsb_asmjmp, 300)
@@ -341,6 +383,7 @@ CB_TEST(rsb_cli_bad_input)
     expect_usage("invalid value '0' for --rsb-entries", "--rsb", "sim", "--rsb-entries", "0");
     expect_usage("invalid value 'x' for --rsb-entries", "--rsb-entries", "x", NULL, NULL);
     expect_usage("invalid value 'pmu' for --rsb", "--rsb", "pmu", NULL, NULL);
+    expect_usage("invalid value 'lifo' for --rsb-model", "--rsb-model", "lifo", NULL, NULL);
     expect_usage("unknown variant 'fast'", "--variant", "plain,fast", NULL, NULL);
     expect_usage("empty item", "--variant", "plain,", NULL, NULL);
 }
