@@ -1,33 +1,61 @@
-/* `corobench export`: turns a results document into gnuplot data, one block per series.
- * A series is the cells of one (impl, variant) that match --where; x is a numeric parameter, y
- * the median ns per op with the MAD, min and max. Blocks are separated by two blank lines
- * (gnuplot's `index`), each led by a comment naming it, so plots/ scripts can iterate. */
+/* `corobench export`: a results document in another format, for plots and for CI trackers.
+ *   gnuplot        one block per series (impl, variant) of the cells matching --where: x a numeric
+ *                  parameter, then the --y fields (default: the median ns per op with MAD, min
+ *                  and max), optionally divided by another implementation's value at the point
+ *   csv            one row per cell, a column per scalar field (dotted names), samples joined
+ *   gbench         google benchmark's JSON: context, a row per repetition, mean/median/stddev
+ *   deterministic  the document with only the cells' identity and deterministic fields (the
+ *                  CI baseline, docs/ci.md)
+ * Every output is derived from the JSON alone and written atomically with -o. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "harness.h"
+
+enum { EXPORT_MAX = 16 };
 
 typedef struct where {
     char *name, *value;
 } where;
 
-/* A cell matches when every NAME=VALUE in --where equals its parameter (or field). */
-static int matches(json_t *cell, const where *w, size_t nw)
+typedef struct export_opts {
+    const char *in, *out, *format, *workload, *x, *relative_to;
+    where w[EXPORT_MAX];
+    size_t nw;
+    const char *y[EXPORT_MAX];
+    size_t ny;
+} export_opts;
+
+static const char *str(json_t *c, const char *k) { return json_string_value(json_object_get(c, k)); }
+
+static int is_ok(json_t *c)
 {
+    const char *st = str(c, "status");
+    return st && !strcmp(st, "ok");
+}
+
+/* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
+ * its parameter (or a field of the cell). */
+static int matches(json_t *cell, const export_opts *o)
+{
+    if (o->workload && (!str(cell, "workload") || strcmp(str(cell, "workload"), o->workload)))
+        return 0;
     json_t *params = json_object_get(cell, "params");
-    for (size_t i = 0; i < nw; i++) {
-        json_t *v = json_object_get(params, w[i].name);
+    for (size_t i = 0; i < o->nw; i++) {
+        json_t *v = json_object_get(params, o->w[i].name);
         if (!v)
-            v = json_object_get(cell, w[i].name);
+            v = json_object_get(cell, o->w[i].name);
         char buf[64];
         const char *text = json_is_string(v) ? json_string_value(v) : NULL;
         if (json_is_integer(v)) {
             snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
             text = buf;
         }
-        if (!text || strcmp(text, w[i].value))
+        if (!text || strcmp(text, o->w[i].value))
             return 0;
     }
     return 1;
@@ -35,99 +63,418 @@ static int matches(json_t *cell, const where *w, size_t nw)
 
 static const char *series_name(json_t *cell, char *buf, size_t len)
 {
-    const char *variant = json_string_value(json_object_get(cell, "variant"));
-    snprintf(buf, len, "%s%s%s", json_string_value(json_object_get(cell, "impl")),
-             variant && strcmp(variant, "plain") ? "-" : "",
-             variant && strcmp(variant, "plain") ? variant : "");
+    const char *variant = str(cell, "variant");
+    int other = variant && strcmp(variant, "plain");
+    snprintf(buf, len, "%s%s%s", str(cell, "impl"), other ? "-" : "", other ? variant : "");
     return buf;
 }
 
-int cb_cmd_export(int argc, char **argv)
+/* The cell of implementation impl at the same workload point and variant as c, or NULL. */
+static json_t *twin(json_t *cells, json_t *c, const char *impl)
 {
-    const char *in = NULL, *out_path = NULL, *workload = NULL, *x = NULL;
-    where w[16];
-    size_t nw = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "--workload") && has)
-            workload = argv[++i];
-        else if (!strcmp(a, "--x") && has)
-            x = argv[++i];
-        else if (!strcmp(a, "-o") && has)
-            out_path = argv[++i];
-        else if (!strcmp(a, "--where") && has) {
-            char *eq = strchr(argv[++i], '=');
-            if (!eq || nw == sizeof w / sizeof w[0])
-                return cb_usage_error("invalid --where '%s' (valid: NAME=VALUE, at most 16)",
-                                      argv[i]);
-            w[nw].name = strndup(argv[i], (size_t)(eq - argv[i]));
-            w[nw++].value = eq + 1;
-        } else if (a[0] != '-' && !in)
-            in = a;
-        else
-            return cb_usage_error("unexpected argument '%s' for export (valid: RESULTS.json "
-                                  "--workload NAME --x PARAM [--where NAME=VALUE]... [-o FILE])",
-                                  a);
+    char want[512], have[512];
+    cb_cell_params_text(c, 0, want, sizeof want);
+    json_t *d;
+    size_t i;
+    json_array_foreach(cells, i, d)
+    {
+        if (!is_ok(d) || strcmp(str(d, "impl"), impl) || strcmp(str(d, "workload"), str(c, "workload")) ||
+            strcmp(str(d, "variant"), str(c, "variant")))
+            continue;
+        cb_cell_params_text(d, 0, have, sizeof have);
+        if (!strcmp(want, have))
+            return d;
     }
-    if (!in || !workload || !x)
-        return cb_usage_error("export needs RESULTS.json, --workload and --x (valid: "
-                              "corobench export RESULTS.json --workload pingpong --x depth)");
-    json_t *doc = cb_results_load(in);
-    if (!doc)
-        return CB_EXIT_USAGE;
+    return NULL;
+}
 
-    char tmp[4096];
-    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
-    if (!out)
-        return CB_EXIT_CELLS_FAILED;
-    json_t *cells = json_object_get(doc, "cells"), *done = json_object(), *c;
-    size_t i, blocks = 0;
-    const char *unit = cb_results_unit(cells, workload);
-    fprintf(out, "# corobench export of %s: workload %s, x = %s, y = ns per %s (median)\n", in,
-            workload, x, unit);
+static const char *const default_y[] = {"ns_per_op.median", "ns_per_op.mad", "ns_per_op.min",
+                                        "ns_per_op.max"};
+
+static int export_gnuplot(FILE *out, json_t *cells, const export_opts *o)
+{
+    const char *const *y = o->ny ? o->y : default_y;
+    size_t ny = o->ny ? o->ny : 4, blocks = 0, i;
+    json_t *done = json_object(), *c;
+    fprintf(out, "# corobench export of %s: workload %s, x = %s, ", o->in, o->workload, o->x);
+    if (o->ny)
+        fprintf(out, "y = the fields named in each block\n");
+    else
+        fprintf(out, "y = ns per %s (median)\n", cb_results_unit(cells, o->workload));
+    if (o->relative_to)
+        fprintf(out, "# every y divided by %s's at the same point and variant\n", o->relative_to);
     json_array_foreach(cells, i, c)
     {
         char name[128];
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (strcmp(json_string_value(json_object_get(c, "workload")), workload) || !st ||
-            strcmp(st, "ok") || !matches(c, w, nw) ||
-            !json_is_integer(json_object_get(json_object_get(c, "params"), x)))
+        if (!is_ok(c) || !matches(c, o) ||
+            !json_is_integer(json_object_get(json_object_get(c, "params"), o->x)))
             continue;
         series_name(c, name, sizeof name);
         if (json_object_get(done, name))
             continue;
         json_object_set_new(done, name, json_true());
-        fprintf(out, "%s# %s\n\"%s\"\n# %s median_ns mad_ns min_ns max_ns\n", blocks ? "\n\n" : "",
-                name, name, x);
+        fprintf(out, "%s# %s\n\"%s\"\n# %s", blocks ? "\n\n" : "", name, name, o->x);
+        for (size_t k = 0; k < ny; k++)
+            fprintf(out, " %s", y[k]);
+        fputc('\n', out);
         blocks++;
         size_t j;
         json_t *d;
         json_array_foreach(cells, j, d)
         {
             char dn[128];
-            const char *ds = json_string_value(json_object_get(d, "status"));
-            if (j < i || strcmp(series_name(d, dn, sizeof dn), name) ||
-                strcmp(json_string_value(json_object_get(d, "workload")), workload) || !ds ||
-                strcmp(ds, "ok") || !matches(d, w, nw))
+            json_t *xv = json_object_get(json_object_get(d, "params"), o->x);
+            if (j < i || !is_ok(d) || strcmp(series_name(d, dn, sizeof dn), name) ||
+                !matches(d, o) || !json_is_integer(xv))
                 continue;
-            json_t *xv = json_object_get(json_object_get(d, "params"), x);
-            json_t *ns = json_object_get(d, "ns_per_op");
-            if (!json_is_integer(xv))
-                continue;
-            fprintf(out, "%lld %.4f %.4f %.4f %.4f\n", (long long)json_integer_value(xv),
-                    json_real_value(json_object_get(ns, "median")),
-                    json_real_value(json_object_get(ns, "mad")),
-                    json_real_value(json_object_get(ns, "min")),
-                    json_real_value(json_object_get(ns, "max")));
+            json_t *base = o->relative_to ? twin(cells, d, o->relative_to) : NULL;
+            fprintf(out, "%lld", (long long)json_integer_value(xv));
+            for (size_t k = 0; k < ny; k++) {
+                double v, b = 1;
+                if (!cb_field_number(d, y[k], &v) ||
+                    (o->relative_to && (!base || !cb_field_number(base, y[k], &b) || b == 0)))
+                    fprintf(out, " NaN");
+                else
+                    fprintf(out, " %.6g", v / b);
+            }
+            fputc('\n', out);
         }
     }
     json_decref(done);
-    json_decref(doc);
-    if (cb_output_commit(out, out_path, tmp) != 0)
-        return CB_EXIT_CELLS_FAILED;
     if (!blocks)
         fprintf(stderr, "corobench: export: no ok %s cells with an integer parameter '%s'\n",
-                workload, x);
+                o->workload, o->x);
+    return 0;
+}
+
+/* CSV (RFC 4180): a field with a comma, quote or line break is quoted, quotes doubled. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* Flattens the scalars of obj into row (dotted name -> text); arrays of numbers are joined
+ * with spaces; the union of names goes into cols in order of first appearance. */
+static void flatten(json_t *obj, const char *prefix, json_t *row, json_t *cols)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v)
+    {
+        char name[256], text[4096];
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (json_is_object(v)) {
+            flatten(v, name, row, cols);
+            continue;
+        }
+        text[0] = '\0';
+        if (json_is_null(v))
+            continue; /* no column for it unless another cell has a value */
+        if (json_is_string(v))
+            snprintf(text, sizeof text, "%s", json_string_value(v));
+        else if (json_is_integer(v))
+            snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+        else if (json_is_real(v))
+            snprintf(text, sizeof text, "%.17g", json_real_value(v));
+        else if (json_is_boolean(v))
+            snprintf(text, sizeof text, "%s", json_is_true(v) ? "true" : "false");
+        else if (json_is_array(v)) {
+            size_t i, n = 0;
+            json_t *e;
+            json_array_foreach(v, i, e) if (json_is_number(e) && n < sizeof text - 32)
+                n += (size_t)snprintf(text + n, sizeof text - n, "%s%.17g", i ? " " : "",
+                                      json_number_value(e));
+        }
+        json_object_set_new(row, name, json_string(text));
+        if (!json_object_get(cols, name))
+            json_object_set_new(cols, name, json_true());
+    }
+}
+
+static int export_csv(FILE *out, json_t *cells, const export_opts *o)
+{
+    json_t *rows = json_array(), *cols = json_object(), *c, *v;
+    size_t i;
+    const char *k;
+    json_array_foreach(cells, i, c)
+    {
+        if (!matches(c, o))
+            continue;
+        json_t *row = json_object();
+        flatten(c, "", row, cols);
+        json_array_append_new(rows, row);
+    }
+    int first = 1;
+    json_object_foreach(cols, k, v)
+    {
+        if (!first)
+            fputc(',', out);
+        csv_field(out, k);
+        first = 0;
+    }
+    fputc('\n', out);
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        first = 1;
+        json_object_foreach(cols, k, v)
+        {
+            if (!first)
+                fputc(',', out);
+            first = 0;
+            json_t *t = json_object_get(row, k);
+            csv_field(out, t ? json_string_value(t) : "");
+        }
+        fputc('\n', out);
+    }
+    json_decref(rows);
+    json_decref(cols);
+    return 0;
+}
+
+/* google benchmark's JSON (the format of --benchmark_format=json, json_schema_version 1): one
+ * "iteration" row per repetition (iterations = ops x batch, real_time = ns per op), then the
+ * aggregate rows mean, median and stddev. corobench measures wall-clock time on a pinned CPU
+ * only, so cpu_time repeats real_time. Cells that did not run have no times and are left out
+ * (counted on stderr). */
+static json_t *gbench_row(const char *name, json_int_t family, json_int_t instance, size_t reps,
+                          json_int_t iterations, double ns)
+{
+    return json_pack("{s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:s}", "name", name,
+                     "family_index", family, "per_family_instance_index", instance, "run_name",
+                     name, "run_type", "iteration", "repetitions", (json_int_t)reps,
+                     "repetition_index", (json_int_t)0, "threads", (json_int_t)1, "iterations",
+                     iterations, "real_time", ns, "cpu_time", ns, "time_unit", "ns");
+}
+
+/* "workload/impl[:variant]/name:value/..." (implementation parameters only when not at their
+ * defaults), unique per cell of a run. */
+static void gbench_name(json_t *c, char *buf, size_t len)
+{
+    char params[512];
+    const char *variant = str(c, "variant");
+    int other = variant && strcmp(variant, "plain");
+    cb_cell_params_text(c, 1, params, sizeof params);
+    for (char *p = params; *p; p++)
+        *p = *p == ' ' ? '/' : *p == '=' ? ':' : *p;
+    snprintf(buf, len, "%s/%s%s%s/%s", str(c, "workload"), str(c, "impl"), other ? ":" : "",
+             other ? variant : "", params);
+}
+
+static int export_gbench(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+{
+    json_t *m = json_object_get(doc, "machine");
+    double hz = json_real_value(json_object_get(m, "tsc_hz"));
+    json_t *ctx = json_pack(
+        "{s:s, s:s, s:s, s:o, s:I, s:b, s:[], s:[], s:s, s:I, s:{s:s, s:s, s:s, s:s}}", "date",
+        str(doc, "created_utc"), "host_name", str(m, "hostname"), "executable", "corobench",
+        "num_cpus", json_incref(json_object_get(m, "logical_cpus")), "mhz_per_cpu",
+        (json_int_t)llround(hz / 1e6), "cpu_scaling_enabled", 0, "caches", "load_avg",
+        "library_build_type", "release", "json_schema_version", (json_int_t)1, "corobench",
+        "schema", str(doc, "schema"), "git_commit", str(doc, "git_commit"), "cpu_model",
+        str(m, "cpu_model"), "results", o->in);
+    json_t *rows = json_array(), *families = json_object(), *c;
+    size_t i, skipped = 0;
+    json_array_foreach(cells, i, c)
+    {
+        if (!matches(c, o))
+            continue;
+        json_t *s = json_object_get(c, "samples_ns_per_op");
+        if (!is_ok(c) || !json_array_size(s)) {
+            skipped++;
+            continue;
+        }
+        char name[768], family[256], series[128];
+        gbench_name(c, name, sizeof name);
+        snprintf(family, sizeof family, "%s/%s", str(c, "workload"),
+                 series_name(c, series, sizeof series));
+        json_t *f = json_object_get(families, family);
+        if (!f) {
+            f = json_pack("[I, I]", (json_int_t)json_object_size(families), (json_int_t)0);
+            json_object_set_new(families, family, f);
+        }
+        json_int_t fam = json_integer_value(json_array_get(f, 0));
+        json_int_t inst = json_integer_value(json_array_get(f, 1));
+        json_array_set_new(f, 1, json_integer(inst + 1));
+        json_int_t iters = (json_int_t)(json_integer_value(json_object_get(c, "ops")) *
+                                        json_integer_value(json_object_get(c, "batch")));
+        size_t n = json_array_size(s);
+        double *x = malloc(n * sizeof *x), sum = 0, sq = 0;
+        for (size_t k = 0; k < n; k++) {
+            x[k] = json_number_value(json_array_get(s, k));
+            sum += x[k];
+            json_t *r = gbench_row(name, fam, inst, n, iters, x[k]);
+            json_object_set_new(r, "repetition_index", json_integer((json_int_t)k));
+            json_array_append_new(rows, r);
+        }
+        double mean = sum / (double)n;
+        for (size_t k = 0; k < n; k++)
+            sq += (x[k] - mean) * (x[k] - mean);
+        const struct {
+            const char *agg;
+            double v;
+        } aggs[] = {{"mean", mean}, {"median", cb_median(x, n)},
+                    {"stddev", n > 1 ? sqrt(sq / (double)(n - 1)) : 0}};
+        for (size_t a = 0; a < 3; a++) {
+            char an[800];
+            snprintf(an, sizeof an, "%s_%s", name, aggs[a].agg);
+            json_t *r = gbench_row(an, fam, inst, n, (json_int_t)n, aggs[a].v);
+            json_object_set_new(r, "run_name", json_string(name));
+            json_object_set_new(r, "run_type", json_string("aggregate"));
+            json_object_del(r, "repetition_index");
+            json_object_set_new(r, "aggregate_name", json_string(aggs[a].agg));
+            json_object_set_new(r, "aggregate_unit", json_string("time"));
+            json_array_append_new(rows, r);
+        }
+        free(x);
+    }
+    json_t *g = json_pack("{s:o, s:o}", "context", ctx, "benchmarks", rows);
+    int rc = json_dumpf(g, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(g);
+    json_decref(families);
+    if (skipped)
+        fprintf(stderr, "corobench: export: %zu cells without samples (did not run) left out\n",
+                skipped);
+    return rc;
+}
+
+/* The document with each cell reduced to its identity and deterministic fields. */
+static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+{
+    static const char *const identity[] = {"impl", "family", "workload", "params", "variant",
+                                           "unit", "status", "error"};
+    json_t *keep = json_array(), *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        if (!matches(c, o))
+            continue;
+        json_t *d = json_object();
+        for (size_t k = 0; k < sizeof identity / sizeof identity[0]; k++)
+            if (json_object_get(c, identity[k]))
+                json_object_set(d, identity[k], json_object_get(c, identity[k]));
+        for (const cb_det_field *f = cb_det_fields; f->path; f++) {
+            json_t *v = cb_field(c, f->path);
+            if (!v)
+                continue;
+            /* Rebuild the path's objects ("memory.heap_bytes_per_coro"). */
+            json_t *at = d;
+            const char *p = f->path, *dot;
+            while ((dot = strchr(p, '.'))) {
+                char key[64];
+                snprintf(key, sizeof key, "%.*s", (int)(dot - p), p);
+                if (!json_object_get(at, key))
+                    json_object_set_new(at, key, json_object());
+                at = json_object_get(at, key);
+                p = dot + 1;
+            }
+            json_object_set(at, p, v);
+        }
+        json_array_append_new(keep, d);
+    }
+    json_t *out_doc = json_pack("{s:s, s:s, s:O, s:O, s:O, s:o}", "schema", str(doc, "schema"),
+                                "git_commit", str(doc, "git_commit"), "machine",
+                                json_object_get(doc, "machine"), "build",
+                                json_object_get(doc, "build"), "run", json_object_get(doc, "run"),
+                                "cells", keep);
+    json_object_del(json_object_get(out_doc, "run"), "argv");
+    int rc = json_dumpf(out_doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(out_doc);
+    return rc;
+}
+
+static const char usage[] =
+    "RESULTS.json [--format gnuplot|csv|gbench|deterministic] [--workload W] "
+    "[--where NAME=VALUE]... [-o FILE]; gnuplot also needs --x PARAM and takes [--y FIELD]... "
+    "[--relative-to IMPL]";
+
+static int parse(int argc, char **argv, export_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--workload") && has)
+            o->workload = argv[++i];
+        else if (!strcmp(a, "--x") && has)
+            o->x = argv[++i];
+        else if (!strcmp(a, "-o") && has)
+            o->out = argv[++i];
+        else if (!strcmp(a, "--format") && has)
+            o->format = argv[++i];
+        else if (!strcmp(a, "--relative-to") && has)
+            o->relative_to = argv[++i];
+        else if (!strcmp(a, "--y") && has) {
+            if (o->ny == EXPORT_MAX)
+                return cb_usage_error("too many --y (valid: at most %d)", EXPORT_MAX);
+            o->y[o->ny++] = argv[++i];
+        } else if (!strcmp(a, "--where") && has) {
+            char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i] || o->nw == EXPORT_MAX)
+                return cb_usage_error("invalid --where '%s' (valid: NAME=VALUE, at most %d)",
+                                      argv[i], EXPORT_MAX);
+            o->w[o->nw].name = strndup(argv[i], (size_t)(eq - argv[i]));
+            o->w[o->nw++].value = eq + 1;
+        } else if (a[0] != '-' && !o->in)
+            o->in = a;
+        else
+            return cb_usage_error("unexpected argument '%s' for export (valid: %s)", a, usage);
+    }
+    static const char *const formats[] = {"gnuplot", "csv", "gbench", "deterministic"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++)
+        known |= !strcmp(o->format, formats[k]);
+    if (!known)
+        return cb_usage_error("invalid value '%s' for --format (valid: gnuplot, csv, gbench, "
+                              "deterministic)",
+                              o->format);
+    int gnuplot = !strcmp(o->format, "gnuplot");
+    if (!o->in || (gnuplot && (!o->workload || !o->x)))
+        return cb_usage_error("export needs RESULTS.json%s (valid: corobench export %s)",
+                              gnuplot ? ", --workload and --x for gnuplot" : "", usage);
+    if (!gnuplot && (o->x || o->ny || o->relative_to))
+        return cb_usage_error("--x, --y and --relative-to are for --format gnuplot (valid: %s)",
+                              usage);
+    return 0;
+}
+
+int cb_cmd_export(int argc, char **argv)
+{
+    export_opts o = {.format = "gnuplot"};
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    json_t *doc = cb_results_load(o.in);
+    if (!doc)
+        return CB_EXIT_USAGE;
+    char tmp[4096];
+    FILE *out = cb_output_open(o.out, tmp, sizeof tmp);
+    if (!out) {
+        json_decref(doc);
+        return CB_EXIT_CELLS_FAILED;
+    }
+    json_t *cells = json_object_get(doc, "cells");
+    if (!strcmp(o.format, "gnuplot"))
+        rc = export_gnuplot(out, cells, &o);
+    else if (!strcmp(o.format, "csv"))
+        rc = export_csv(out, cells, &o);
+    else if (!strcmp(o.format, "gbench"))
+        rc = export_gbench(out, doc, cells, &o);
+    else
+        rc = export_deterministic(out, doc, cells, &o);
+    json_decref(doc);
+    if (cb_output_commit(out, o.out, tmp) != 0 || rc != 0)
+        return CB_EXIT_CELLS_FAILED;
     return 0;
 }

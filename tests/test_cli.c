@@ -264,7 +264,8 @@ CB_TEST_T(cli_export_and_report, 120)
     CB_CHECK(getdelim(&text, &len, '\0', f) > 0);
     fclose(f);
     CB_CHECK_CONTAINS(text, "y = ns per switch (median)");
-    CB_CHECK_CONTAINS(text, "\"asm\"\n# depth median_ns mad_ns min_ns max_ns\n0 ");
+    CB_CHECK_CONTAINS(text, "\"asm\"\n# depth ns_per_op.median ns_per_op.mad ns_per_op.min "
+                            "ns_per_op.max\n0 ");
     CB_CHECK_CONTAINS(text, "\n\n\n# sm\n\"sm\"\n");
     size_t rows = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
@@ -292,6 +293,107 @@ CB_TEST_T(cli_export_and_report, 120)
     unlink(out);
     unlink(dat);
     unlink(md);
+}
+
+static char *slurp(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = fopen(path, "r");
+    if (!f || getdelim(&text, &len, '\0', f) <= 0)
+        CB_FAIL("cannot read %s", path);
+    fclose(f);
+    return text;
+}
+
+/* export --format csv|gbench|deterministic and gnuplot's --y / --relative-to, from one run. */
+CB_TEST_T(cli_export_formats, 120)
+{
+    char out[256], csv[256], gb[256], det[256], dat[256];
+    tmp_path(out, sizeof out, "ef.json");
+    tmp_path(csv, sizeof csv, "ef.csv");
+    tmp_path(gb, sizeof gb, "ef.gb.json");
+    tmp_path(det, sizeof det, "ef.det.json");
+    tmp_path(dat, sizeof dat, "ef.dat");
+    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param", "depth=0,3",
+                      "--param", "switches=2000", "--reps", "3", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out);
+    json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
+
+    /* csv: a header and one row per cell; the row has the cell's checksum and median. */
+    c = corobench("export", out, "--format", "csv", "-o", csv, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = slurp(csv);
+    CB_CHECK(!strncmp(text, "impl,family,workload,params.depth,", 34));
+    CB_CHECK_CONTAINS(text, ",ns_per_op.median,");
+    CB_CHECK_CONTAINS(text, ",memory.totals.heap_bytes,");
+    CB_CHECK_CONTAINS(text, json_string_value(json_object_get(cell0, "checksum")));
+    size_t lines = 0;
+    for (char *p = text; *p; p++)
+        lines += *p == '\n';
+    CB_CHECK_EQ_INT(lines, 1 + 4);
+    free(text);
+
+    /* gbench: context, 3 iteration rows and 3 aggregates per cell, named and numbered as google
+     * benchmark does. */
+    c = corobench("export", out, "--format", "gbench", "-o", gb, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *g = load(gb), *rows = json_object_get(g, "benchmarks");
+    CB_CHECK(json_is_object(json_object_get(g, "context")));
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(g, "context"),
+                                                       "json_schema_version")),
+                    1);
+    CB_CHECK_EQ_INT(json_array_size(rows), 4 * (3 + 3));
+    json_t *r0 = json_array_get(rows, 0), *r3 = json_array_get(rows, 3),
+           *r4 = json_array_get(rows, 4);
+    CB_CHECK_STREQ(json_string_value(json_object_get(r0, "name")),
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct");
+    CB_CHECK_STREQ(json_string_value(json_object_get(r0, "run_type")), "iteration");
+    CB_CHECK_STREQ(json_string_value(json_object_get(r0, "time_unit")), "ns");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(r0, "repetitions")), 3);
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(r0, "iterations")),
+                    2000 * json_integer_value(json_object_get(cell0, "batch")));
+    json_t *s0 = json_array_get(json_object_get(cell0, "samples_ns_per_op"), 0);
+    CB_CHECK(json_real_value(json_object_get(r0, "real_time")) == json_number_value(s0));
+    CB_CHECK_STREQ(json_string_value(json_object_get(r3, "name")),
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct_mean");
+    CB_CHECK_STREQ(json_string_value(json_object_get(r3, "run_type")), "aggregate");
+    CB_CHECK_STREQ(json_string_value(json_object_get(r4, "aggregate_name")), "median");
+    CB_CHECK(json_real_value(json_object_get(r4, "real_time")) ==
+             json_real_value(json_object_get(json_object_get(cell0, "ns_per_op"), "median")));
+    json_decref(g);
+
+    /* deterministic: identity and the deterministic fields only; compare reads it. */
+    c = corobench("export", out, "--format", "deterministic", "-o", det, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *d = load(det), *dc = json_array_get(json_object_get(d, "cells"), 0);
+    CB_CHECK(json_object_get(dc, "samples_ns_per_op") == NULL);
+    CB_CHECK(json_equal(json_object_get(dc, "checksum"), json_object_get(cell0, "checksum")));
+    CB_CHECK(json_object_get(json_object_get(dc, "memory"), "heap_bytes_per_coro") != NULL);
+    json_decref(d);
+    c = corobench("compare", det, out, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+
+    /* gnuplot with named fields, relative to sm: sm's own rows are 1. */
+    c = corobench("export", out, "--workload", "pingpong", "--x", "depth", "--y",
+                  "ns_per_op.median", "--y", "rsbsim.mispredicted", "--relative-to", "sm", "-o",
+                  dat, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = slurp(dat);
+    CB_CHECK_CONTAINS(text, "# depth ns_per_op.median rsbsim.mispredicted\n");
+    CB_CHECK_CONTAINS(text, "\"sm\"\n# depth ns_per_op.median rsbsim.mispredicted\n0 1 NaN\n3 1 NaN\n");
+    free(text);
+    expect_usage("invalid value 'xml' for --format", "gbench", "export", out, "--format", "xml",
+                 NULL);
+    expect_usage("--x, --y and --relative-to are for --format gnuplot", NULL, "export", out,
+                 "--format", "csv", "--x", "depth", NULL);
+    json_decref(doc);
+    unlink(out);
+    unlink(csv);
+    unlink(gb);
+    unlink(det);
+    unlink(dat);
 }
 
 /* --events end to end: a first-touch spawn cell (no warm-up: the kept repetition maps and touches
