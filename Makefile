@@ -1,6 +1,8 @@
 # corobench build. Every knob is a `?=` default that the command line can override:
 #   make                      bin/corobench for this machine
-#   make check                every test (native, then the AArch64 port under qemu-aarch64)
+#   make check                every test (native, then the AArch64 port under qemu-aarch64,
+#                             the sanitizers, valgrind, the deterministic gate)
+#   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
 #   make ARCH=aarch64 CC=aarch64-linux-gnu-gcc BUILD=build/aarch64 tests   (what check-aarch64 runs)
 # Sources are found by wildcard; objects go to $(BUILD); dependencies come from -MMD -MP.
@@ -46,7 +48,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all tests check check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
+.PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	clean FORCE variants
 all: $(BIN)/corobench variants
 
@@ -137,15 +139,22 @@ $(BUILD)/%.o: %.S
 
 # make check: the native suite, the AArch64 port under qemu-user, the runtime and workload tests
 # under AddressSanitizer and UBSan, and the same tests under valgrind's memcheck (which follows
-# the stack switches through the VALGRIND_STACK_REGISTER annotations; any error fails the test).
-# tests/check.sh prints one summary line at the end.
+# the stack switches through the VALGRIND_STACK_REGISTER annotations; any error fails the test),
+# then the deterministic gate (tests/gate.sh; docs/ci.md). tests/check.sh prints one summary line
+# at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
 check: $(BIN)/corobench variants $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
 		sanitize "$(MAKE) --no-print-directory check-sanitize-build" "$(SAN_RUN)" \
-		valgrind true "$(VALGRIND_RUN)"
+		valgrind true "$(VALGRIND_RUN)" \
+		gate true "tests/gate.sh check"
+
+# The deterministic gate's baseline (docs/ci.md): rerun its grid and rewrite
+# results/baseline/$(ARCH).json. Only on purpose, when a change of those fields is intended.
+baseline: $(BIN)/corobench variants
+	tests/gate.sh baseline
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \

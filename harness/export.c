@@ -383,11 +383,17 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const exp
         }
         json_array_append_new(keep, d);
     }
-    json_t *out_doc = json_pack("{s:s, s:s, s:O, s:O, s:O, s:o}", "schema", str(doc, "schema"),
-                                "git_commit", str(doc, "git_commit"), "machine",
-                                json_object_get(doc, "machine"), "build",
-                                json_object_get(doc, "build"), "run", json_object_get(doc, "run"),
-                                "cells", keep);
+    /* Of the machine, what the deterministic fields can depend on (docs/ci.md). */
+    json_t *m = json_object_get(doc, "machine");
+    json_t *out_doc = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:O, s:O, s:o}", "schema",
+                                str(doc, "schema"), "git_commit", str(doc, "git_commit"),
+                                "machine", "arch", str(m, "arch"), "cpu_model", str(m, "cpu_model"),
+                                "kernel", str(m, "kernel"), "build", json_object_get(doc, "build"),
+                                "run", json_object_get(doc, "run"), "cells", keep);
+    if (!out_doc) { /* a machine string missing: keep the document valid without it */
+        json_decref(keep);
+        return -1;
+    }
     json_object_del(json_object_get(out_doc, "run"), "argv");
     int rc = json_dumpf(out_doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);

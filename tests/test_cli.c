@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "impls/impls.h"
@@ -394,6 +395,57 @@ CB_TEST_T(cli_export_formats, 120)
     unlink(gb);
     unlink(det);
     unlink(dat);
+}
+
+/* The deterministic gate fails with the cell and the field when one deterministic value
+ * differs from its baseline (here: a copy of the baseline with one simulated count changed). */
+CB_TEST_T(cli_gate_names_changed_field, 120)
+{
+    char real[4096], copy[256], script[4096];
+    struct utsname u;
+    CB_CHECK(uname(&u) == 0);
+    snprintf(real, sizeof real, "%s/results/baseline/%s.json", cb_test_root(), u.machine);
+    if (access(real, R_OK) != 0)
+        CB_SKIP("no %s: the gate has no baseline for this architecture", real);
+    tmp_path(copy, sizeof copy, "gate-baseline.json");
+    json_t *doc = load(real), *c;
+    size_t i;
+    const char *changed = NULL;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+    {
+        json_t *rsb = json_object_get(c, "rsbsim"), *mem = json_object_get(c, "memory");
+        if (rsb) {
+            json_object_set_new(rsb, "mispredicted",
+                                json_integer(json_integer_value(json_object_get(rsb, "mispredicted")) + 1));
+            changed = "rsbsim.mispredicted";
+        } else if (mem) {
+            json_object_set_new(mem, "heap_bytes_per_coro", json_real(-1));
+            changed = "memory.heap_bytes_per_coro";
+        } else
+            continue;
+        break;
+    }
+    CB_CHECK(changed != NULL);
+    CB_CHECK(json_dump_file(doc, copy, JSON_INDENT(1)) == 0);
+    json_decref(doc);
+    snprintf(script, sizeof script, "%s/tests/gate.sh", cb_test_root());
+    setenv("CB_GATE_BASELINE", copy, 1);
+    char *argv[] = {script, "check", NULL}, *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    CB_CHECK_EQ_INT(st, 0); /* the stage's runner: failure is in its summary line */
+    CB_CHECK_CONTAINS(out, "FAIL gate");
+    CB_CHECK_CONTAINS(out, "0 passed, 1 failed");
+    CB_CHECK_CONTAINS(out, "CHANGED pingpong depth=0 ");
+    CB_CHECK_CONTAINS(out, changed);
+    free(out);
+    free(err);
+    /* The unchanged baseline passes. */
+    setenv("CB_GATE_BASELINE", real, 1);
+    st = cb_test_spawn(argv, &out, &err);
+    CB_CHECK_CONTAINS(out, "1 passed, 0 failed");
+    free(out);
+    free(err);
+    unlink(copy);
 }
 
 /* --events end to end: a first-touch spawn cell (no warm-up: the kept repetition maps and touches
