@@ -16,12 +16,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The grid. Every implementation and parameter is named, so implementations added later do not
-# change it; the simulated model is pinned (--rsb-entries 32) where the simulator is built.
+# change it; the simulated model is pinned (circular, 32 entries) where the simulator is built.
 grid=(--impl asm,asmjmp,ucontext,sm,closure --workload pingpong,recursive,spawn,io
       --param depth=0,5,33 --param sites=distinct,same --param switches=500 --param height=6,12
       --param n=200 --param frame=64 --param conns=2 --param msgs=20 --param size=64
       --param transport=unix --reps 1 --warmup 0 --min-rep-ms 0.1 --no-table)
-[ -x bin/corobench-rsbsim ] && grid+=(--variant plain,jmpret --rsb sim --rsb-entries 32)
+[ -x bin/corobench-rsbsim ] &&
+    grid+=(--variant plain,jmpret --rsb sim --rsb-model circular --rsb-entries 32)
 
 case "$mode" in
 check | baseline) ;;
