@@ -36,7 +36,7 @@ endif
 CLOCK_SRC := $(or $(wildcard harness/clock_$(ARCH).c),harness/clock_generic.c)
 
 # The runtimes and workloads: portable to every ARCH, no third-party libraries.
-CORE_SRC    := $(wildcard impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c)
+CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c)
 HARNESS_SRC := $(filter-out harness/clock_%.c harness/main.c,$(wildcard harness/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
 TEST_CORE   := tests/runner.c tests/test_coro.c tests/test_workloads.c

@@ -4,7 +4,7 @@
 #ifndef CB_IMPLS_H
 #define CB_IMPLS_H
 
-#include "../workloads/params.h"
+#include "params/params.h"
 #include "coro.h"
 
 /* Which body of a workload an implementation runs. */

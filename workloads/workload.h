@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../impls/impls.h"
-#include "params.h"
+#include "params/params.h"
 
 typedef struct cb_wl_result {
     uint64_t ops;      /* operations done by one run, in the workload's unit */

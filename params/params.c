@@ -1,5 +1,5 @@
 /* Parameter parsing and lookup; everything here runs before a cell starts. */
-#include "params.h"
+#include "params/params.h"
 
 #include <errno.h>
 #include <inttypes.h>
