@@ -1,9 +1,12 @@
 # corobench build. Every knob is a `?=` default that the command line can override:
-#   make                      bin/corobench for this machine
-#   make check                every test (native, then the AArch64 port under qemu-aarch64,
-#                             the sanitizers, valgrind, the deterministic gate)
+#   make                      bin/corobench for this machine, and on x86-64 its variant builds
+#                             (bin/corobench-jmpret, -rsbsim, -jmpret-rsbsim; docs/rsb.md)
+#   make check                every test: native, the AArch64 port under qemu-aarch64, the runtime
+#                             and workload tests under ASan+UBSan, then under valgrind, then the
+#                             deterministic gate (tests/gate.sh)
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
+#   make check-sanitize       only the runtime and workload tests under ASan+UBSan
 #   make ARCH=aarch64 CC=aarch64-linux-gnu-gcc BUILD=build/aarch64 tests   (what check-aarch64 runs)
 # Sources are found by wildcard; objects go to $(BUILD); dependencies come from -MMD -MP.
 # The switch assembly is picked by directory: impls/asm/$(ARCH)/. An unknown ARCH is an error.
@@ -33,11 +36,14 @@ ifeq ($(ASM_SRC),)
 $(error no switch assembly for ARCH=$(ARCH): impls/asm/ has $(notdir $(wildcard impls/asm/*)))
 endif
 
-CLOCK_SRC := $(or $(wildcard harness/clock_$(ARCH).c),harness/clock_generic.c)
+CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/clock_generic.c)
 
-# The runtimes and workloads: portable to every ARCH, no third-party libraries.
+# The parameters, runtimes and workloads: portable to every ARCH, no third-party libraries.
 CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c)
-HARNESS_SRC := $(filter-out harness/clock_%.c harness/main.c,$(wildcard harness/*.c)) $(CLOCK_SRC)
+# The harness by role (docs/architecture.md): measure/ inside a cell's child, run/ the parent,
+# report/ the readers of results; main.c (the command table), cli.c and buildinfo.c above them.
+HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
+	$(wildcard harness/*.c harness/measure/*.c harness/run/*.c harness/report/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
 TEST_CORE   := tests/runner.c tests/test_coro.c tests/test_workloads.c
 TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
@@ -62,7 +68,7 @@ BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
 $(BUILD)/harness/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
 $(BUILD)/harness/buildinfo.o: FORCE
 
-$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/proc.c) $(CORE_OBJ)
+$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/run/proc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(TEST_LIBS)
 
@@ -78,11 +84,11 @@ tests: $(BUILD)/cbtest-core
 #   bin/corobench-jmpret         every `ret` becomes `lea 8(%rsp), %rsp; jmp *-8(%rsp)`
 #   bin/corobench-rsbsim         calls and returns drive the return-stack simulator
 #   bin/corobench-jmpret-rsbsim  both: the simulator's view of the jmpret build
-# The simulator itself (harness/rsbsim.c, harness/rsbsim_$(ARCH).S) is never rewritten.
+# The simulator itself (harness/measure/rsbsim.c, rsbsim_$(ARCH).S) is never rewritten.
 VARIANTS     := jmpret rsbsim jmpret-rsbsim
 VARIANT_BINS := $(if $(filter x86_64,$(ARCH)),$(patsubst %,$(BIN)/corobench-%,$(VARIANTS)))
 ASMRW        := $(BUILD)/tools/cb_asmrw
-RW_SRC       := $(filter-out harness/rsbsim.c,harness/main.c $(HARNESS_SRC) $(CORE_SRC))
+RW_SRC       := $(filter-out harness/measure/rsbsim.c,harness/main.c $(HARNESS_SRC) $(CORE_SRC))
 variants: $(VARIANT_BINS)
 
 $(ASMRW): tools/asmrw.c
@@ -96,8 +102,8 @@ $(1)_ASM_C := $$(patsubst %.c,$$($(1)_DIR)/%.s,$$(filter %.c,$(RW_SRC)))
 $(1)_ASM_S := $$(patsubst %.S,$$($(1)_DIR)/%.s,$$(filter %.S,$(RW_SRC)))
 $(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S)
 $(1)_RW := $$($(1)_ASM:.s=.rw.s)
-$(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/rsbsim.o \
-	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/rsbsim_$(ARCH).o)
+$(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
+	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o)
 
 # Static pattern rules only: no generic rule in these directories (make must not chain them).
 $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
@@ -115,10 +121,10 @@ $$($(1)_DIR)/rewritten: $$($(1)_ASM) $(ASMRW)
 $$($(1)_RW): $$($(1)_DIR)/rewritten ;
 $$($(1)_ASM:.s=.o): $$($(1)_DIR)/%.o: $$($(1)_DIR)/%.rw.s
 	$$(CC) -c -o $$@ $$<
-$$($(1)_DIR)/harness/rsbsim.o: harness/rsbsim.c
+$$($(1)_DIR)/harness/measure/rsbsim.o: harness/measure/rsbsim.c
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) $(if $(filter 1,$(4)),-DCB_RSBSIM=1) $$(ALL_CFLAGS) -MMD -MP -c -o $$@ $$<
-$$($(1)_DIR)/harness/rsbsim_$(ARCH).o: harness/rsbsim_$(ARCH).S
+$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o: harness/measure/rsbsim_$(ARCH).S
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -c -o $$@ $$<
 $(BIN)/corobench-$(1): $$($(1)_OBJ)

@@ -1,5 +1,5 @@
 /* Build facts baked in by the Makefile (this object is rebuilt on every make). */
-#include "harness.h"
+#include "build.h"
 
 const char cb_build_commit[] = CB_GIT_COMMIT;
 const char cb_build_cc[] = CB_CC;

@@ -1,23 +1,59 @@
 /* corobench: measures stackful and stackless coroutines on identical work.
- * Dispatches the subcommands; each lives in its own file. */
+ * One table of commands (as perf's builtin-bench.c): dispatch, the usage text and the "valid: ..."
+ * list of an unknown command all come from it. Each command lives in its module: run/ for run,
+ * list and the hidden cell, report/ for report, export and compare. */
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
+#include "build.h"
+#include "cli.h"
+#include "report/commands.h"
+#include "run/commands.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const cb_command commands[] = {
+    {"run", "[options]", "measure; 'corobench run --help'", cb_cmd_run},
+    {"list", "", "implementations, workloads, parameters", cb_cmd_list},
+    {"export", "RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]",
+     "gnuplot data, one block per implementation", cb_cmd_export},
+    {"report", "RESULTS.json [-o FILE.md]", "Markdown tables", cb_cmd_report},
+    {"compare",
+     "BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
+     "                         [--metric time|deterministic|all] [--allow-missing]",
+     "same cells side by side; exit 1 if a cell\n"
+     "                                      regressed, failed, is missing or changed",
+     cb_cmd_compare},
+    /* hidden: how a run executes a cell in another build variant (run/commands.h) */
+    {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
+    {"help", "", "this text", cmd_help},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "corobench %s (%s)\n"
-               "usage: corobench list                 implementations, workloads, parameters\n"
-               "       corobench run [options]        measure; 'corobench run --help'\n"
-               "       corobench export RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]\n"
-               "                                      gnuplot data, one block per implementation\n"
-               "       corobench report RESULTS.json [-o FILE.md]   Markdown tables\n"
-               "       corobench compare BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
-               "                         [--metric time|deterministic|all] [--allow-missing]\n"
-               "                                      same cells side by side; exit 1 if a cell\n"
-               "                                      regressed, failed, is missing or changed\n",
-            CB_VERSION, cb_build_commit);
+    fprintf(f, "corobench %s (%s)\n", CB_VERSION, cb_build_commit);
+    int first = 1;
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        const cb_command *c = &commands[i];
+        if (!c->summary)
+            continue;
+        char line[256];
+        snprintf(line, sizeof line, "corobench %s%s%s", c->name, c->usage[0] ? " " : "", c->usage);
+        /* The summary in a column, or on the next line under it when the usage is long. */
+        if (strlen(line) <= 30)
+            fprintf(f, "%-7s%-31s%s\n", first ? "usage:" : "", line, c->summary);
+        else
+            fprintf(f, "%-7s%s\n%38s%s\n", first ? "usage:" : "", line, "", c->summary);
+        first = 0;
+    }
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    usage(stdout);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -27,26 +63,20 @@ int main(int argc, char **argv)
         return CB_EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "run"))
-        return cb_cmd_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "list"))
-        return cb_cmd_list(argc - 1, argv + 1);
-    if (!strcmp(cmd, "export"))
-        return cb_cmd_export(argc - 1, argv + 1);
-    if (!strcmp(cmd, "report"))
-        return cb_cmd_report(argc - 1, argv + 1);
-    if (!strcmp(cmd, "compare"))
-        return cb_cmd_compare(argc - 1, argv + 1);
-    if (!strcmp(cmd, "cell")) /* hidden: how a run executes a cell in another build variant */
-        return cb_cmd_cell(argc - 1, argv + 1);
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        usage(stdout);
-        return 0;
-    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].handler(argc - 1, argv + 1);
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        return cmd_help(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version")) {
         printf("corobench %s (%s)\n", CB_VERSION, cb_build_commit);
         return 0;
     }
-    return cb_usage_error("unknown command '%s' (valid: run, list, export, report, compare, help)",
-                          cmd);
+    char valid[256];
+    size_t n = 0;
+    for (size_t i = 0; i < NCOMMANDS && n < sizeof valid; i++)
+        if (commands[i].summary)
+            n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
+                                  commands[i].name);
+    return cb_usage_error("unknown command '%s' (valid: %s)", cmd, valid);
 }

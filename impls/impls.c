@@ -43,6 +43,12 @@ const char *cb_impl_family(const cb_impl *impl)
     return impl->style == CB_STYLE_STACKFUL ? "stackful" : "stackless";
 }
 
+const char *cb_impl_style_name(const cb_impl *impl)
+{
+    static const char *const names[CB_STYLE_COUNT] = {"stackful", "state-machine", "closure"};
+    return names[impl->style];
+}
+
 const char *cb_impl_unavailable(const cb_impl *impl)
 {
     if (impl->backend && impl->backend->unavailable)

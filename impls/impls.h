@@ -24,6 +24,8 @@ extern const size_t cb_nimpls;
 const cb_impl *cb_impl_find(const char *name);
 /* "stackful" or "stackless" (the JSON "family"). */
 const char *cb_impl_family(const cb_impl *impl);
+/* Which body of a workload it runs: "stackful", "state-machine" or "closure". */
+const char *cb_impl_style_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
 /* Applies implementation parameters that are process state (the stack mode) and installs the

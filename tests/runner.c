@@ -1,11 +1,8 @@
 /* Runs every registered test (or those named on the command line) each in a forked child with a
  * timeout; prints one line per test and finally "N passed, M failed[, K skipped]". */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <unistd.h>
 
-#include "harness/proc.h"
+#include "harness/run/proc.h"
 #include "test.h"
 
 typedef struct test {
@@ -47,30 +44,36 @@ size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const c
     return n;
 }
 
-int cb_test_spawn(char *const argv[], char **out, char **err)
+/* Runs body(arg) in a child started as po says, to its end (no timeout), output captured. */
+static int capture(const cb_proc_opts *po, cb_proc_body body, void *arg, char **out, char **err)
 {
-    int op[2], ep[2];
-    if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
-        CB_FAIL("pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(op[1], 1);
-        dup2(ep[1], 2);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        execv(argv[0], argv);
-        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(op[1]);
-    close(ep[1]);
+    cb_proc p;
     cb_proc_result r;
-    cb_proc_collect(pid, op[0], ep[0], 0, &r);
+    char why[256];
+    if (cb_proc_start(&p, po, body, arg, why, sizeof why))
+        CB_FAIL("%s", why);
+    cb_proc_wait(&p, 0, &r);
     *out = r.out;
     *err = r.err;
     return cb_proc_exit_code(r.wait_status);
+}
+
+int cb_test_spawn(char *const argv[], char **out, char **err)
+{
+    cb_proc_opts po = {.pin_cpu = -1, .stdin_null = 1};
+    return capture(&po, cb_proc_exec, (void *)argv, out, err);
+}
+
+static int fn_body(void *fn)
+{
+    ((void (*)(void))fn)();
+    return 0;
+}
+
+int cb_test_fork(void (*fn)(void), char **out, char **err)
+{
+    cb_proc_opts po = {.pin_cpu = -1};
+    return capture(&po, fn_body, (void *)fn, out, err);
 }
 
 /* A child's output, indented, ending in a newline. */
@@ -86,25 +89,15 @@ static void print_block(const char *s)
 
 static int run_one(const test *t, int verbose)
 {
-    int ep[2], op[2];
-    if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
-        perror("pipe");
+    cb_proc_opts po = {.own_group = 1, .pin_cpu = -1};
+    cb_proc p;
+    cb_proc_result pr;
+    char why[256];
+    if (cb_proc_start(&p, &po, fn_body, (void *)t->fn, why, sizeof why)) {
+        fprintf(stderr, "runner: %s\n", why);
         exit(2);
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(op[1], 1);
-        dup2(ep[1], 2);
-        t->fn();
-        fflush(NULL);
-        _exit(0);
-    }
-    close(op[1]);
-    close(ep[1]);
-    cb_proc_result pr;
-    cb_proc_collect(pid, op[0], ep[0], t->timeout_s, &pr);
+    cb_proc_wait(&p, t->timeout_s, &pr);
     char *out = pr.out, *err = pr.err;
     int timed_out = pr.timed_out, st = cb_proc_exit_code(pr.wait_status);
     int result; /* 0 pass, 1 fail, 2 skip */

@@ -80,6 +80,8 @@ enum { CB_TEST_SKIP = 77 };
 /* Runs argv (argv[0] a path) with stdout and stderr captured; returns the exit status, or
  * 128 + signal. Output buffers are malloc'd and NUL-terminated; callers free them. */
 int cb_test_spawn(char *const argv[], char **out, char **err);
+/* Runs fn in a forked child, stdout and stderr captured, to its end; returns as cb_test_spawn. */
+int cb_test_fork(void (*fn)(void), char **out, char **err);
 /* Fills argv with "<root>/bin/<binary>" (the path is written into path) followed by the arguments
  * in ap up to a NULL, then a NULL; returns how many it stored before the NULL. Fails the test
  * when they do not fit in cap - 1 entries. */

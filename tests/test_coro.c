@@ -466,42 +466,14 @@ PER_BACKEND(coro_destroy_suspended)
 
 static const cb_co_backend *child_be;
 
-/* Runs fn in a forked child with its stderr captured into *err (malloc'd); returns the exit
- * status, or 128 + the signal that killed it. */
+/* Runs fn in a child with its stderr captured into *err (malloc'd); returns the exit status, or
+ * 128 + the signal that killed it. */
 static int run_child(void (*fn)(void), char **err)
 {
-    int p[2];
-    CB_CHECK_EQ_INT(pipe(p), 0);
-    fflush(NULL);
-    pid_t pid = fork();
-    CB_CHECK(pid >= 0);
-    if (pid == 0) {
-        close(p[0]);
-        dup2(p[1], 2);
-        fn();
-        _exit(0);
-    }
-    close(p[1]);
-    size_t len = 0;
-    char *buf = malloc(1);
-    ssize_t n;
-    char tmp[512];
-    while ((n = read(p[0], tmp, sizeof tmp)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        CB_CHECK(n > 0);
-        buf = realloc(buf, len + (size_t)n + 1);
-        CB_CHECK(buf != NULL);
-        memcpy(buf + len, tmp, (size_t)n);
-        len += (size_t)n;
-    }
-    buf[len] = '\0';
-    close(p[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        CB_CHECK_EQ_INT(errno, EINTR);
-    *err = buf;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    char *out;
+    int st = cb_test_fork(fn, &out, err);
+    free(out);
+    return st;
 }
 
 static volatile size_t deep_limit = SIZE_MAX;

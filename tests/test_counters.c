@@ -1,4 +1,4 @@
-/* Tests of harness/counters.c: software events counted around a window, accumulation over several
+/* Tests of harness/measure/counters.c: software events counted around a window, accumulation over several
  * windows (read once or after each), hardware aliases counted or reported unavailable with the
  * errno (both outcomes accepted, decided by probing the PMU directly), every alias name encoded by
  * libpfm4 for each PMU model of docs/counters.md, validation messages, the JSON shape and
@@ -12,7 +12,7 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "harness/counters.h"
+#include "harness/measure/counters.h"
 #include "tests/test.h"
 
 enum { PAGE = 4096 };

@@ -9,6 +9,7 @@
 #include "impls/coro.h"
 #include "impls/runtime.h"
 #include "test.h"
+#include "workloads/run_once.h"
 #include "workloads/workload.h"
 
 /* ---- the allocator's probe, in this (fresh, forked) test process ------------------------- */
@@ -134,27 +135,32 @@ static void params_for(const cb_workload *wl, const cb_impl *im, const char *con
         }
 }
 
+static void hook_on(void *unused)
+{
+    (void)unused;
+    hook.susp0 = cb_rt.suspensions;
+    cb_wl_rest_hook = test_hook;
+}
+
+static void hook_off(void *unused)
+{
+    (void)unused;
+    cb_wl_rest_hook = NULL;
+}
+
 static void run_with_hook(const char *wname, const cb_impl *im, const char *const *set)
 {
     const cb_workload *wl = cb_workload_find(wname);
     CB_CHECK(wl != NULL);
     cb_params p;
     params_for(wl, im, set, &p);
-    const cb_family_ops *f = &wl->family[im->style];
     char err[512] = "";
-    cb_impl_configure(im, &p);
     memset(&hook, 0, sizeof hook);
     hook.heap0 = cb_rt.heap_live_bytes;
-    void *inst = f->setup(im, &p, err, sizeof err);
-    if (!inst)
-        CB_FAIL("%s/%s setup: %s", wname, im->name, err);
-    hook.susp0 = cb_rt.suspensions;
-    cb_wl_rest_hook = test_hook;
-    if (f->run(inst, err, sizeof err))
-        CB_FAIL("%s/%s run: %s", wname, im->name, err);
-    cb_wl_rest_hook = NULL;
-    cb_wl_result r;
-    f->finish(inst, &r);
+    cb_wl_around around = {hook_on, hook_off, NULL};
+    cb_wl_once once;
+    if (cb_wl_run_once(wl, im, &p, &around, &once, err, sizeof err))
+        CB_FAIL("%s/%s: %s", wname, im->name, err);
     CB_CHECK_EQ_INT(hook.calls, 1);
 }
 

@@ -3,7 +3,7 @@
  * the geometric mean. */
 #include <math.h>
 
-#include "harness/signif.h"
+#include "harness/report/signif.h"
 #include "test.h"
 
 #define CHECK_NEAR(a, b, tol)                                                                  \

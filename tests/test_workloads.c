@@ -3,6 +3,7 @@
  * family bodies directly (no harness), so it also runs cross-built under qemu-aarch64. */
 #include "impls/runtime.h"
 #include "test.h"
+#include "workloads/run_once.h"
 #include "workloads/workload.h"
 
 typedef struct point {
@@ -61,19 +62,11 @@ static void make_params(const cb_workload *wl, const cb_impl *im, const point *p
 
 static outcome run_point(const cb_workload *wl, const cb_impl *im, const cb_params *p)
 {
-    const cb_family_ops *f = &wl->family[im->style];
     char err[512] = "";
-    outcome o;
-    cb_impl_configure(im, p);
-    void *inst = f->setup(im, p, err, sizeof err);
-    if (!inst)
-        CB_FAIL("%s/%s setup: %s", wl->name, im->name, err);
-    uint64_t s0 = cb_rt.suspensions;
-    if (f->run(inst, err, sizeof err))
-        CB_FAIL("%s/%s run: %s", wl->name, im->name, err);
-    o.suspensions = cb_rt.suspensions - s0;
-    f->finish(inst, &o.r);
-    return o;
+    cb_wl_once once;
+    if (cb_wl_run_once(wl, im, p, NULL, &once, err, sizeof err))
+        CB_FAIL("%s/%s: %s", wl->name, im->name, err);
+    return (outcome){once.res, once.suspensions};
 }
 
 static void check_workload(const char *name)

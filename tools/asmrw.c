@@ -1,6 +1,6 @@
 /* cb_asmrw: rewrites corobench's own x86-64 assembly (GCC's -S output and the preprocessed
  * switch .S files, AT&T syntax) for the variant builds. --jmpret turns every `ret` into
- * `lea 8(%rsp), %rsp; jmp *-8(%rsp)`; --rsbsim inserts the return-stack simulator's hooks (harness/rsbsim.*)
+ * `lea 8(%rsp), %rsp; jmp *-8(%rsp)`; --rsbsim inserts the return-stack simulator's hooks (harness/measure/rsbsim.*)
  * at calls into corobench code, at `ret`s and at tail jumps out of it. Only instructions are
  * touched: labels, directives (CFI, .loc) and comments pass through. docs/rsb.md has the rules. */
 #include <ctype.h>

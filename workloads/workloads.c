@@ -8,7 +8,7 @@ extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn,
 const cb_workload *const cb_workloads[] = {&cb_wl_pingpong, &cb_wl_recursive, &cb_wl_io,
                                            &cb_wl_spawn, &cb_wl_fault};
 
-/* Installed by the harness in a cell's child (harness/cell.c); NULL in the tests. */
+/* Installed by the harness in a cell's child (harness/measure/cell.c); NULL in the tests. */
 void (*cb_wl_rest_hook)(uint64_t alive);
 const size_t cb_nworkloads = sizeof cb_workloads / sizeof cb_workloads[0];
 

@@ -1,5 +1,5 @@
 /* Least-squares calibration of the return-stack model: one straight line per candidate, and the
- * choice among candidates (harness/rsbfit.h, docs/rsb.md). */
+ * choice among candidates (harness/report/rsbfit.h, docs/rsb.md). */
 #include "rsbfit.h"
 
 int cb_rsbfit_line_fit(const double *x, const double *y, size_t n, cb_rsbfit_line *out)

@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "fields.h"
-#include "harness.h"
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/stats.h"
+#include "load.h"
 #include "signif.h"
 
 enum { CMP_MIN_SAMPLES = 5, CMP_KEY = 768 };

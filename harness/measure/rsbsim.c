@@ -1,7 +1,7 @@
 /* The return-stack-buffer simulator (docs/rsb.md): candidate (model, N) stacks driven by one
  * call/return trace, and the calls that bracket a counting pass. Built into every binary (the
  * harness links against it), compiled without instrumentation; only in the rsbsim builds
- * (CB_RSBSIM=1) does rewritten code reach push and pop, through harness/rsbsim_x86_64.S. */
+ * (CB_RSBSIM=1) does rewritten code reach push and pop, through harness/measure/rsbsim_x86_64.S. */
 #include "rsbsim.h"
 
 #include <string.h>
@@ -91,6 +91,18 @@ int cb_rsbsim_begin(const cb_rsb_config *cand, size_t n)
 }
 
 void cb_rsbsim_end(void) { counting = 0; }
+
+void cb_rsbsim_begin_hook(void *pass)
+{
+    cb_rsbsim_pass *p = pass;
+    p->rc = cb_rsbsim_begin(p->cand, p->n);
+}
+
+void cb_rsbsim_end_hook(void *pass)
+{
+    (void)pass;
+    cb_rsbsim_end();
+}
 
 size_t cb_rsbsim_ncandidates(void) { return ncands; }
 

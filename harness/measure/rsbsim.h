@@ -1,6 +1,6 @@
 /* The return-stack-buffer simulator: the state the rewritten code of bin/corobench-rsbsim updates
- * (through the hooks in harness/rsbsim_x86_64.S, inserted by tools/asmrw.c) and the harness API
- * around a counting pass. This file and its .c/.S are never instrumented themselves.
+ * (through the hooks in harness/measure/rsbsim_x86_64.S, inserted by tools/asmrw.c) and the harness
+ * API around a counting pass. This file and its .c/.S are never instrumented themselves.
  * Two models (docs/rsb.md): `circular N` and `underflow-btb N`. One pass over the call/return
  * trace evaluates several candidate (model, N) configurations side by side, each with its own
  * stack and counts, so a calibration sees every candidate from one run of the workload. */
@@ -53,6 +53,15 @@ int cb_rsbsim_instrumented(void);
 int cb_rsbsim_begin(const cb_rsb_config *cand, size_t n);
 /* Stops counting; the counts stay readable. */
 void cb_rsbsim_end(void);
+/* begin and end as run-once hooks (workloads/run_once.h), ctx a cb_rsbsim_pass. Being here,
+ * uninstrumented, they add no counted call or return to the pass. */
+typedef struct cb_rsbsim_pass {
+    const cb_rsb_config *cand;
+    size_t n;
+    int rc; /* what begin returned */
+} cb_rsbsim_pass;
+void cb_rsbsim_begin_hook(void *pass);
+void cb_rsbsim_end_hook(void *pass);
 /* Candidates of the last begin, and candidate i's counts. */
 size_t cb_rsbsim_ncandidates(void);
 const cb_rsb_counts *cb_rsbsim_counts(size_t i);

@@ -1,5 +1,7 @@
-/* The results document (schema corobench-results/1, docs/results-schema.md): machine, build and
- * run metadata, the cells; its atomic write; and the stdout table, derived from the same JSON. */
+/* Writing the results document (schema corobench-results/1, docs/results-schema.md): machine,
+ * build and run metadata, the cells' headers; its atomic write. */
+#include "results.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,8 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "harness.h"
+#include "harness/build.h"
+#include "harness/measure/clock.h"
+#include "harness/measure/rsbsim.h"
 
 static void utc_stamp(char *buf, size_t len, const char *fmt)
 {
@@ -154,21 +157,36 @@ json_t *cb_results_new(const cb_run_opts *o)
     if (strcmp(cb_clock_source(), "tsc") != 0)
         json_object_set_new(unavailable, "tsc",
                             json_string("no invariant TSC; timing uses clock_gettime"));
-    return json_pack(
+    json_t *doc = json_pack(
         "{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:{s:o, s:i, s:i, s:f, s:o, s:b, s:f, s:s}, "
         "s:o, s:[]}",
         "schema", CB_SCHEMA, "corobench_version", CB_VERSION, "git_commit", cb_build_commit,
         "created_utc", created, "machine", machine(), "build", "compiler", compiler, "cflags",
-        cb_build_cflags, "arch", cb_build_arch, "run", "argv", argv, "reps", (int)o->reps,
-        "warmup", (int)o->warmup, "min_rep_ms", o->min_rep_ms, "pin_cpu",
+        cb_build_cflags, "arch", cb_build_arch, "run", "argv", argv, "reps", (int)o->measure.reps,
+        "warmup", (int)o->measure.warmup, "min_rep_ms", o->measure.min_rep_ms, "pin_cpu",
         o->pin_cpu >= 0 ? json_integer(o->pin_cpu) : json_null(), "quick", o->quick,
         "timeout_s", o->timeout_s, "statistic",
         "median of the repetitions' ns per op; mad = median absolute deviation", "unavailable",
         unavailable, "cells");
+    /* run.variants, run.rsb, run.rsb_model, run.rsb_entries (docs/rsb.md) */
+    json_t *run = json_object_get(doc, "run"), *v = json_array();
+    for (size_t i = 0; i < o->nvariants; i++)
+        json_array_append_new(v, json_string(o->variants[i]));
+    json_object_set_new(run, "variants", v);
+    json_object_set_new(run, "rsb", json_string(o->rsb_sim ? "sim" : "off"));
+    json_object_set_new(run, "rsb_model",
+                        o->rsb_sim ? json_string(cb_rsb_model_name(
+                                         (cb_rsb_model)o->measure.rsb_model))
+                                   : json_null());
+    json_object_set_new(run, "rsb_entries", o->rsb_sim
+                                                ? json_integer((json_int_t)o->measure.rsb_entries)
+                                                : json_null());
+    return doc;
 }
 
-json_t *cb_cell_header(const cb_cell *c)
+json_t *cb_cell_header(const cb_plan_cell *pc)
 {
+    const cb_cell *c = &pc->cell;
     json_t *params = json_object();
     for (size_t i = 0; i < c->params.n; i++) {
         const cb_param_val *v = &c->params.v[i];
@@ -178,7 +196,7 @@ json_t *cb_cell_header(const cb_cell *c)
     }
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
                      cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
-                     c->variant ? c->variant : "plain", "unit", c->wl->unit);
+                     pc->variant, "unit", c->wl->unit);
 }
 
 int cb_results_write(json_t *doc, const char *path)
@@ -207,155 +225,3 @@ int cb_results_write(json_t *doc, const char *path)
     return 0;
 }
 
-void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
-{
-    size_t n = 0;
-    const char *k;
-    json_t *v;
-    buf[0] = '\0';
-    json_object_foreach(json_object_get(cell, "params"), k, v)
-    {
-        if (!strcmp(k, "stack") || !strcmp(k, "stack_mode")) {
-            /* implementation parameters: never (impl_params 0) or when not at their defaults */
-            if (!impl_params ||
-                (json_is_integer(v) && json_integer_value(v) == CB_CO_DEFAULT_STACK) ||
-                (json_is_string(v) && !strcmp(json_string_value(v), "auto")))
-                continue;
-        }
-        if (json_is_integer(v))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
-                                  (long long)json_integer_value(v));
-        else
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
-                                  json_string_value(v));
-        if (n >= len)
-            break;
-    }
-}
-
-enum { TBL_COLS = 10, TBL_CELL = 160 };
-
-/* One row's columns; ok rows fill them all, others put the error after the status. */
-static void table_row(json_t *c, char col[TBL_COLS][TBL_CELL])
-{
-    static const char *const text_fields[] = {"workload", NULL, "impl", "variant", "status"};
-    for (int k = 0; k < 5; k++)
-        snprintf(col[k], TBL_CELL, "%s",
-                 k == 1 ? "" : json_string_value(json_object_get(c, text_fields[k])));
-    cb_cell_params_text(c, 1, col[1], TBL_CELL);
-    for (int k = 5; k < TBL_COLS; k++)
-        col[k][0] = '\0';
-    if (strcmp(col[4], "ok")) {
-        snprintf(col[5], TBL_CELL, "%s", json_string_value(json_object_get(c, "error")));
-        return;
-    }
-    json_t *ns = json_object_get(c, "ns_per_op"), *rsb = json_object_get(c, "rsbsim");
-    snprintf(col[5], TBL_CELL, "%.2f ns/%s", json_real_value(json_object_get(ns, "median")),
-             json_string_value(json_object_get(c, "unit")));
-    snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
-    snprintf(col[7], TBL_CELL, "%lld",
-             (long long)json_integer_value(json_object_get(c, "suspensions")));
-    snprintf(col[8], TBL_CELL, "%s", json_string_value(json_object_get(c, "checksum")));
-    if (rsb)
-        snprintf(col[9], TBL_CELL, "%.3f",
-                 json_real_value(json_object_get(rsb, "mispredicted_per_op")));
-}
-
-void cb_results_print_table(json_t *doc, FILE *out)
-{
-    static const char *const head[TBL_COLS] = {
-        "workload", "params", "impl", "variant", "status", "median", "mad", "suspensions",
-        "checksum", "rsbsim mispredicted/op"};
-    /* Right-aligned numeric columns. */
-    static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 1};
-    json_t *cells = json_object_get(doc, "cells"), *c;
-    size_t i, w[TBL_COLS];
-    char col[TBL_COLS][TBL_CELL];
-    int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
-    for (int k = 0; k < TBL_COLS; k++)
-        w[k] = strlen(head[k]);
-    json_array_foreach(cells, i, c)
-    {
-        any_rsb |= json_object_get(c, "rsbsim") != NULL;
-        table_row(c, col);
-        if (strcmp(col[4], "ok"))
-            continue; /* an error runs to the end of its line */
-        for (int k = 0; k < TBL_COLS; k++)
-            w[k] = strlen(col[k]) > w[k] ? strlen(col[k]) : w[k];
-    }
-    int ncols = any_rsb ? TBL_COLS : TBL_COLS - 1;
-    for (int k = 0; k < ncols; k++)
-        fprintf(out, "%s%*s", k ? "  " : "", right[k] ? (int)w[k] : -(int)w[k], head[k]);
-    fputc('\n', out);
-    json_array_foreach(cells, i, c)
-    {
-        table_row(c, col);
-        int ok = !strcmp(col[4], "ok");
-        for (int k = 0; k < (ok ? ncols : 6); k++)
-            fprintf(out, "%s%*s", k ? "  " : "",
-                    (!ok && k == 5) ? 0 : right[k] ? (int)w[k] : -(int)w[k], col[k]);
-        fputc('\n', out);
-    }
-}
-
-json_t *cb_results_load(const char *path)
-{
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    if (!doc) {
-        if (jerr.line > 0) /* a parse error: where the parser stopped */
-            cb_usage_error("cannot read results '%s': line %d column %d: %s (valid: a %s file)",
-                           path, jerr.line, jerr.column, jerr.text, CB_SCHEMA);
-        else
-            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
-                           CB_SCHEMA);
-        return NULL;
-    }
-    const char *schema = json_string_value(json_object_get(doc, "schema"));
-    if (!schema || strcmp(schema, CB_SCHEMA)) {
-        cb_usage_error("'%s' has schema '%s' (valid: %s)", path, schema ? schema : "none",
-                       CB_SCHEMA);
-        json_decref(doc);
-        return NULL;
-    }
-    return doc;
-}
-
-FILE *cb_output_open(const char *path, char *tmp, size_t tmplen)
-{
-    if (!path)
-        return stdout;
-    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        fprintf(stderr, "corobench: cannot write %s: %s\n", tmp, strerror(errno));
-    return f;
-}
-
-int cb_output_commit(FILE *f, const char *path, const char *tmp)
-{
-    if (!path)
-        return fflush(f) == 0 ? 0 : -1;
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "corobench: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
-void cb_checksum_text(uint64_t sum, char buf[19]) { snprintf(buf, 19, "0x%016" PRIx64, sum); }
-
-const char *cb_results_unit(json_t *cells, const char *workload)
-{
-    json_t *c;
-    size_t i;
-    json_array_foreach(cells, i, c)
-    {
-        json_t *unit = json_object_get(c, "unit");
-        if (!strcmp(json_string_value(json_object_get(c, "workload")), workload) &&
-            json_is_string(unit))
-            return json_string_value(unit);
-    }
-    return "op";
-}

@@ -1,11 +1,18 @@
-/* Expands --impl x --workload x --param into cells: for each workload, each parameter point
- * (the cartesian product of the values given for its parameters and the implementation's,
- * defaults elsewhere), each implementation. Everything is validated before any cell runs. */
+/* The plan (plan.h). Expands --impl x --workload x --param into cells: for each workload, each
+ * parameter point (the cartesian product of the values given for its parameters and the
+ * implementation's, defaults elsewhere), each implementation; then each build variant, naming
+ * the binary of each. Everything is validated before any cell runs. */
+#include "plan.h"
+
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "harness.h"
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/rsbsim.h"
 
 /* --quick replaces these defaults (never a value the user gave). */
 static const struct {
@@ -126,7 +133,8 @@ static int build_axes(axis *axes, size_t *nax, const cb_param_def *defs, const c
 
 /* Order: workload, then workload parameter point, then implementation (then its own
  * parameters), so that cells which compare sit next to each other. */
-int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *err, size_t errlen)
+static int grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *err,
+                      size_t errlen)
 {
     size_t cap = 0;
     *cells = NULL;
@@ -162,4 +170,90 @@ int cb_grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, char *e
         } while (next_point(wax, nw, widx));
     }
     return 0;
+}
+
+/* bin/corobench, bin/corobench-jmpret, bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim: next
+ * to the running binary. */
+static char *variant_binary(const char *variant, int counting)
+{
+    char self[PATH_MAX] = "bin/corobench", *path;
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0)
+        self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    int plain = !strcmp(variant, "plain");
+    if (asprintf(&path, "%.*s/corobench%s%s%s", slash ? (int)(slash - self) : 3,
+                 slash ? self : "bin", plain ? "" : "-", plain ? "" : variant,
+                 counting ? "-rsbsim" : "") < 0)
+        abort();
+    return path;
+}
+
+static int need_binary(const char *path, const char *why)
+{
+    if (access(path, X_OK) == 0)
+        return 0;
+    return cb_usage_error("%s needs %s, which is not built (valid: build it with 'make "
+                          "variants', x86-64 only)",
+                          why, path);
+}
+
+/* The binaries of each variant: the timing one (NULL for this build's own variant) and the
+ * counting one. Both must exist before anything runs. */
+static int name_binaries(const cb_run_opts *o, cb_plan *plan, const char *bins[][2])
+{
+    int rc;
+    if (cb_rsbsim_instrumented() && o->cell_mode != CB_CELL_COUNT)
+        return cb_usage_error("this binary is instrumented for the return-stack simulator and "
+                              "only runs counting passes (valid: time with bin/corobench or "
+                              "bin/corobench-jmpret, adding --rsb sim)");
+    for (size_t v = 0; v < o->nvariants; v++) {
+        char why[64];
+        snprintf(why, sizeof why, "--variant %s", o->variants[v]);
+        bins[v][0] = bins[v][1] = NULL;
+        if (strcmp(o->variants[v], cb_build_variant))
+            bins[v][0] = plan->paths[2 * v] = variant_binary(o->variants[v], 0);
+        if (o->rsb_sim)
+            bins[v][1] = plan->paths[2 * v + 1] = variant_binary(o->variants[v], 1);
+        if (o->cell_mode != CB_CELL_NONE)
+            continue; /* the parent checked */
+        if ((bins[v][0] && (rc = need_binary(bins[v][0], why))) ||
+            (bins[v][1] && (rc = need_binary(bins[v][1], "--rsb sim"))))
+            return rc;
+    }
+    return CB_OPTS_PARSED;
+}
+
+int cb_plan_build(const cb_run_opts *o, cb_plan *plan)
+{
+    cb_cell *cells;
+    size_t ncells;
+    char err[1024];
+    const char *bins[2][2];
+    int rc;
+    *plan = (cb_plan){0};
+    if (grid_build(o, &cells, &ncells, err, sizeof err) != 0)
+        return cb_usage_error("%s", err);
+    if ((rc = name_binaries(o, plan, bins)) != CB_OPTS_PARSED) {
+        free(cells);
+        return rc;
+    }
+    size_t n = ncells * o->nvariants;
+    plan->cells = calloc(n ? n : 1, sizeof *plan->cells);
+    if (!plan->cells)
+        return cb_usage_error("out of memory expanding %zu cells (valid: a smaller grid)", n);
+    for (size_t i = 0, k = 0; i < ncells; i++)
+        for (size_t v = 0; v < o->nvariants; v++, k++)
+            plan->cells[k] = (cb_plan_cell){cells[i], o->variants[v], bins[v][0], bins[v][1], k};
+    plan->ncells = n;
+    free(cells);
+    return CB_OPTS_PARSED;
+}
+
+void cb_plan_free(cb_plan *plan)
+{
+    free(plan->cells);
+    for (size_t i = 0; i < sizeof plan->paths / sizeof plan->paths[0]; i++)
+        free(plan->paths[i]);
+    *plan = (cb_plan){0};
 }

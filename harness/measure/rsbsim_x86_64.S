@@ -3,7 +3,7 @@
  *   call cb_rsbsim_on_ret  ; ret                                     at returns (and tail jumps out)
  * Each saves the flags and every call-clobbered general-purpose register of the instrumented code
  * (operands, arguments, return values, and what -fipa-ra keeps live across a call), aligns the
- * stack and calls the simulator in C (harness/rsbsim.c, whose hook functions use general
+ * stack and calls the simulator in C (harness/measure/rsbsim.c, whose hook functions use general
  * registers only). They write below rsp only where a `call` writes anyway. Not rewritten. */
 
         .text

@@ -1,8 +1,10 @@
-/* Pipe draining with a deadline, and wait-status wording. */
+/* Start, wait with a deadline, reap; and wait-status wording (proc.h). */
 #include "proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +31,89 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void cb_proc_collect(pid_t pid, int out_fd, int err_fd, double timeout_s, cb_proc_result *r)
+/* The child being waited for, when it has its own group: what an interrupt must kill. Process
+ * state, not run state: a signal handler can reach nothing else. */
+static volatile sig_atomic_t waited_group;
+
+static void on_interrupt(int sig)
 {
+    if (waited_group > 0)
+        kill(-(pid_t)waited_group, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cb_proc_kill_on_interrupt(void)
+{
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    signal(SIGHUP, on_interrupt);
+}
+
+int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *arg, char *err,
+                  size_t errlen)
+{
+    int op[2], ep[2];
+    if (pipe2(op, O_CLOEXEC)) {
+        snprintf(err, errlen, "pipe2: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(ep, O_CLOEXEC)) {
+        snprintf(err, errlen, "pipe2: %s", strerror(errno));
+        close(op[0]), close(op[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(op[0]), close(op[1]), close(ep[0]), close(ep[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        if (o->own_group)
+            setpgid(0, 0);
+        if (dup2(op[1], 1) < 0 || dup2(ep[1], 2) < 0)
+            _exit(CB_CHILD_SETUP_FAILED);
+        if (o->stdin_null) {
+            int devnull = open("/dev/null", O_RDONLY);
+            if (devnull >= 0)
+                dup2(devnull, 0);
+        }
+        if (o->pin_cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(o->pin_cpu, &set);
+            if (sched_setaffinity(0, sizeof set, &set) != 0) {
+                fprintf(stderr, "sched_setaffinity(cpu %d): %s\n", o->pin_cpu, strerror(errno));
+                _exit(CB_CHILD_SETUP_FAILED);
+            }
+        }
+        int rc = body(arg);
+        fflush(NULL);
+        _exit(rc);
+    }
+    close(op[1]);
+    close(ep[1]);
+    *p = (cb_proc){pid, op[0], ep[0], o->own_group};
+    return 0;
+}
+
+int cb_proc_exec(void *argv)
+{
+    char *const *a = argv;
+    fflush(NULL);
+    execv(a[0], a);
+    fprintf(stderr, "exec %s: %s\n", a[0], strerror(errno));
+    return CB_CHILD_EXEC_FAILED;
+}
+
+void cb_proc_wait(cb_proc *p, double timeout_s, cb_proc_result *r)
+{
+    pid_t pid = p->pid;
+    int out_fd = p->out_fd, err_fd = p->err_fd;
+    if (p->own_group)
+        waited_group = pid;
     memset(r, 0, sizeof *r);
     append(&r->out, &r->out_len, "", 0);
     append(&r->err, &r->err_len, "", 0);
@@ -72,6 +155,7 @@ void cb_proc_collect(pid_t pid, int out_fd, int err_fd, double timeout_s, cb_pro
             close(pf[i].fd);
     while (waitpid(pid, &r->wait_status, 0) < 0 && errno == EINTR)
         ;
+    waited_group = 0;
 }
 
 void cb_proc_result_free(cb_proc_result *r)

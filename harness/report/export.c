@@ -13,8 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "fields.h"
-#include "harness.h"
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/stats.h"
+#include "load.h"
 
 enum { EXPORT_MAX = 16 };
 

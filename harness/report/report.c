@@ -7,20 +7,28 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "commands.h"
+#include "harness/cli.h"
+#include "load.h"
 
 static void column_key(json_t *cell, char *buf, size_t len)
 {
     const char *variant = json_string_value(json_object_get(cell, "variant"));
-    json_t *p = json_object_get(cell, "params");
-    json_t *stack = json_object_get(p, "stack"), *mode = json_object_get(p, "stack_mode");
     size_t n = (size_t)snprintf(buf, len, "%s", json_string_value(json_object_get(cell, "impl")));
     if (variant && strcmp(variant, "plain"))
         n += (size_t)snprintf(buf + n, len - n, " (%s)", variant);
-    if (stack && json_integer_value(stack) != CB_CO_DEFAULT_STACK)
-        n += (size_t)snprintf(buf + n, len - n, " stack=%lld", (long long)json_integer_value(stack));
-    if (mode && strcmp(json_string_value(mode), "auto"))
-        snprintf(buf + n, len - n, " %s", json_string_value(mode));
+    /* The implementation's parameters away from their defaults: " stack=16384 guarded". */
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(cell, "params"), k, v)
+    {
+        if (n >= len || cb_impl_param_at_default(cell, k, v) != 0)
+            continue;
+        if (json_is_integer(v))
+            n += (size_t)snprintf(buf + n, len - n, " %s=%lld", k, (long long)json_integer_value(v));
+        else
+            n += (size_t)snprintf(buf + n, len - n, " %s", json_string_value(v));
+    }
 }
 
 /* Appends s to the array if absent; returns its index. */

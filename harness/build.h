@@ -1,0 +1,12 @@
+/* What this binary is and writes: the version, the results schema it writes and reads, and the
+ * build facts the Makefile bakes into buildinfo.c. */
+#ifndef CB_BUILD_H
+#define CB_BUILD_H
+
+#define CB_VERSION "0.1.0"
+#define CB_SCHEMA "corobench-results/1"
+
+extern const char cb_build_commit[], cb_build_cc[], cb_build_compiler[], cb_build_cflags[],
+    cb_build_arch[], cb_build_variant[];
+
+#endif

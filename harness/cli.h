@@ -1,0 +1,25 @@
+/* What every command shares: the exit statuses, the one-line usage error, the list splitter, and
+ * the command table that main.c dispatches on and prints usage from. */
+#ifndef CB_CLI_H
+#define CB_CLI_H
+
+#include <stddef.h>
+
+/* Exit statuses of the CLI. */
+enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2 };
+
+/* One command: `corobench NAME ...` calls handler(argc - 1, argv + 1), so argv[0] is NAME. */
+typedef struct cb_command {
+    const char *name;
+    const char *usage;   /* the arguments, after the name, as in the usage text */
+    const char *summary; /* one line; NULL: hidden (not in the usage text nor "valid: ...") */
+    int (*handler)(int argc, char **argv);
+} cb_command;
+
+/* Prints a one-line "corobench: ..." error and returns CB_EXIT_USAGE. */
+int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Splits "a,b,,c" at commas into a NULL-terminated array, empty items kept as ""; *n counts
+ * them. One allocation: free() the result. */
+char **cb_split_list(const char *s, size_t *n);
+
+#endif

@@ -1,0 +1,108 @@
+/* Reading results documents (load.h). */
+#include "load.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "impls/impls.h"
+
+int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value)
+{
+    const cb_impl *im = cb_impl_find(json_string_value(json_object_get(cell, "impl")) ?: "");
+    for (const cb_param_def *d = im ? im->params : NULL; d && d->name; d++) {
+        if (strcmp(d->name, name))
+            continue;
+        if (d->kind == CB_PARAM_INT)
+            return json_is_integer(value) && json_integer_value(value) == strtoll(d->defval, NULL, 10);
+        return json_is_string(value) && !strcmp(json_string_value(value), d->defval);
+    }
+    return -1;
+}
+
+void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    buf[0] = '\0';
+    json_object_foreach(json_object_get(cell, "params"), k, v)
+    {
+        int at_default = cb_impl_param_at_default(cell, k, v);
+        /* implementation parameters: never (impl_params 0) or when not at their defaults */
+        if (at_default >= 0 && (!impl_params || at_default))
+            continue;
+        if (json_is_integer(v))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
+                                  (long long)json_integer_value(v));
+        else
+            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
+                                  json_string_value(v));
+        if (n >= len)
+            break;
+    }
+}
+
+
+json_t *cb_results_load(const char *path)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    if (!doc) {
+        if (jerr.line > 0) /* a parse error: where the parser stopped */
+            cb_usage_error("cannot read results '%s': line %d column %d: %s (valid: a %s file)",
+                           path, jerr.line, jerr.column, jerr.text, CB_SCHEMA);
+        else
+            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
+                           CB_SCHEMA);
+        return NULL;
+    }
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    if (!schema || strcmp(schema, CB_SCHEMA)) {
+        cb_usage_error("'%s' has schema '%s' (valid: %s)", path, schema ? schema : "none",
+                       CB_SCHEMA);
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+FILE *cb_output_open(const char *path, char *tmp, size_t tmplen)
+{
+    if (!path)
+        return stdout;
+    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fprintf(stderr, "corobench: cannot write %s: %s\n", tmp, strerror(errno));
+    return f;
+}
+
+int cb_output_commit(FILE *f, const char *path, const char *tmp)
+{
+    if (!path)
+        return fflush(f) == 0 ? 0 : -1;
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "corobench: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+const char *cb_results_unit(json_t *cells, const char *workload)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        json_t *unit = json_object_get(c, "unit");
+        if (!strcmp(json_string_value(json_object_get(c, "workload")), workload) &&
+            json_is_string(unit))
+            return json_string_value(unit);
+    }
+    return "op";
+}

@@ -1,0 +1,117 @@
+/* `corobench run`: options, plan, run, write, table. `corobench cell`: the same options and plan,
+ * then one cell measured or counted here. `corobench list`: the registries. */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli.h"
+#include "harness/measure/clock.h"
+#include "harness/measure/counters.h"
+#include "options.h"
+#include "plan.h"
+#include "results.h"
+#include "runner.h"
+
+int cb_cmd_run(int argc, char **argv)
+{
+    cb_run_opts o = {0};
+    cb_plan plan;
+    int rc;
+    if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
+        (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
+        return rc;
+    char path[4096];
+    if (o.out_path)
+        snprintf(path, sizeof path, "%s", o.out_path);
+    else
+        cb_results_default_path(path, sizeof path);
+
+    cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
+    json_t *doc = cb_results_new(&o);
+    size_t bad = cb_run_plan(&o, &plan, json_object_get(doc, "cells"));
+    if (cb_results_write(doc, path) != 0) {
+        fprintf(stderr, "corobench: cannot write results to %s: %s\n", path, strerror(errno));
+        return CB_EXIT_CELLS_FAILED;
+    }
+    if (o.print_table)
+        cb_results_print_table(doc, stdout);
+    fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s\n",
+            plan.ncells, bad, path);
+    json_decref(doc);
+    cb_plan_free(&plan);
+    return bad ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;
+}
+
+int cb_cmd_cell(int argc, char **argv)
+{
+    char *end;
+    if (argc < 3 || (strcmp(argv[2], "time") && strcmp(argv[2], "count")))
+        return cb_usage_error("usage: corobench cell INDEX time|count RUN-OPTIONS... (valid: "
+                              "what 'corobench run' passes to another build variant)");
+    errno = 0;
+    long index = strtol(argv[1], &end, 10);
+    if (errno || end == argv[1] || *end || index < 0)
+        return cb_usage_error("invalid cell index '%s' (valid: an integer from 0)", argv[1]);
+    cb_run_opts o = {.cell_mode = strcmp(argv[2], "count") ? CB_CELL_TIME : CB_CELL_COUNT,
+                     .cell_index = (size_t)index};
+    cb_plan plan;
+    int rc;
+    /* argv[2] stands in for "run" */
+    if ((rc = cb_run_opts_parse(argc - 2, argv + 2, &o)) != CB_OPTS_PARSED ||
+        (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
+        return rc;
+    if (o.cell_index >= plan.ncells)
+        rc = cb_usage_error("cell index %zu out of range (valid: 0 to %zu for these arguments)",
+                            o.cell_index, plan.ncells ? plan.ncells - 1 : 0);
+    else
+        rc = cb_run_cell_here(&o, &plan.cells[o.cell_index]);
+    cb_plan_free(&plan);
+    return rc;
+}
+
+static void print_params(const cb_param_def *d)
+{
+    for (; d && d->name; d++) {
+        if (d->kind == CB_PARAM_INT) {
+            printf("      %-12s default %-10s integer %lld..%lld: %s\n", d->name, d->defval,
+                   (long long)d->min, (long long)d->max, d->help);
+        } else {
+            char ch[256] = "";
+            size_t n = 0;
+            for (size_t i = 0; d->choices[i]; i++)
+                n += (size_t)snprintf(ch + n, sizeof ch - n, "%s%s", i ? "|" : "", d->choices[i]);
+            printf("      %-12s default %-10s %s: %s\n", d->name, d->defval, ch, d->help);
+        }
+    }
+}
+
+int cb_cmd_list(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        return cb_usage_error("unexpected argument '%s' for list (valid: none)", argv[1]);
+    printf("implementations:\n");
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        const char *why = cb_impl_unavailable(im);
+        printf("  %-10s %-9s %s\n", im->name, cb_impl_family(im), why ? why : "available");
+        printf("      %s\n", im->description ? im->description : im->backend->description);
+        print_params(im->params);
+    }
+    printf("workloads:\n");
+    for (size_t i = 0; i < cb_nworkloads; i++) {
+        const cb_workload *w = cb_workloads[i];
+        if (w->selftest)
+            printf("  %-10s self-test of the harness, not a benchmark ('all' never selects it): %s\n", w->name,
+                   w->description);
+        else
+            printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
+        print_params(w->params);
+    }
+    printf("event aliases for --events (any libpfm4 event name works too):\n");
+    cb_counters_list(stdout);
+    return 0;
+}

@@ -1,0 +1,10 @@
+/* The commands that run cells: run, list, and the hidden cell (how a run executes a cell in
+ * another build variant: `corobench cell INDEX time|count RUN-OPTIONS...`). */
+#ifndef CB_RUN_COMMANDS_H
+#define CB_RUN_COMMANDS_H
+
+int cb_cmd_run(int argc, char **argv);
+int cb_cmd_list(int argc, char **argv);
+int cb_cmd_cell(int argc, char **argv);
+
+#endif

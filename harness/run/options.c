@@ -1,0 +1,316 @@
+/* The `run` and `list` commands: option parsing and validation. Every bad input is one line
+ * naming the bad value and the valid choices, and exit status 2, before anything runs. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/counters.h"
+#include "harness/measure/rsbsim.h"
+
+static void impl_choices(char *buf, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cb_nimpls; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s, ", cb_impls[i].name);
+    snprintf(buf + n, len - n, "all");
+}
+
+static void workload_choices(char *buf, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cb_nworkloads; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s, ", cb_workloads[i]->name);
+    snprintf(buf + n, len - n, "all");
+}
+
+/* Resolves a comma-separated selection against a name table; `all` selects every entry
+ * in_all accepts (everything when it is NULL). */
+static int select_list(const char *arg, const char *what, const void **out, size_t *nout,
+                       size_t ntable, const void *(*at)(size_t), const char *(*name)(const void *),
+                       int (*in_all)(const void *), void (*choices)(char *, size_t))
+{
+    size_t n;
+    char **items = cb_split_list(arg, &n);
+    *nout = 0;
+    for (size_t i = 0; i < n; i++) {
+        int found = 0;
+        for (size_t t = 0; t < ntable; t++) {
+            const void *e = at(t);
+            if (strcmp(items[i], "all") ? strcmp(items[i], name(e)) != 0 : in_all && !in_all(e))
+                continue;
+            found = 1;
+            int dup = 0;
+            for (size_t k = 0; k < *nout; k++)
+                dup |= out[k] == e;
+            if (!dup)
+                out[(*nout)++] = e;
+        }
+        if (!found) {
+            char valid[256];
+            choices(valid, sizeof valid);
+            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", what, items[i], valid);
+            free(items);
+            return rc;
+        }
+    }
+    free(items);
+    return 0;
+}
+
+static const void *impl_at(size_t i) { return &cb_impls[i]; }
+static const char *impl_name(const void *e) { return ((const cb_impl *)e)->name; }
+static const void *wl_at(size_t i) { return cb_workloads[i]; }
+static const char *wl_name(const void *e) { return ((const cb_workload *)e)->name; }
+static int wl_in_all(const void *e) { return !((const cb_workload *)e)->selftest; }
+
+/* -1 unless s is an integer from lo to hi. */
+static int parse_uint_quiet(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_uint(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    if (parse_uint_quiet(s, lo, hi, out))
+        return cb_usage_error("invalid value '%s' for %s (valid: an integer from %ld to %ld)", s,
+                              opt, lo, hi);
+    return 0;
+}
+
+static int parse_pos_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || !isfinite(v))
+        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s)", s,
+                              opt, strcmp(opt, "--timeout") ? "milliseconds" : "seconds");
+    *out = v;
+    return 0;
+}
+
+static int check_pin(int cpu)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set)) {
+        char valid[256] = "";
+        size_t n = 0;
+        for (int i = 0; i < CPU_SETSIZE && n < sizeof valid; i++)
+            if (CPU_ISSET(i, &set))
+                n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%d", n ? ", " : "", i);
+        return cb_usage_error("invalid value '%d' for --pin (valid: a CPU this process may run "
+                              "on: %s)",
+                              cpu, valid);
+    }
+    return 0;
+}
+
+const char *const cb_variant_names[] = {"plain", "jmpret", NULL};
+
+/* --variant LIST: known names, each once, in the order given. */
+static int parse_variants(const char *arg, cb_run_opts *o)
+{
+    size_t n;
+    char **items = cb_split_list(arg, &n);
+    o->nvariants = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (cb_variant_names[k] && strcmp(cb_variant_names[k], items[i]))
+            k++;
+        if (!cb_variant_names[k]) {
+            int rc = items[i][0] ? cb_usage_error("unknown variant '%s' (valid: plain, jmpret)",
+                                                  items[i])
+                                 : cb_usage_error("invalid --variant '%s': empty item (valid: "
+                                                  "plain, jmpret, comma-separated)",
+                                                  arg);
+            free(items);
+            return rc;
+        }
+        int seen = 0;
+        for (size_t v = 0; v < o->nvariants; v++)
+            seen |= o->variants[v] == cb_variant_names[k];
+        if (!seen)
+            o->variants[o->nvariants++] = cb_variant_names[k];
+    }
+    free(items);
+    return 0;
+}
+
+/* --param NAME=V1,V2,...: a name given once, no empty value. */
+static int parse_param(const char *arg, cb_run_opts *o)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return cb_usage_error("invalid --param '%s' (valid: NAME=V1,V2,...)", arg);
+    cb_param_arg *pa = &o->params[o->nparams++];
+    pa->name = strndup(arg, (size_t)(eq - arg));
+    pa->values = cb_split_list(eq + 1, &pa->nvalues);
+    for (size_t k = 0; k < pa->nvalues; k++)
+        if (!pa->values[k][0])
+            return cb_usage_error("invalid --param '%s': empty value (valid: NAME=V1,V2,...)",
+                                  arg);
+    for (size_t k = 0; k + 1 < o->nparams; k++)
+        if (!strcmp(o->params[k].name, pa->name))
+            return cb_usage_error("parameter '%s' given twice (valid: once, with a "
+                                  "comma-separated list)",
+                                  pa->name);
+    return 0;
+}
+
+static void run_usage(FILE *f)
+{
+    fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
+          "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
+          "                     [--timeout SEC] [-o FILE] [--no-table]\n"
+          "                     [--events LIST [--events-kernel]]\n"
+          "                     [--variant plain,jmpret]\n"
+          "                     [--rsb sim [--rsb-model circular|underflow-btb]\n"
+          "                                [--rsb-entries N]]\n"
+          "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
+          "parameters.\n",
+          f);
+}
+
+int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
+{
+    static const struct option longopts[] = {
+        {"impl", required_argument, 0, 'i'},   {"workload", required_argument, 0, 'w'},
+        {"param", required_argument, 0, 'p'},  {"reps", required_argument, 0, 'r'},
+        {"warmup", required_argument, 0, 'W'}, {"min-rep-ms", required_argument, 0, 'm'},
+        {"quick", no_argument, 0, 'q'},        {"pin", required_argument, 0, 'P'},
+        {"timeout", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
+        {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
+        {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
+        {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
+        {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
+        {0, 0, 0, 0},
+    };
+    cb_cell_mode mode = o->cell_mode;
+    size_t index = o->cell_index;
+    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 1, .min_rep_ms = 10},
+                       .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
+                       .argv = argv, .cell_mode = mode, .cell_index = index};
+    const char *impl_arg = "all", *wl_arg = "all";
+    int reps_set = 0, min_set = 0, rc, c;
+    long v;
+    o->params = calloc((size_t)argc + 1, sizeof *o->params);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': impl_arg = optarg; break;
+        case 'w': wl_arg = optarg; break;
+        case 'p':
+            if ((rc = parse_param(optarg, o)))
+                return rc;
+            break;
+        case 'r':
+            if ((rc = parse_uint("--reps", optarg, 1, 100000, &v)))
+                return rc;
+            o->measure.reps = (unsigned)v;
+            reps_set = 1;
+            break;
+        case 'W':
+            if ((rc = parse_uint("--warmup", optarg, 0, 1000, &v)))
+                return rc;
+            o->measure.warmup = (unsigned)v;
+            break;
+        case 'm':
+            if ((rc = parse_pos_double("--min-rep-ms", optarg, &o->measure.min_rep_ms)))
+                return rc;
+            min_set = 1;
+            break;
+        case 'q': o->quick = 1; break;
+        case 'P':
+            if ((rc = parse_uint("--pin", optarg, 0, CPU_SETSIZE - 1, &v)) || (rc = check_pin((int)v)))
+                return rc;
+            o->pin_cpu = (int)v;
+            break;
+        case 't':
+            if ((rc = parse_pos_double("--timeout", optarg, &o->timeout_s)))
+                return rc;
+            break;
+        case 'o': o->out_path = optarg; break;
+        case 'n': o->print_table = 0; break;
+        case 'e': {
+            char err[1024];
+            if (cb_counters_validate(optarg, err, sizeof err) != 0)
+                return cb_usage_error("%s", err);
+            o->measure.events = optarg;
+            break;
+        }
+        case 'K': o->measure.events_kernel = 1; break;
+        case 'V':
+            if ((rc = parse_variants(optarg, o)))
+                return rc;
+            break;
+        case 'B':
+            if (strcmp(optarg, "sim") && strcmp(optarg, "off"))
+                return cb_usage_error("invalid value '%s' for --rsb (valid: sim, off)", optarg);
+            o->rsb_sim = !strcmp(optarg, "sim");
+            break;
+        case 'M': {
+            cb_rsb_model m;
+            if (cb_rsb_model_parse(optarg, &m) != 0)
+                return cb_usage_error("invalid value '%s' for --rsb-model (valid: circular, "
+                                      "underflow-btb)",
+                                      optarg);
+            o->measure.rsb_model = (int)m;
+            break;
+        }
+        case 'E':
+            if (parse_uint_quiet(optarg, 1, CB_RSBSIM_MAX_ENTRIES, &v))
+                return cb_usage_error("invalid value '%s' for --rsb-entries (valid: an integer "
+                                      "from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
+                                      "Skylake)",
+                                      optarg, CB_RSBSIM_MAX_ENTRIES);
+            o->measure.rsb_entries = (unsigned)v;
+            break;
+        case 'h': run_usage(stdout); return 0;
+        case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cb_usage_error("unknown option '%s' for run (valid: --impl, --workload, "
+                                  "--param, --reps, --warmup, --min-rep-ms, --quick, --pin, "
+                                  "--timeout, -o, --no-table, --events, --events-kernel, "
+                                  "--variant, --rsb, --rsb-model, --rsb-entries)",
+                                  argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cb_usage_error("unexpected argument '%s' for run (valid: options only; see "
+                              "'corobench run --help')",
+                              argv[optind]);
+    if (o->quick) {
+        if (!reps_set)
+            o->measure.reps = 3;
+        if (!min_set)
+            o->measure.min_rep_ms = 2;
+    }
+    if (!o->nvariants) /* this binary's own */
+        o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
+    if (!o->measure.rsb_entries)
+        o->measure.rsb_entries = CB_RSBSIM_DEFAULT_ENTRIES;
+    o->impls = calloc(cb_nimpls, sizeof *o->impls);
+    o->workloads = calloc(cb_nworkloads, sizeof *o->workloads);
+    if ((rc = select_list(impl_arg, "implementation", (const void **)o->impls, &o->nimpls,
+                          cb_nimpls, impl_at, impl_name, NULL, impl_choices)) ||
+        (rc = select_list(wl_arg, "workload", (const void **)o->workloads, &o->nworkloads,
+                          cb_nworkloads, wl_at, wl_name, wl_in_all, workload_choices)))
+        return rc;
+    return CB_OPTS_PARSED;
+}

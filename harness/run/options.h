@@ -1,0 +1,51 @@
+/* The options of `corobench run` (and of the hidden `corobench cell`, which takes the same ones),
+ * parsed once into one struct that the plan, the runner and the results read. */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include <stddef.h>
+
+#include "harness/measure/cell.h"
+
+/* One user-supplied --param NAME=V1,V2,... (values kept as text, parsed per definition). */
+typedef struct cb_param_arg {
+    const char *name;
+    char **values;
+    size_t nvalues;
+} cb_param_arg;
+
+/* What a `corobench cell` process does with its cell. */
+typedef enum cb_cell_mode { CB_CELL_NONE, CB_CELL_TIME, CB_CELL_COUNT } cb_cell_mode;
+
+typedef struct cb_run_opts {
+    const cb_impl **impls;
+    size_t nimpls;
+    const cb_workload **workloads;
+    size_t nworkloads;
+    cb_param_arg *params;
+    size_t nparams;
+    cb_measure_opts measure; /* reps, warmup, min_rep_ms, events, rsb_entries */
+    int quick;
+    int pin_cpu; /* -1: no pinning */
+    double timeout_s;
+    const char *out_path; /* NULL: results/<host>-<UTC>.json */
+    int print_table;
+    const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */
+    size_t nvariants;
+    int rsb_sim; /* --rsb sim: a counting pass per cell in the instrumented build */
+    int argc;    /* the run arguments, argv[0] "run": recorded, and passed to other builds */
+    char **argv;
+    cb_cell_mode cell_mode; /* `corobench cell`: measure cells[cell_index] only */
+    size_t cell_index;
+} cb_run_opts;
+
+/* The build variants --variant accepts, NULL-terminated. */
+extern const char *const cb_variant_names[];
+
+/* Parses argv (argv[0] is "run") into o, with defaults, and validates it. Returns
+ * CB_OPTS_PARSED, or an exit status to return (0 after --help, CB_EXIT_USAGE after a one-line
+ * error). cell_mode and cell_index are kept as the caller set them. */
+enum { CB_OPTS_PARSED = -1 };
+int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o);
+
+#endif

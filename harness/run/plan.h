@@ -1,0 +1,31 @@
+/* The plan of a run: every cell of --impl x --workload x --param, once per build variant
+ * (variants innermost, so they sit side by side), each naming the binaries that run it. Built
+ * once, validated before any cell runs; the runner only follows it. */
+#ifndef CB_PLAN_H
+#define CB_PLAN_H
+
+#include <stddef.h>
+
+#include "harness/measure/cell.h"
+#include "options.h"
+
+typedef struct cb_plan_cell {
+    cb_cell cell;         /* what the cell's child measures */
+    const char *variant;  /* build variant that runs it: "plain" or "jmpret" */
+    const char *binary;   /* the build that times it; NULL: this process, by fork alone */
+    const char *counter;  /* the instrumented build for the counting pass; NULL: no pass */
+    size_t index;         /* position in the plan: how another build finds this cell */
+} cb_plan_cell;
+
+typedef struct cb_plan {
+    cb_plan_cell *cells;
+    size_t ncells;
+    char *paths[4]; /* the binaries the cells name, owned here */
+} cb_plan;
+
+/* Builds the plan; CB_OPTS_PARSED, or an exit status after a one-line error (a bad parameter
+ * value, a variant whose binary is not built). */
+int cb_plan_build(const cb_run_opts *o, cb_plan *plan);
+void cb_plan_free(cb_plan *plan);
+
+#endif

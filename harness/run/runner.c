@@ -1,0 +1,252 @@
+/* Runs each cell in its own child (optionally pinned): a crash, an overflow report or a hang
+ * marks that cell failed or timeout, with the reason, and the run goes on. The child sends its
+ * measured fields back as one JSON object on its stdout; its stderr is kept for the error. A cell
+ * of another build variant (bin/corobench-jmpret) runs by exec'ing that binary from the cell's
+ * child, with the same run arguments and the cell's index (`corobench cell INDEX time|count
+ * ARGS`); the counting pass runs the workload once in bin/corobench[-jmpret]-rsbsim, with
+ * counting on around run() only (docs/rsb.md). Timing never comes from an instrumented binary. */
+#include "runner.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/clock.h"
+#include "harness/report/load.h"
+#include "proc.h"
+#include "results.h"
+#include "workloads/run_once.h"
+
+/* Writes all of text to fd 1. */
+static int write_all(const char *text)
+{
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t k = write(1, text + off, len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        off += (size_t)k;
+    }
+    return 0;
+}
+
+/* Prints a cell's JSON on stdout, for the parent. */
+static int print_cell(json_t *res)
+{
+    char *text = json_dumps(res, JSON_COMPACT);
+    int rc = write_all(text);
+    free(text);
+    json_decref(res);
+    return rc ? CB_CHILD_WRITE_FAILED : 0;
+}
+
+/* A cell's child. */
+typedef struct child {
+    const cb_run_opts *o;
+    const cb_plan_cell *pc;
+    int counting;
+} child;
+
+/* `BINARY cell INDEX time|count RUN-ARGS...`, with this process's clock calibration. */
+static int exec_cell(const child *ch, const char *path)
+{
+    char index[32];
+    snprintf(index, sizeof index, "%zu", ch->pc->index);
+    char **argv = calloc((size_t)ch->o->argc + 5, sizeof *argv);
+    size_t n = 0;
+    argv[n++] = (char *)path;
+    argv[n++] = "cell";
+    argv[n++] = index;
+    argv[n++] = ch->counting ? "count" : "time";
+    for (int i = 1; i < ch->o->argc; i++) /* argv[0] is "run" */
+        argv[n++] = ch->o->argv[i];
+    argv[n] = NULL;
+    char hz[64];
+    if (cb_clock_hz() > 0) {
+        snprintf(hz, sizeof hz, "%.3f", cb_clock_hz());
+        setenv("COROBENCH_TSC_HZ", hz, 1);
+    }
+    return cb_proc_exec(argv);
+}
+
+/* The body of a cell's child: exec the binary the plan names, or measure here. */
+static int child_body(void *arg)
+{
+    const child *ch = arg;
+    const char *binary = ch->counting ? ch->pc->counter : ch->pc->binary;
+    if (binary)
+        return exec_cell(ch, binary);
+    return print_cell(cb_cell_measure(&ch->pc->cell, &ch->o->measure));
+}
+
+/* Runs one pass of a cell in a child; the cell's JSON object, or NULL with the reason in why
+ * (and *timed_out set when it ran out of time). */
+static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, int counting,
+                         double timeout_s, int *timed_out, char *why, size_t len)
+{
+    child ch = {o, pc, counting};
+    cb_proc_opts po = {.own_group = 1, .pin_cpu = o->pin_cpu};
+    cb_proc p;
+    cb_proc_result r;
+    json_t *m = NULL;
+    *timed_out = 0;
+    if (cb_proc_start(&p, &po, child_body, &ch, why, len) != 0)
+        return NULL;
+    cb_proc_wait(&p, timeout_s, &r);
+    if (r.timed_out) {
+        *timed_out = 1;
+        snprintf(why, len, "timed out after %g s", timeout_s);
+    } else if (cb_proc_exit_code(r.wait_status) != 0) {
+        cb_proc_failure(&r, why, len);
+    } else if (!r.out_len) {
+        snprintf(why, len, "the cell's process exited with status 0 without sending its result");
+    } else {
+        json_error_t jerr;
+        if (!(m = json_loads(r.out, 0, &jerr)))
+            snprintf(why, len, "unreadable result from the cell's process: %s", jerr.text);
+    }
+    cb_proc_result_free(&r);
+    return m;
+}
+
+static void set_outcome(json_t *cell, const char *status, const char *error)
+{
+    json_object_set_new(cell, "status", json_string(status));
+    json_object_set_new(cell, "error", error ? json_string(error) : json_null());
+}
+
+/* The counting pass, after an ok timed run: adds "rsbsim", or fails the cell (its timed fields
+ * stay: they were measured). */
+static void count_pass(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
+{
+    char buf[1024], why[768];
+    int timed_out;
+    json_t *m = run_child(o, pc, 1, CB_COUNT_TIMEOUT_FACTOR * o->timeout_s, &timed_out, why,
+                          sizeof why);
+    if (!m) {
+        snprintf(buf, sizeof buf, "rsbsim pass: %s", why);
+    } else if (strcmp(json_string_value(json_object_get(m, "status")) ?: "", "ok") != 0) {
+        snprintf(buf, sizeof buf, "rsbsim pass: %s",
+                 json_string_value(json_object_get(m, "error")) ?: "no reason given");
+    } else if (!json_equal(json_object_get(m, "checksum"), json_object_get(cell, "checksum")) ||
+               !json_equal(json_object_get(m, "suspensions"),
+                           json_object_get(cell, "suspensions"))) {
+        /* The instrumented build must do exactly the work the timed one did. */
+        snprintf(buf, sizeof buf, "rsbsim pass: checksum %s, %" PRId64 " suspensions; the timed "
+                 "run had %s, %" PRId64,
+                 json_string_value(json_object_get(m, "checksum")),
+                 (int64_t)json_integer_value(json_object_get(m, "suspensions")),
+                 json_string_value(json_object_get(cell, "checksum")),
+                 (int64_t)json_integer_value(json_object_get(cell, "suspensions")));
+    } else {
+        buf[0] = '\0';
+        json_object_set(cell, "rsbsim", json_object_get(m, "rsbsim"));
+    }
+    if (buf[0])
+        set_outcome(cell, "failed", buf);
+    json_decref(m);
+}
+
+/* Runs one cell into its header object: the measured fields, or the failure. */
+static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
+{
+    const char *why = cb_impl_unavailable(pc->cell.impl);
+    char buf[1024];
+    if (why) {
+        snprintf(buf, sizeof buf, "unsupported: %s", why);
+        set_outcome(cell, "unsupported", buf);
+        return;
+    }
+    if (!cb_wl_family(pc->cell.wl, pc->cell.impl)) {
+        snprintf(buf, sizeof buf, "unsupported: %s has no %s body", pc->cell.wl->name,
+                 cb_impl_style_name(pc->cell.impl));
+        set_outcome(cell, "unsupported", buf);
+        return;
+    }
+    int timed_out;
+    json_t *m = run_child(o, pc, 0, o->timeout_s, &timed_out, buf, sizeof buf);
+    if (!m) {
+        set_outcome(cell, timed_out ? "timeout" : "failed", buf);
+        return;
+    }
+    json_object_update(cell, m);
+    json_decref(m);
+    const char *st = json_string_value(json_object_get(cell, "status"));
+    if (pc->counter && st && !strcmp(st, "ok"))
+        count_pass(o, pc, cell);
+}
+
+/* Every variant of a cell must have done the same work (checksum, suspensions) as the first; a
+ * cell that did not is failed. Variants of one cell are adjacent in the plan. */
+static size_t cross_check(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
+{
+    size_t bad = 0;
+    for (size_t i = 0; o->nvariants > 1 && i < plan->ncells; i++) {
+        size_t first = i - i % o->nvariants;
+        json_t *ref = json_array_get(cells_out, first), *c = json_array_get(cells_out, i);
+        const char *rs = json_string_value(json_object_get(ref, "status"));
+        const char *cs = json_string_value(json_object_get(c, "status"));
+        if (i == first || !rs || !cs || strcmp(rs, "ok") || strcmp(cs, "ok"))
+            continue;
+        if (json_equal(json_object_get(ref, "checksum"), json_object_get(c, "checksum")) &&
+            json_equal(json_object_get(ref, "suspensions"), json_object_get(c, "suspensions")))
+            continue;
+        char buf[256];
+        snprintf(buf, sizeof buf, "variant %s did different work than %s: checksum %s, not %s",
+                 plan->cells[i].variant, plan->cells[first].variant,
+                 json_string_value(json_object_get(c, "checksum")),
+                 json_string_value(json_object_get(ref, "checksum")));
+        set_outcome(c, "failed", buf);
+        bad++;
+    }
+    return bad;
+}
+
+size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
+{
+    cb_proc_kill_on_interrupt(); /* an interrupted run takes its running cell down with it */
+    size_t bad = 0;
+    int progress = isatty(2);
+    for (size_t i = 0; i < plan->ncells; i++) {
+        const cb_plan_cell *pc = &plan->cells[i];
+        json_t *cell = cb_cell_header(pc);
+        if (progress) {
+            char p[512];
+            cb_cell_params_text(cell, 1, p, sizeof p);
+            fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s", i + 1, plan->ncells, pc->cell.wl->name,
+                    pc->cell.impl->name, p);
+            fflush(stderr);
+        }
+        run_one(o, pc, cell);
+        const char *st = json_string_value(json_object_get(cell, "status"));
+        bad += st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
+        json_array_append_new(cells_out, cell);
+    }
+    if (progress)
+        fprintf(stderr, "\r\033[K");
+    return bad + cross_check(o, plan, cells_out);
+}
+
+int cb_run_cell_here(const cb_run_opts *o, const cb_plan_cell *pc)
+{
+    if (strcmp(pc->variant, cb_build_variant) != 0)
+        return cb_usage_error("cell %zu is a %s cell, this binary is %s (valid: run it with "
+                              "bin/corobench%s%s)", pc->index, pc->variant, cb_build_variant,
+                              strcmp(pc->variant, "plain") ? "-" : "",
+                              strcmp(pc->variant, "plain") ? pc->variant : "");
+    json_t *res;
+    if (o->cell_mode == CB_CELL_COUNT) {
+        res = cb_cell_count(&pc->cell, &o->measure);
+    } else {
+        cb_clock_init(); /* the parent's calibration when it passed one (docs/rsb.md) */
+        res = cb_cell_measure(&pc->cell, &o->measure);
+    }
+    return print_cell(res);
+}

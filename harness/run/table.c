@@ -1,0 +1,72 @@
+/* The table printed on stdout after a run, derived from the results document (the same JSON a
+ * reader of the file sees). */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/report/load.h"
+#include "results.h"
+
+enum { TBL_COLS = 10, TBL_CELL = 160 };
+
+/* One row's columns; ok rows fill them all, others put the error after the status. */
+static void table_row(json_t *c, char col[TBL_COLS][TBL_CELL])
+{
+    static const char *const text_fields[] = {"workload", NULL, "impl", "variant", "status"};
+    for (int k = 0; k < 5; k++)
+        snprintf(col[k], TBL_CELL, "%s",
+                 k == 1 ? "" : json_string_value(json_object_get(c, text_fields[k])));
+    cb_cell_params_text(c, 1, col[1], TBL_CELL);
+    for (int k = 5; k < TBL_COLS; k++)
+        col[k][0] = '\0';
+    if (strcmp(col[4], "ok")) {
+        snprintf(col[5], TBL_CELL, "%s", json_string_value(json_object_get(c, "error")));
+        return;
+    }
+    json_t *ns = json_object_get(c, "ns_per_op"), *rsb = json_object_get(c, "rsbsim");
+    snprintf(col[5], TBL_CELL, "%.2f ns/%s", json_real_value(json_object_get(ns, "median")),
+             json_string_value(json_object_get(c, "unit")));
+    snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
+    snprintf(col[7], TBL_CELL, "%lld",
+             (long long)json_integer_value(json_object_get(c, "suspensions")));
+    snprintf(col[8], TBL_CELL, "%s", json_string_value(json_object_get(c, "checksum")));
+    if (rsb)
+        snprintf(col[9], TBL_CELL, "%.3f",
+                 json_real_value(json_object_get(rsb, "mispredicted_per_op")));
+}
+
+void cb_results_print_table(json_t *doc, FILE *out)
+{
+    static const char *const head[TBL_COLS] = {
+        "workload", "params", "impl", "variant", "status", "median", "mad", "suspensions",
+        "checksum", "rsbsim mispredicted/op"};
+    /* Right-aligned numeric columns. */
+    static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 1};
+    json_t *cells = json_object_get(doc, "cells"), *c;
+    size_t i, w[TBL_COLS];
+    char col[TBL_COLS][TBL_CELL];
+    int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
+    for (int k = 0; k < TBL_COLS; k++)
+        w[k] = strlen(head[k]);
+    json_array_foreach(cells, i, c)
+    {
+        any_rsb |= json_object_get(c, "rsbsim") != NULL;
+        table_row(c, col);
+        if (strcmp(col[4], "ok"))
+            continue; /* an error runs to the end of its line */
+        for (int k = 0; k < TBL_COLS; k++)
+            w[k] = strlen(col[k]) > w[k] ? strlen(col[k]) : w[k];
+    }
+    int ncols = any_rsb ? TBL_COLS : TBL_COLS - 1;
+    for (int k = 0; k < ncols; k++)
+        fprintf(out, "%s%*s", k ? "  " : "", right[k] ? (int)w[k] : -(int)w[k], head[k]);
+    fputc('\n', out);
+    json_array_foreach(cells, i, c)
+    {
+        table_row(c, col);
+        int ok = !strcmp(col[4], "ok");
+        for (int k = 0; k < (ok ? ncols : 6); k++)
+            fprintf(out, "%s%*s", k ? "  " : "",
+                    (!ok && k == 5) ? 0 : right[k] ? (int)w[k] : -(int)w[k], col[k]);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,37 @@
+/* One instance, setup to finish (run_once.h). */
+#include "run_once.h"
+
+#include <stdio.h>
+
+#include "impls/runtime.h"
+
+const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
+{
+    const cb_family_ops *f = &wl->family[impl->style];
+    return f->setup && f->run && f->finish ? f : NULL;
+}
+
+int cb_wl_run_once(const cb_workload *wl, const cb_impl *impl, const cb_params *p,
+                   const cb_wl_around *around, cb_wl_once *out, char *err, size_t errlen)
+{
+    const cb_family_ops *f = cb_wl_family(wl, impl);
+    out->res = (cb_wl_result){0, 0};
+    out->suspensions = 0;
+    if (!f) {
+        snprintf(err, errlen, "%s has no %s body", wl->name, cb_impl_style_name(impl));
+        return -1;
+    }
+    cb_impl_configure(impl, p);
+    void *inst = f->setup(impl, p, err, errlen);
+    if (!inst)
+        return -1;
+    uint64_t s0 = cb_rt.suspensions;
+    if (around && around->before)
+        around->before(around->ctx);
+    int rc = f->run(inst, err, errlen);
+    if (around && around->after)
+        around->after(around->ctx);
+    out->suspensions = cb_rt.suspensions - s0;
+    f->finish(inst, &out->res);
+    return rc ? -1 : 0;
+}
