@@ -1,24 +1,16 @@
 /* corobench "asm" switch, x86-64 System V, ELF/GAS. Leaves with `ret`.
  *
- * Saves exactly what the ABI makes callee-saved: rbx, rbp, r12-r15 and rsp, plus the control
- * bits of MXCSR and the x87 control word (callee-saved "control" state per the psABI).
- * The context is one word: the saved stack pointer. The frame it points at:
- *
- *   offset  contents                    (stack grows down; rsp points at offset 0)
- *   +0      MXCSR (4 bytes) | x87 CW (2) | pad (2)
- *   +8      r15
- *   +16     r14
- *   +24     r13
- *   +32     r12
- *   +40     rbx      (fresh coroutine: the cb_co pointer)
- *   +48     rbp      (fresh coroutine: 0, ends frame-pointer walks)
- *   +56     return address (fresh coroutine: cb_asm_ret_entry)
+ * The frame (frame.h, shared with switch_jmp.S) holds what the ABI makes callee-saved, MXCSR and
+ * the x87 control word included; the context is one word, the saved stack pointer. After the
+ * switch, rsp points at the resume address (+56), which `ret` pops.
  *
  * `ret` pops the resume address: the CPU predicts it from its return stack buffer, whose top
  * belongs to the coroutine we just left; that misprediction is what corobench measures.
  * With CET shadow stacks enabled this switch would fault (the shadow stack is not switched);
  * Linux does not enable them for ordinary processes.
  */
+#include "frame.h"
+
         .text
 
 /* uintptr_t cb_asm_ret_jump(void *from, void *to, uintptr_t val)
@@ -28,54 +20,20 @@
         .p2align 4
 cb_asm_ret_jump:
         endbr64                         /* reached through the backend's function pointer */
-        pushq   %rbp                    /* +48 */
-        pushq   %rbx                    /* +40 */
-        pushq   %r12                    /* +32 */
-        pushq   %r13                    /* +24 */
-        pushq   %r14                    /* +16 */
-        pushq   %r15                    /* +8 */
-        subq    $8, %rsp
-        stmxcsr (%rsp)                  /* +0: MXCSR (rounding mode, exception masks) */
-        fnstcw  4(%rsp)                 /* +4: x87 control word */
-        movq    %rsp, (%rdi)            /* from->sp */
-
-        movq    (%rsi), %rsp            /* to->sp: now on the other stack */
-        ldmxcsr (%rsp)
-        fldcw   4(%rsp)
-        addq    $8, %rsp
-        popq    %r15
-        popq    %r14
-        popq    %r13
-        popq    %r12
-        popq    %rbx
-        popq    %rbp
+        CB_SWITCH_FRAME
         movq    %rdx, %rax              /* the value travels to the resumed side */
         ret                             /* resume address from the other stack */
         .size   cb_asm_ret_jump, .-cb_asm_ret_jump
 
 /* void cb_asm_ret_make(void *ctx, void *stack_lo, size_t size, cb_co *co)
- *   Builds the frame above at the aligned top of [stack_lo, stack_lo + size) and stores its
- *   address in ctx. After the first jump pops it, rsp = top (16-byte aligned) in the entry. */
+ *   Builds a fresh frame (frame.h) at the aligned top of [stack_lo, stack_lo + size) and
+ *   stores its address in ctx. */
         .globl  cb_asm_ret_make
         .type   cb_asm_ret_make, @function
         .p2align 4
 cb_asm_ret_make:
         endbr64
-        leaq    (%rsi,%rdx), %rax       /* top of the stack */
-        andq    $-16, %rax
-        subq    $64, %rax               /* room for the frame */
-        stmxcsr (%rax)                  /* start with the creator's FP control state */
-        fnstcw  4(%rax)
-        movw    $0, 6(%rax)
-        movq    $0, 8(%rax)             /* r15 */
-        movq    $0, 16(%rax)            /* r14 */
-        movq    $0, 24(%rax)            /* r13 */
-        movq    $0, 32(%rax)            /* r12 */
-        movq    %rcx, 40(%rax)          /* rbx = co */
-        movq    $0, 48(%rax)            /* rbp */
-        leaq    cb_asm_ret_entry(%rip), %r8
-        movq    %r8, 56(%rax)           /* first `ret` lands in the entry stub */
-        movq    %rax, (%rdi)
+        CB_MAKE_FRAME cb_asm_ret_entry  /* the first `ret` lands in the entry stub */
         ret
         .size   cb_asm_ret_make, .-cb_asm_ret_make
 
