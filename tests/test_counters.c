@@ -232,17 +232,8 @@ static int hw_probe(void)
 
 static const char *errname(int e)
 {
-    switch (e) {
-    case ENOENT: return "ENOENT";
-    case EINVAL: return "EINVAL";
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENXIO: return "ENXIO";
-    case ENOSYS: return "ENOSYS";
-    case ENODEV: return "ENODEV";
-    default: return "errno";
-    }
+    const char *n = cb_errno_name(e);
+    return n ? n : "errno";
 }
 
 CB_TEST(counters_hardware_counted_or_unavailable)

@@ -157,7 +157,7 @@ static char *reason_or_oom(char *s)
     return s ? s : strdup("out of memory");
 }
 
-static const char *errno_name(int e)
+const char *cb_errno_name(int e)
 {
     switch (e) {
     case ENOENT: return "ENOENT";
@@ -397,7 +397,7 @@ static int is_pmu_type(uint32_t type)
 
 static char *open_reason(int err, const struct perf_event_attr *a, int include_kernel)
 {
-    const char *en = errno_name(err);
+    const char *en = cb_errno_name(err);
     char num[32];
     if (!en) {
         snprintf(num, sizeof num, "errno %d", err);

@@ -50,4 +50,7 @@ const char *cb_counters_alias_name(size_t i);
  * "arm_n1", "perf" for the generic fallback, ...), or NULL when the table has none for it. */
 const char *cb_counters_alias_event(const char *alias, const char *model);
 
+/* The symbol of an errno value perf_event_open may give ("ENOENT"), or NULL for another. */
+const char *cb_errno_name(int e);
+
 #endif
