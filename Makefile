@@ -45,7 +45,7 @@ CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/
 HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
 	$(wildcard harness/*.c harness/measure/*.c harness/run/*.c harness/report/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
-TEST_CORE   := tests/runner.c tests/test_coro.c tests/test_workloads.c
+TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_workloads.c
 TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))

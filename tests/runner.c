@@ -7,73 +7,46 @@
 
 typedef struct test {
     const char *name;
-    cb_test_fn fn;
+    cb_test_fn fn;         /* a plain test, or */
+    cb_test_arg_fn fn_arg; /* one of a family derived from a registry, with its entry */
+    const void *arg;
     unsigned timeout_s;
 } test;
 
 static test tests[512];
 static size_t ntests;
 
-void cb_test_register(const char *name, cb_test_fn fn, unsigned timeout_s)
+static void add(test t)
 {
     if (ntests == sizeof tests / sizeof tests[0]) {
         fprintf(stderr, "runner: too many tests\n");
         exit(2);
     }
-    tests[ntests++] = (test){name, fn, timeout_s};
+    tests[ntests++] = t;
 }
 
-const char *cb_test_root(void)
+void cb_test_register(const char *name, cb_test_fn fn, unsigned timeout_s)
 {
-    const char *r = getenv("CB_BUILD_ROOT");
-    return r && *r ? r : ".";
+    add((test){name, fn, NULL, NULL, timeout_s});
 }
 
-size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const char *binary,
-                    const char *a0, va_list ap)
+void cb_test_register_arg(const char *prefix, const char *entry, const char *suffix,
+                          cb_test_arg_fn fn, const void *arg, unsigned timeout_s)
 {
-    size_t n = 0;
-    snprintf(path, pathlen, "%s/bin/%s", cb_test_root(), binary);
-    argv[n++] = path;
-    for (const char *a = a0; a; a = va_arg(ap, const char *)) {
-        if (n + 1 >= cap)
-            CB_FAIL("more than %zu arguments for %s", cap - 2, binary);
-        argv[n++] = (char *)a;
-    }
-    argv[n] = NULL;
-    return n;
+    char *name;
+    if (asprintf(&name, "%s%s%s", prefix, entry, suffix) < 0)
+        abort();
+    add((test){name, NULL, fn, arg, timeout_s});
 }
 
-/* Runs body(arg) in a child started as po says, to its end (no timeout), output captured. */
-static int capture(const cb_proc_opts *po, cb_proc_body body, void *arg, char **out, char **err)
+static int test_body(void *arg)
 {
-    cb_proc p;
-    cb_proc_result r;
-    char why[256];
-    if (cb_proc_start(&p, po, body, arg, why, sizeof why))
-        CB_FAIL("%s", why);
-    cb_proc_wait(&p, 0, &r);
-    *out = r.out;
-    *err = r.err;
-    return cb_proc_exit_code(r.wait_status);
-}
-
-int cb_test_spawn(char *const argv[], char **out, char **err)
-{
-    cb_proc_opts po = {.pin_cpu = -1, .stdin_null = 1};
-    return capture(&po, cb_proc_exec, (void *)argv, out, err);
-}
-
-static int fn_body(void *fn)
-{
-    ((void (*)(void))fn)();
+    const test *t = arg;
+    if (t->fn_arg)
+        t->fn_arg(t->arg);
+    else
+        t->fn();
     return 0;
-}
-
-int cb_test_fork(void (*fn)(void), char **out, char **err)
-{
-    cb_proc_opts po = {.pin_cpu = -1};
-    return capture(&po, fn_body, (void *)fn, out, err);
 }
 
 /* A child's output, indented, ending in a newline. */
@@ -93,7 +66,7 @@ static int run_one(const test *t, int verbose)
     cb_proc p;
     cb_proc_result pr;
     char why[256];
-    if (cb_proc_start(&p, &po, fn_body, (void *)t->fn, why, sizeof why)) {
+    if (cb_proc_start(&p, &po, test_body, (void *)t, why, sizeof why)) {
         fprintf(stderr, "runner: %s\n", why);
         exit(2);
     }

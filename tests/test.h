@@ -11,8 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/workload.h"
+
 typedef void (*cb_test_fn)(void);
 void cb_test_register(const char *name, cb_test_fn fn, unsigned timeout_s);
+/* A test of a family derived from a registry: named prefix + entry + suffix, run as fn(arg). */
+typedef void (*cb_test_arg_fn)(const void *arg);
+void cb_test_register_arg(const char *prefix, const char *entry, const char *suffix,
+                          cb_test_arg_fn fn, const void *arg, unsigned timeout_s);
 
 /* Exit status of a skipped test. */
 enum { CB_TEST_SKIP = 77 };
@@ -25,6 +31,30 @@ enum { CB_TEST_SKIP = 77 };
     }                                                                                          \
     static void name(void)
 #define CB_TEST(name) CB_TEST_T(name, 120)
+
+/* body(const cb_co_backend *) as one test per stackful implementation of impls/impls.c, named
+ * body_<impl>: a new backend gets every such test by its row in the table. */
+#define CB_TEST_PER_BACKEND(body)                                                              \
+    static void body##_arg(const void *im) { body(cb_test_backend(im)); }                     \
+    __attribute__((constructor)) static void cb_reg_##body(void)                               \
+    {                                                                                          \
+        for (size_t i = 0; i < cb_nimpls; i++)                                                 \
+            if (cb_impls[i].style == CB_STYLE_STACKFUL)                                        \
+                cb_test_register_arg(#body "_", cb_impls[i].name, "", body##_arg,              \
+                                     &cb_impls[i], 120);                                       \
+    }
+
+/* body(const cb_workload *) as one test per benchmark workload of workloads/workloads.c (the
+ * harness's self-test excepted), named prefix<workload>suffix. */
+#define CB_TEST_PER_WORKLOAD(body, prefix, suffix)                                             \
+    static void body##_arg(const void *wl) { body(wl); }                                      \
+    __attribute__((constructor)) static void cb_reg_##body(void)                               \
+    {                                                                                          \
+        for (size_t i = 0; i < cb_nworkloads; i++)                                             \
+            if (!cb_workloads[i]->selftest)                                                    \
+                cb_test_register_arg(prefix, cb_workloads[i]->name, suffix, body##_arg,        \
+                                     cb_workloads[i], 120);                                    \
+    }
 
 #define CB_FAIL(...)                                                                           \
     do {                                                                                       \
@@ -89,5 +119,23 @@ size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const c
                     const char *a0, va_list ap);
 /* Directory holding bin/ (the build root), from CB_BUILD_ROOT or ".". */
 const char *cb_test_root(void);
+
+/* support.c: what the test files share. */
+typedef struct cb_test_cli {
+    int status; /* exit status, or 128 + signal */
+    char *out, *err;
+} cb_test_cli;
+/* The backend of a stackful implementation; skips the test when it cannot run here. */
+const cb_co_backend *cb_test_backend(const cb_impl *im);
+/* bin/corobench with the arguments up to a NULL, output captured. */
+cb_test_cli cb_test_corobench(const char *a0, ...);
+/* /tmp/cbtest-<pid>-<name>, removed if it exists. */
+void cb_test_tmp_path(char *buf, size_t len, const char *name);
+/* The whole file, malloc'd; fails the test when it cannot be read. */
+char *cb_test_slurp(const char *path);
+/* The workload's and the implementation's parameters at their defaults, except those named in
+ * set (name, value, name, value, ..., NULL; set may be NULL); fails the test on a bad value. */
+void cb_test_params(const cb_workload *wl, const cb_impl *im, const char *const *set,
+                    cb_params *p);
 
 #endif

@@ -14,35 +14,11 @@
 #include "impls/impls.h"
 #include "test.h"
 
-typedef struct cli {
-    int status;
-    char *out, *err;
-} cli;
-
-/* Runs bin/corobench with the NULL-terminated arguments. */
-static cli corobench(const char *a0, ...)
-{
-    char *argv[40], path[4096];
-    va_list ap;
-    va_start(ap, a0);
-    cb_test_argv(argv, 40, path, sizeof path, "corobench", a0, ap);
-    va_end(ap);
-    cli c;
-    c.status = cb_test_spawn(argv, &c.out, &c.err);
-    return c;
-}
-
-static void tmp_path(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "/tmp/cbtest-%ld-%s", (long)getpid(), name);
-    unlink(buf);
-}
-
 /* Exit 2, exactly one line on stderr, containing each needle; no results file written. */
 static void expect_usage(const char *needle1, const char *needle2, const char *a0, ...)
 {
     char out[256], path[4096], *argv[40];
-    tmp_path(out, sizeof out, "bad.json");
+    cb_test_tmp_path(out, sizeof out, "bad.json");
     va_list ap;
     va_start(ap, a0);
     size_t n = cb_test_argv(argv, 37, path, sizeof path, "corobench", a0, ap);
@@ -103,7 +79,7 @@ CB_TEST(cli_bad_input)
 
 CB_TEST(cli_list_names_everything)
 {
-    cli c = corobench("list", NULL);
+    cb_test_cli c = cb_test_corobench("list", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     const char *names[] = {"asm", "ucontext", "sm", "closure", "pingpong", "recursive", "io",
                            "depth", "switches", "sites", "height", "conns", "msgs", "size",
@@ -135,8 +111,8 @@ static json_t *field(json_t *obj, const char *key, int type)
 CB_TEST_T(cli_quick_run_json_schema, 300)
 {
     char out[256];
-    tmp_path(out, sizeof out, "quick.json");
-    cli c = corobench("run", "--quick", "-o", out, NULL);
+    cb_test_tmp_path(out, sizeof out, "quick.json");
+    cb_test_cli c = cb_test_corobench("run", "--quick", "-o", out, NULL);
     if (c.status != 0)
         CB_FAIL("quick run exit %d: %s", c.status, c.err);
     CB_CHECK_CONTAINS(c.out, "pingpong");
@@ -211,8 +187,8 @@ CB_TEST_T(cli_quick_run_json_schema, 300)
 CB_TEST_T(cli_overflow_cell_recorded, 120)
 {
     char out[256];
-    tmp_path(out, sizeof out, "overflow.json");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+    cb_test_tmp_path(out, sizeof out, "overflow.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                       "depth=100000", "--param", "switches=10", "--param", "stack=16384", "--reps",
                       "1", "--warmup", "0", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -233,8 +209,8 @@ CB_TEST_T(cli_overflow_cell_recorded, 120)
 CB_TEST_T(cli_timeout_cell_recorded, 120)
 {
     char out[256];
-    tmp_path(out, sizeof out, "timeout.json");
-    cli c = corobench("run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+    cb_test_tmp_path(out, sizeof out, "timeout.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "ucontext", "--workload", "pingpong", "--param",
                       "switches=1000000000000", "--timeout", "0.5", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     json_t *doc = load(out);
@@ -249,14 +225,14 @@ CB_TEST_T(cli_timeout_cell_recorded, 120)
 CB_TEST_T(cli_export_and_report, 120)
 {
     char out[256], dat[256], md[256];
-    tmp_path(out, sizeof out, "er.json");
-    tmp_path(dat, sizeof dat, "er.dat");
-    tmp_path(md, sizeof md, "er.md");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong,spawn", "--param",
+    cb_test_tmp_path(out, sizeof out, "er.json");
+    cb_test_tmp_path(dat, sizeof dat, "er.dat");
+    cb_test_tmp_path(md, sizeof md, "er.md");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong,spawn", "--param",
                       "depth=0,3", "--param", "switches=2000", "--param", "n=100", "--reps", "1",
                       "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    c = corobench("export", out, "--workload", "pingpong", "--x", "depth", "-o", dat, NULL);
+    c = cb_test_corobench("export", out, "--workload", "pingpong", "--x", "depth", "-o", dat, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     char *text = NULL;
     size_t len = 0;
@@ -273,7 +249,7 @@ CB_TEST_T(cli_export_and_report, 120)
         rows += line[0] == '0' || line[0] == '3';
     CB_CHECK_EQ_INT(rows, 4);
     free(text);
-    c = corobench("report", out, "-o", md, NULL);
+    c = cb_test_corobench("report", out, "-o", md, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     f = fopen(md, "r");
     text = NULL;
@@ -296,36 +272,25 @@ CB_TEST_T(cli_export_and_report, 120)
     unlink(md);
 }
 
-static char *slurp(const char *path)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = fopen(path, "r");
-    if (!f || getdelim(&text, &len, '\0', f) <= 0)
-        CB_FAIL("cannot read %s", path);
-    fclose(f);
-    return text;
-}
-
 /* export --format csv|gbench|deterministic and gnuplot's --y / --relative-to, from one run. */
 CB_TEST_T(cli_export_formats, 120)
 {
     char out[256], csv[256], gb[256], det[256], dat[256];
-    tmp_path(out, sizeof out, "ef.json");
-    tmp_path(csv, sizeof csv, "ef.csv");
-    tmp_path(gb, sizeof gb, "ef.gb.json");
-    tmp_path(det, sizeof det, "ef.det.json");
-    tmp_path(dat, sizeof dat, "ef.dat");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param", "depth=0,3",
+    cb_test_tmp_path(out, sizeof out, "ef.json");
+    cb_test_tmp_path(csv, sizeof csv, "ef.csv");
+    cb_test_tmp_path(gb, sizeof gb, "ef.gb.json");
+    cb_test_tmp_path(det, sizeof det, "ef.det.json");
+    cb_test_tmp_path(dat, sizeof dat, "ef.dat");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param", "depth=0,3",
                       "--param", "switches=2000", "--reps", "3", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(out);
     json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
 
     /* csv: a header and one row per cell; the row has the cell's checksum and median. */
-    c = corobench("export", out, "--format", "csv", "-o", csv, NULL);
+    c = cb_test_corobench("export", out, "--format", "csv", "-o", csv, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    char *text = slurp(csv);
+    char *text = cb_test_slurp(csv);
     CB_CHECK(!strncmp(text, "impl,family,workload,params.depth,", 34));
     CB_CHECK_CONTAINS(text, ",ns_per_op.median,");
     CB_CHECK_CONTAINS(text, ",memory.totals.heap_bytes,");
@@ -338,7 +303,7 @@ CB_TEST_T(cli_export_formats, 120)
 
     /* gbench: context, 3 iteration rows and 3 aggregates per cell, named and numbered as google
      * benchmark does. */
-    c = corobench("export", out, "--format", "gbench", "-o", gb, NULL);
+    c = cb_test_corobench("export", out, "--format", "gbench", "-o", gb, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *g = load(gb), *rows = json_object_get(g, "benchmarks");
     CB_CHECK(json_is_object(json_object_get(g, "context")));
@@ -366,22 +331,22 @@ CB_TEST_T(cli_export_formats, 120)
     json_decref(g);
 
     /* deterministic: identity and the deterministic fields only; compare reads it. */
-    c = corobench("export", out, "--format", "deterministic", "-o", det, NULL);
+    c = cb_test_corobench("export", out, "--format", "deterministic", "-o", det, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *d = load(det), *dc = json_array_get(json_object_get(d, "cells"), 0);
     CB_CHECK(json_object_get(dc, "samples_ns_per_op") == NULL);
     CB_CHECK(json_equal(json_object_get(dc, "checksum"), json_object_get(cell0, "checksum")));
     CB_CHECK(json_object_get(json_object_get(dc, "memory"), "heap_bytes_per_coro") != NULL);
     json_decref(d);
-    c = corobench("compare", det, out, "--metric", "deterministic", NULL);
+    c = cb_test_corobench("compare", det, out, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
 
     /* gnuplot with named fields, relative to sm: sm's own rows are 1. */
-    c = corobench("export", out, "--workload", "pingpong", "--x", "depth", "--y",
+    c = cb_test_corobench("export", out, "--workload", "pingpong", "--x", "depth", "--y",
                   "ns_per_op.median", "--y", "rsbsim.mispredicted", "--relative-to", "sm", "-o",
                   dat, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    text = slurp(dat);
+    text = cb_test_slurp(dat);
     CB_CHECK_CONTAINS(text, "# depth ns_per_op.median rsbsim.mispredicted\n");
     CB_CHECK_CONTAINS(text, "\"sm\"\n# depth ns_per_op.median rsbsim.mispredicted\n0 1 NaN\n3 1 NaN\n");
     free(text);
@@ -407,7 +372,7 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     snprintf(real, sizeof real, "%s/results/baseline/%s.json", cb_test_root(), u.machine);
     if (access(real, R_OK) != 0)
         CB_SKIP("no %s: the gate has no baseline for this architecture", real);
-    tmp_path(copy, sizeof copy, "gate-baseline.json");
+    cb_test_tmp_path(copy, sizeof copy, "gate-baseline.json");
     json_t *doc = load(real), *c;
     size_t i;
     const char *changed = NULL;
@@ -454,8 +419,8 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
 CB_TEST_T(cli_events_counted_in_cells, 120)
 {
     char out[256];
-    tmp_path(out, sizeof out, "events.json");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "spawn", "--param", "n=2000",
+    cb_test_tmp_path(out, sizeof out, "events.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "spawn", "--param", "n=2000",
                       "--warmup", "0", "--reps", "1", "--events", "page-faults,instructions",
                       "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -508,7 +473,7 @@ static int process_with_arg(const char *needle)
 CB_TEST_T(cli_interrupt_kills_the_cell, 60)
 {
     char out[256], path[4096], marker[64];
-    tmp_path(out, sizeof out, "interrupted.json");
+    cb_test_tmp_path(out, sizeof out, "interrupted.json");
     snprintf(marker, sizeof marker, "switches=%ld", 100000000000L + getpid());
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
     pid_t pid = fork();
@@ -562,50 +527,50 @@ CB_TEST_T(cli_compare, 120)
 {
     static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2, 10.05, 10.35};
     char base[256], other[256];
-    tmp_path(base, sizeof base, "cmp-base.json");
-    tmp_path(other, sizeof other, "cmp-new.json");
-    cli c = corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+    cb_test_tmp_path(base, sizeof base, "cmp-base.json");
+    cb_test_tmp_path(other, sizeof other, "cmp-new.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                       "switches=2000", "--reps", "1", "-o", base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(base);
     write_scaled(doc, base, spread, 7, 1);
 
-    c = corobench("compare", base, base, NULL);
+    c = cb_test_corobench("compare", base, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged, 0 inconclusive");
     CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.000x over 2 cells");
     write_scaled(doc, other, spread, 7, 1.02);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
     write_scaled(doc, other, spread, 7, 1.5);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "REGRESSED");
     CB_CHECK_CONTAINS(c.out, "2 regressed, 0 improved");
     CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.500x");
-    c = corobench("compare", other, base, NULL);
+    c = cb_test_corobench("compare", other, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 2 improved");
     /* Past the threshold but within the noise: a wide spread shifted by 6%, so the samples
      * interleave (U = 13 of 49, p = 0.16). */
     static const double wide[] = {10, 12, 10.5, 11.5, 11, 10.2, 11.8};
     char noisy[256];
-    tmp_path(noisy, sizeof noisy, "cmp-noisy.json");
+    cb_test_tmp_path(noisy, sizeof noisy, "cmp-noisy.json");
     write_scaled(doc, noisy, wide, 7, 1);
     write_scaled(doc, other, wide, 7, 1.06);
-    c = corobench("compare", noisy, other, "--threshold", "0", NULL);
+    c = cb_test_corobench("compare", noisy, other, "--threshold", "0", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
     unlink(noisy);
     /* Three samples a side: inconclusive, even 1.5x slower. */
     write_scaled(doc, other, spread, 3, 1.5);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 0 unchanged, 2 inconclusive");
     /* Too few samples for Holm over the cells: said, with the reps that would do. */
     write_scaled(doc, other, spread, 5, 1.5);
-    c = corobench("compare", other, other, "--alpha", "0.001", NULL);
+    c = cb_test_corobench("compare", other, other, "--alpha", "0.001", NULL);
     CB_CHECK_CONTAINS(c.out, "note: no cell can be significant");
     json_decref(doc);
     doc = load(base);
@@ -617,7 +582,7 @@ CB_TEST_T(cli_compare, 120)
     json_object_set_new(f0, "error", json_string("signal 11"));
     CB_CHECK(json_dump_file(failed, other, 0) == 0);
     json_decref(failed);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct asm/plain: "
                              "failed in new: signal 11");
@@ -627,10 +592,10 @@ CB_TEST_T(cli_compare, 120)
     json_array_remove(json_object_get(missing, "cells"), 1);
     CB_CHECK(json_dump_file(missing, other, 0) == 0);
     json_decref(missing);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "1 missing in new");
-    c = corobench("compare", base, other, "--allow-missing", NULL);
+    c = cb_test_corobench("compare", base, other, "--allow-missing", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     /* Another checksum is an error whatever the metric. */
     json_t *sum = json_object_get(cell0, "checksum");
@@ -638,7 +603,7 @@ CB_TEST_T(cli_compare, 120)
     snprintf(saved, sizeof saved, "%s", json_string_value(sum));
     json_object_set_new(cell0, "checksum", json_string("0x0000000000000000"));
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
-    c = corobench("compare", base, other, "--metric", "time", NULL);
+    c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "different work: checksum ");
     json_object_set_new(cell0, "checksum", json_string(saved));
@@ -646,14 +611,14 @@ CB_TEST_T(cli_compare, 120)
     json_t *mem = json_object_get(cell0, "memory");
     json_object_set_new(mem, "heap_bytes_per_coro", json_real(12345.5));
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct asm/plain: "
                              "memory.heap_bytes_per_coro ");
     CB_CHECK_CONTAINS(c.out, "-> 12345.5");
-    c = corobench("compare", base, other, "--metric", "time", NULL);
+    c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    c = corobench("compare", base, other, "--metric", "deterministic", NULL);
+    c = cb_test_corobench("compare", base, other, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK(strstr(c.out, "p (Holm)") == NULL);
     json_decref(doc);
@@ -666,7 +631,7 @@ CB_TEST_T(cli_compare, 120)
     fclose(in);
     fclose(out);
     expect_usage("cannot read results", " column ", "compare", base, other, NULL);
-    c = corobench("compare", base, other, NULL);
+    c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_CONTAINS(c.err, "line ");
     expect_usage("compare needs two results files", NULL, "compare", base, NULL);
     expect_usage("invalid value 'x' for --threshold", NULL, "compare", base, base, "--threshold",
@@ -684,8 +649,8 @@ CB_TEST_T(cli_compare, 120)
 CB_TEST_T(cli_run_error_recorded, 120)
 {
     char out[256];
-    tmp_path(out, sizeof out, "runerr.json");
-    cli c = corobench("run", "--impl", "asm", "--workload", "spawn,recursive", "--param",
+    cb_test_tmp_path(out, sizeof out, "runerr.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "spawn,recursive", "--param",
                       "n=40000", "--param", "height=5", "--param", "stack_mode=guarded", "--reps",
                       "1", "--warmup", "0", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);

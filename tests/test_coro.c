@@ -28,20 +28,12 @@
 static const cb_co_backend *backend(const char *name)
 {
     const cb_impl *impl = cb_impl_find(name);
-    if (!impl || !impl->backend)
-        CB_FAIL("no stackful implementation named %s", name);
-    const char *why = cb_impl_unavailable(impl);
-    if (why)
-        CB_SKIP("%s: unsupported: %s", name, why);
-    return impl->backend;
+    if (!impl)
+        CB_FAIL("no implementation named %s", name);
+    return cb_test_backend(impl);
 }
 
 /* Registers body(backend) once per stackful backend, as body_asm, body_asmjmp, body_ucontext. */
-#define PER_BACKEND(body)                                                                      \
-    CB_TEST(body##_asm) { body(backend("asm")); }                                              \
-    CB_TEST(body##_asmjmp) { body(backend("asmjmp")); }                                        \
-    CB_TEST(body##_ucontext) { body(backend("ucontext")); }
-
 /* test.h has no "differ" check; this one prints the value both sides share. */
 #define CHECK_NE_U64(a, b)                                                                     \
     do {                                                                                       \
@@ -104,7 +96,7 @@ static void coro_order(const cb_co_backend *be)
     CB_CHECK_EQ_U64(cb_rt.suspensions - s0, 2); /* yields count, completion does not */
     cb_co_destroy(co);
 }
-PER_BACKEND(coro_order)
+CB_TEST_PER_BACKEND(coro_order)
 
 /* A fresh coroutine runs on its own stack, near the top, with the 16-byte alignment both ABIs
  * require at a call (a frame address is 16-byte aligned when the stack was at entry). */
@@ -127,7 +119,7 @@ static void coro_fresh_stack(const cb_co_backend *be)
     CB_CHECK_EQ_INT(cb_co_done(co), 1);
     cb_co_destroy(co);
 }
-PER_BACKEND(coro_fresh_stack)
+CB_TEST_PER_BACKEND(coro_fresh_stack)
 
 /* Every value is a full 64-bit word, so a switch that truncated to 32 bits would show. */
 #define VAL(i) (0xfedcba9876543210u ^ ((uint64_t)(i) * 0x9e3779b97f4a7c15u))
@@ -151,7 +143,7 @@ static void coro_values(const cb_co_backend *be)
     CB_CHECK_EQ_INT(cb_co_done(co), 1);
     cb_co_destroy(co);
 }
-PER_BACKEND(coro_values)
+CB_TEST_PER_BACKEND(coro_values)
 
 /* A and B hand a counter to each other with cb_co_transfer: A sees the even values, B the odd
  * ones. The side that reaches HOPS finishes to main (the resumer both inherited). */
@@ -184,7 +176,7 @@ static void coro_transfer(const cb_co_backend *be)
     cb_co_destroy(hop_peer[0]);
     cb_co_destroy(hop_peer[1]);
 }
-PER_BACKEND(coro_transfer)
+CB_TEST_PER_BACKEND(coro_transfer)
 
 /* A coroutine resuming another: the inner one's yield returns to the outer, not to main. */
 static const cb_co_backend *nest_be;
@@ -224,7 +216,7 @@ static void coro_nested(const cb_co_backend *be)
     CB_CHECK_STREQ(trace, "abcdefg");
     cb_co_destroy(out);
 }
-PER_BACKEND(coro_nested)
+CB_TEST_PER_BACKEND(coro_nested)
 
 /* ---- stackful: many alive at once -------------------------------------------------------------- */
 
@@ -257,7 +249,7 @@ static void coro_many(const cb_co_backend *be)
     CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
     CB_CHECK_EQ_U64(stacks_live(), live0);
 }
-PER_BACKEND(coro_many)
+CB_TEST_PER_BACKEND(coro_many)
 
 /* ---- stackful: callee-saved registers ---------------------------------------------------------- */
 
@@ -327,7 +319,7 @@ static void coro_registers(const cb_co_backend *be)
     CB_CHECK_EQ_U64(got1, want1);
     cb_co_destroy(reg_co);
 }
-PER_BACKEND(coro_registers)
+CB_TEST_PER_BACKEND(coro_registers)
 
 /* x29 holds no value in reg_work (GCC keeps it as the frame pointer on AArch64), so a switch
  * that forgot it would pass there. A function with a variable-length array needs its frame
@@ -371,7 +363,7 @@ static void coro_frame_pointer(const cb_co_backend *be)
     CB_CHECK_EQ_U64(got1, want1);
     cb_co_destroy(reg_co);
 }
-PER_BACKEND(coro_frame_pointer)
+CB_TEST_PER_BACKEND(coro_frame_pointer)
 
 /* ---- stackful: FP rounding mode ---------------------------------------------------------------- */
 
@@ -418,7 +410,7 @@ static void coro_rounding(const cb_co_backend *be)
     cb_co_destroy(co);
     fesetround(FE_TONEAREST);
 }
-PER_BACKEND(coro_rounding)
+CB_TEST_PER_BACKEND(coro_rounding)
 
 /* ---- stackful: destroy ------------------------------------------------------------------------- */
 
@@ -460,7 +452,7 @@ static void coro_destroy_suspended(const cb_co_backend *be)
     cb_co_destroy(co);
     CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
 }
-PER_BACKEND(coro_destroy_suspended)
+CB_TEST_PER_BACKEND(coro_destroy_suspended)
 
 /* ---- stackful: overflow reports, checked in a child process ------------------------------------ */
 
@@ -519,7 +511,7 @@ static void coro_overflow(const cb_co_backend *be)
     CB_CHECK_CONTAINS(err, want);
     free(err);
 }
-PER_BACKEND(coro_overflow)
+CB_TEST_PER_BACKEND(coro_overflow)
 
 /* Chunked stacks have no guard page; a write over the canary word at the low end is what an
  * overflow leaves behind, and destroy must report it. The clean run is the control. */
@@ -557,7 +549,7 @@ static void coro_canary(const cb_co_backend *be)
     CB_CHECK_CONTAINS(err, want);
     free(err);
 }
-PER_BACKEND(coro_canary)
+CB_TEST_PER_BACKEND(coro_canary)
 
 /* ---- stack allocator modes --------------------------------------------------------------------- */
 

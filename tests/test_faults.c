@@ -15,29 +15,6 @@
 #include "impls/impls.h"
 #include "test.h"
 
-typedef struct cli {
-    int status;
-    char *out, *err;
-} cli;
-
-static cli corobench(const char *a0, ...)
-{
-    char *argv[40], path[4096];
-    va_list ap;
-    va_start(ap, a0);
-    cb_test_argv(argv, 40, path, sizeof path, "corobench", a0, ap);
-    va_end(ap);
-    cli c;
-    c.status = cb_test_spawn(argv, &c.out, &c.err);
-    return c;
-}
-
-static void tmp_path(char *buf, size_t len, const char *name)
-{
-    snprintf(buf, len, "/tmp/cbtest-%ld-%s", (long)getpid(), name);
-    unlink(buf);
-}
-
 static json_t *load_cells(const char *path)
 {
     json_error_t e;
@@ -76,8 +53,8 @@ static const char *expected(const char *kind, const char *family)
 CB_TEST_T(fault_every_kind_every_family, 240)
 {
     char out[256];
-    tmp_path(out, sizeof out, "faults.json");
-    cli c = corobench("run", "--impl", "all", "--workload", "recursive,fault", "--param",
+    cb_test_tmp_path(out, sizeof out, "faults.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "all", "--workload", "recursive,fault", "--param",
                       "kind=segv,overflow,hang,abort,exit", "--param", "height=4", "--reps", "1",
                       "--warmup", "0", "--timeout", "1", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -111,10 +88,10 @@ CB_TEST_T(fault_every_kind_every_family, 240)
 /* `all` never selects the self-test: its parameter is then unknown, and `list` says what it is. */
 CB_TEST(fault_not_in_all)
 {
-    cli c = corobench("run", "--param", "kind=segv", "--reps", "1", NULL);
+    cb_test_cli c = cb_test_corobench("run", "--param", "kind=segv", "--reps", "1", NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "unknown parameter 'kind'");
-    c = corobench("list", NULL);
+    c = cb_test_corobench("list", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "fault      self-test of the harness");
     CB_CHECK_CONTAINS(c.out, "segv|overflow|hang|abort|exit");
@@ -124,8 +101,8 @@ CB_TEST(fault_not_in_all)
 CB_TEST(fault_chunked_overflow_named)
 {
     char out[256];
-    tmp_path(out, sizeof out, "chunked.json");
-    cli c = corobench("run", "--impl", "asm,asmjmp,ucontext", "--workload", "fault,pingpong",
+    cb_test_tmp_path(out, sizeof out, "chunked.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,ucontext", "--workload", "fault,pingpong",
                       "--param", "kind=overflow", "--param", "stack_mode=chunked", "--param",
                       "stack=16384", "--param", "depth=100000", "--param", "switches=10",
                       "--reps", "1", "--warmup", "0", "--no-table", "-o", out, NULL);
@@ -150,8 +127,8 @@ CB_TEST(fault_chunked_overflow_named)
 CB_TEST(fault_map_count_named)
 {
     char out[256];
-    tmp_path(out, sizeof out, "mapcount.json");
-    cli c = corobench("run", "--impl", "asm", "--workload", "spawn", "--param", "n=40000",
+    cb_test_tmp_path(out, sizeof out, "mapcount.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "spawn", "--param", "n=40000",
                       "--param", "stack_mode=guarded", "--reps", "1", "--warmup", "0",
                       "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -168,7 +145,7 @@ CB_TEST(fault_io_low_file_limit_named)
 {
     struct rlimit rl = {64, 64};
     CB_CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
-    cli c = corobench("run", "--workload", "io", "--impl", "sm", NULL);
+    cb_test_cli c = cb_test_corobench("run", "--workload", "io", "--impl", "sm", NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "file descriptor limit (RLIMIT_NOFILE, ulimit -n) is 64");
     CB_CHECK(strstr(c.err, "conns up to 0") == NULL);
@@ -203,7 +180,7 @@ static pid_t child_of(pid_t parent)
 CB_TEST_T(fault_cell_killed_from_outside, 120)
 {
     char out[256], path[4096];
-    tmp_path(out, sizeof out, "killed.json");
+    cb_test_tmp_path(out, sizeof out, "killed.json");
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
     int ep[2];
     CB_CHECK(pipe(ep) == 0);

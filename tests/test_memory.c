@@ -118,23 +118,6 @@ static void test_hook(uint64_t alive)
     hook.heap_at = cb_rt.heap_live_bytes - hook.heap0;
 }
 
-static void params_for(const cb_workload *wl, const cb_impl *im, const char *const *set,
-                       cb_params *p)
-{
-    p->n = 0;
-    const cb_param_def *lists[2] = {wl->params, im->params};
-    for (int l = 0; l < 2; l++)
-        for (const cb_param_def *d = lists[l]; d && d->name; d++) {
-            const char *text = d->defval;
-            for (size_t k = 0; set[k]; k += 2)
-                if (!strcmp(set[k], d->name))
-                    text = set[k + 1];
-            char err[256];
-            if (cb_param_parse(d, text, &p->v[p->n++], err, sizeof err))
-                CB_FAIL("%s", err);
-        }
-}
-
 static void hook_on(void *unused)
 {
     (void)unused;
@@ -153,7 +136,7 @@ static void run_with_hook(const char *wname, const cb_impl *im, const char *cons
     const cb_workload *wl = cb_workload_find(wname);
     CB_CHECK(wl != NULL);
     cb_params p;
-    params_for(wl, im, set, &p);
+    cb_test_params(wl, im, set, &p);
     char err[512] = "";
     memset(&hook, 0, sizeof hook);
     hook.heap0 = cb_rt.heap_live_bytes;

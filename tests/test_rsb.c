@@ -470,18 +470,6 @@ CB_TEST_T(rsb_jmpret_same_work, 300)
 
 /* ---- the rewriter, on a small hand-written input ------------------------------------------ */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        CB_FAIL("open %s", path);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void spit(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -553,7 +541,7 @@ CB_TEST(rsb_rewriter_rules)
     spit(b, rw_b);
 
     rewriter("--rsbsim", dir, 0);
-    const char *s = slurp(rw);
+    const char *s = cb_test_slurp(rw);
     /* Pushes only for corobench callees (bar: exported by b.s; localf; any indirect call). */
     CB_CHECK_CONTAINS(s, "\t.loc 1 2 3\n\tcall\tfoo@PLT\n\tcall\tcb_rsbsim_on_call\n"
                          "\t.long\t.Lcb_rsb_0 - .\n\tcall\tbar@PLT\n.Lcb_rsb_0:\n");
@@ -568,7 +556,7 @@ CB_TEST(rsb_rewriter_rules)
     assembles(rw);
 
     rewriter("--jmpret", dir, 0);
-    s = slurp(rw);
+    s = cb_test_slurp(rw);
     CB_CHECK(strstr(s, "ret\n") == NULL && strstr(s, "ret\t") == NULL);
     CB_CHECK_CONTAINS(s, ".L3:\n\tleaq\t8(%rsp), %rsp\n\tjmp\t*-8(%rsp)\n");
     CB_CHECK_CONTAINS(s, "\tleaq\t24(%rsp), %rsp\n\tjmp\t*-24(%rsp)\n");
