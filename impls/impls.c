@@ -38,16 +38,18 @@ const cb_impl *cb_impl_find(const char *name)
     return NULL;
 }
 
-const char *cb_impl_family(const cb_impl *impl)
-{
-    return impl->style == CB_STYLE_STACKFUL ? "stackful" : "stackless";
-}
+/* Per style: the name of the workload body it runs, and its family in the results. */
+static const struct {
+    const char *body, *family;
+} styles[CB_STYLE_COUNT] = {
+    [CB_STYLE_STACKFUL] = {"stackful", "stackful"},
+    [CB_STYLE_SM] = {"state-machine", "stackless"},
+    [CB_STYLE_CLOSURE] = {"closure", "stackless"},
+};
 
-const char *cb_impl_style_name(const cb_impl *impl)
-{
-    static const char *const names[CB_STYLE_COUNT] = {"stackful", "state-machine", "closure"};
-    return names[impl->style];
-}
+const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
+
+const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style].body; }
 
 const char *cb_impl_unavailable(const cb_impl *impl)
 {

@@ -16,36 +16,34 @@
 #include "harness/measure/counters.h"
 #include "harness/measure/rsbsim.h"
 
-static void impl_choices(char *buf, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cb_nimpls; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s, ", cb_impls[i].name);
-    snprintf(buf + n, len - n, "all");
-}
+/* A registry --impl or --workload selects from. */
+typedef struct registry {
+    const char *what;
+    size_t n;
+    const void *(*at)(size_t);
+    const char *(*name)(const void *);
+    int (*in_all)(const void *); /* which entries `all` selects; NULL: every one */
+} registry;
 
-static void workload_choices(char *buf, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cb_nworkloads; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s, ", cb_workloads[i]->name);
-    snprintf(buf + n, len - n, "all");
-}
+static const void *impl_at(size_t i) { return &cb_impls[i]; }
+static const char *impl_name(const void *e) { return ((const cb_impl *)e)->name; }
+static const void *wl_at(size_t i) { return cb_workloads[i]; }
+static const char *wl_name(const void *e) { return ((const cb_workload *)e)->name; }
+static int wl_in_all(const void *e) { return !((const cb_workload *)e)->selftest; }
 
-/* Resolves a comma-separated selection against a name table; `all` selects every entry
- * in_all accepts (everything when it is NULL). */
-static int select_list(const char *arg, const char *what, const void **out, size_t *nout,
-                       size_t ntable, const void *(*at)(size_t), const char *(*name)(const void *),
-                       int (*in_all)(const void *), void (*choices)(char *, size_t))
+/* Resolves a comma-separated selection against a registry. An unknown name is a usage error
+ * whose "valid: ..." lists the registry's names and `all`. */
+static int select_list(const char *arg, const registry *r, const void **out, size_t *nout)
 {
     size_t n;
     char **items = cb_split_list(arg, &n);
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
         int found = 0;
-        for (size_t t = 0; t < ntable; t++) {
-            const void *e = at(t);
-            if (strcmp(items[i], "all") ? strcmp(items[i], name(e)) != 0 : in_all && !in_all(e))
+        for (size_t t = 0; t < r->n; t++) {
+            const void *e = r->at(t);
+            if (strcmp(items[i], "all") ? strcmp(items[i], r->name(e)) != 0
+                                        : r->in_all && !r->in_all(e))
                 continue;
             found = 1;
             int dup = 0;
@@ -56,8 +54,12 @@ static int select_list(const char *arg, const char *what, const void **out, size
         }
         if (!found) {
             char valid[256];
-            choices(valid, sizeof valid);
-            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", what, items[i], valid);
+            size_t len = 0;
+            for (size_t t = 0; t < r->n && len < sizeof valid; t++)
+                len += (size_t)snprintf(valid + len, sizeof valid - len, "%s, ", r->name(r->at(t)));
+            if (len < sizeof valid)
+                snprintf(valid + len, sizeof valid - len, "all");
+            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", r->what, items[i], valid);
             free(items);
             return rc;
         }
@@ -65,12 +67,6 @@ static int select_list(const char *arg, const char *what, const void **out, size
     free(items);
     return 0;
 }
-
-static const void *impl_at(size_t i) { return &cb_impls[i]; }
-static const char *impl_name(const void *e) { return ((const cb_impl *)e)->name; }
-static const void *wl_at(size_t i) { return cb_workloads[i]; }
-static const char *wl_name(const void *e) { return ((const cb_workload *)e)->name; }
-static int wl_in_all(const void *e) { return !((const cb_workload *)e)->selftest; }
 
 /* -1 unless s is an integer from lo to hi. */
 static int parse_uint_quiet(const char *s, long lo, long hi, long *out)
@@ -283,12 +279,16 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
             break;
         case 'h': run_usage(stdout); return 0;
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cb_usage_error("unknown option '%s' for run (valid: --impl, --workload, "
-                                  "--param, --reps, --warmup, --min-rep-ms, --quick, --pin, "
-                                  "--timeout, -o, --no-table, --events, --events-kernel, "
-                                  "--variant, --rsb, --rsb-model, --rsb-entries)",
-                                  argv[optind - 1]);
+        default: {
+            char valid[512];
+            size_t len = 0;
+            for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++)
+                len += (size_t)snprintf(valid + len, sizeof valid - len, "%s--%s%s",
+                                        len ? ", " : "", lo->name,
+                                        lo->val == 'o' ? " (-o)" : "");
+            return cb_usage_error("unknown option '%s' for run (valid: %s)", argv[optind - 1],
+                                  valid);
+        }
         }
     }
     if (optind < argc)
@@ -307,10 +307,10 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
         o->measure.rsb_entries = CB_RSBSIM_DEFAULT_ENTRIES;
     o->impls = calloc(cb_nimpls, sizeof *o->impls);
     o->workloads = calloc(cb_nworkloads, sizeof *o->workloads);
-    if ((rc = select_list(impl_arg, "implementation", (const void **)o->impls, &o->nimpls,
-                          cb_nimpls, impl_at, impl_name, NULL, impl_choices)) ||
-        (rc = select_list(wl_arg, "workload", (const void **)o->workloads, &o->nworkloads,
-                          cb_nworkloads, wl_at, wl_name, wl_in_all, workload_choices)))
+    const registry impls = {"implementation", cb_nimpls, impl_at, impl_name, NULL};
+    const registry workloads = {"workload", cb_nworkloads, wl_at, wl_name, wl_in_all};
+    if ((rc = select_list(impl_arg, &impls, (const void **)o->impls, &o->nimpls)) ||
+        (rc = select_list(wl_arg, &workloads, (const void **)o->workloads, &o->nworkloads)))
         return rc;
     return CB_OPTS_PARSED;
 }
