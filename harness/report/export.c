@@ -95,8 +95,9 @@ static json_t *twin(json_t *cells, json_t *c, const char *impl)
 static const char *const default_y[] = {"ns_per_op.median", "ns_per_op.mad", "ns_per_op.min",
                                         "ns_per_op.max"};
 
-static int export_gnuplot(FILE *out, json_t *cells, const export_opts *o)
+static int export_gnuplot(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
 {
+    (void)doc;
     const char *const *y = o->ny ? o->y : default_y;
     size_t ny = o->ny ? o->ny : 4, blocks = 0, i;
     json_t *done = json_object(), *c;
@@ -205,8 +206,9 @@ static void flatten(json_t *obj, const char *prefix, json_t *row, json_t *cols)
     }
 }
 
-static int export_csv(FILE *out, json_t *cells, const export_opts *o)
+static int export_csv(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
 {
+    (void)doc;
     json_t *rows = json_array(), *cols = json_object(), *c, *v;
     size_t i;
     const char *k;
@@ -405,6 +407,18 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const exp
     return rc;
 }
 
+/* The formats: a new one is a writer and a row here. */
+static const struct {
+    const char *name;
+    int (*write)(FILE *out, json_t *doc, json_t *cells, const export_opts *o);
+} formats[] = {
+    {"gnuplot", export_gnuplot},
+    {"csv", export_csv},
+    {"gbench", export_gbench},
+    {"deterministic", export_deterministic},
+};
+enum { NFORMATS = sizeof formats / sizeof formats[0] };
+
 static const char usage[] =
     "RESULTS.json [--format gnuplot|csv|gbench|deterministic] [--workload W] "
     "[--where NAME=VALUE]... [-o FILE]; gnuplot also needs --x PARAM and takes [--y FIELD]... "
@@ -441,14 +455,17 @@ static int parse(int argc, char **argv, export_opts *o)
         else
             return cb_usage_error("unexpected argument '%s' for export (valid: %s)", a, usage);
     }
-    static const char *const formats[] = {"gnuplot", "csv", "gbench", "deterministic"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++)
-        known |= !strcmp(o->format, formats[k]);
-    if (!known)
-        return cb_usage_error("invalid value '%s' for --format (valid: gnuplot, csv, gbench, "
-                              "deterministic)",
-                              o->format);
+    size_t k = 0;
+    while (k < NFORMATS && strcmp(o->format, formats[k].name))
+        k++;
+    if (k == NFORMATS) {
+        char valid[256];
+        size_t len = 0;
+        for (k = 0; k < NFORMATS && len < sizeof valid; k++)
+            len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", k ? ", " : "",
+                                    formats[k].name);
+        return cb_usage_error("invalid value '%s' for --format (valid: %s)", o->format, valid);
+    }
     int gnuplot = !strcmp(o->format, "gnuplot");
     if (!o->in || (gnuplot && (!o->workload || !o->x)))
         return cb_usage_error("export needs RESULTS.json%s (valid: corobench export %s)",
@@ -475,14 +492,9 @@ int cb_cmd_export(int argc, char **argv)
         return CB_EXIT_CELLS_FAILED;
     }
     json_t *cells = json_object_get(doc, "cells");
-    if (!strcmp(o.format, "gnuplot"))
-        rc = export_gnuplot(out, cells, &o);
-    else if (!strcmp(o.format, "csv"))
-        rc = export_csv(out, cells, &o);
-    else if (!strcmp(o.format, "gbench"))
-        rc = export_gbench(out, doc, cells, &o);
-    else
-        rc = export_deterministic(out, doc, cells, &o);
+    for (size_t k = 0; k < NFORMATS; k++)
+        if (!strcmp(o.format, formats[k].name))
+            rc = formats[k].write(out, doc, cells, &o);
     json_decref(doc);
     if (cb_output_commit(out, o.out, tmp) != 0 || rc != 0)
         return CB_EXIT_CELLS_FAILED;

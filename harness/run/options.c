@@ -116,7 +116,8 @@ static int check_pin(int cpu)
     return 0;
 }
 
-const char *const cb_variant_names[] = {"plain", "jmpret", NULL};
+/* The build variants --variant accepts. */
+static const char *const cb_variant_names[] = {"plain", "jmpret", NULL};
 
 /* --variant LIST: known names, each once, in the order given. */
 static int parse_variants(const char *arg, cb_run_opts *o)

@@ -39,9 +39,6 @@ typedef struct cb_run_opts {
     size_t cell_index;
 } cb_run_opts;
 
-/* The build variants --variant accepts, NULL-terminated. */
-extern const char *const cb_variant_names[];
-
 /* Parses argv (argv[0] is "run") into o, with defaults, and validates it. Returns
  * CB_OPTS_PARSED, or an exit status to return (0 after --help, CB_EXIT_USAGE after a one-line
  * error). cell_mode and cell_index are kept as the caller set them. */
