@@ -80,6 +80,26 @@ cb_test_cli cb_test_corobench(const char *a0, ...)
     return c;
 }
 
+void cb_test_corobench_start(cb_proc *p, const char *a0, ...)
+{
+    char *argv[40], path[4096], why[256];
+    va_list ap;
+    va_start(ap, a0);
+    cb_test_argv(argv, 40, path, sizeof path, "corobench", a0, ap);
+    va_end(ap);
+    cb_proc_opts po = {.pin_cpu = -1, .stdin_null = 1};
+    if (cb_proc_start(p, &po, cb_proc_exec, argv, why, sizeof why))
+        CB_FAIL("%s", why);
+}
+
+int cb_test_wait(cb_proc *p)
+{
+    cb_proc_result r;
+    cb_proc_wait(p, 0, &r);
+    cb_proc_result_free(&r);
+    return r.wait_status;
+}
+
 void cb_test_tmp_path(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "/tmp/cbtest-%ld-%s", (long)getpid(), name);

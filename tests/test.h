@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/run/proc.h"
 #include "workloads/workload.h"
 
 typedef void (*cb_test_fn)(void);
@@ -129,6 +130,9 @@ typedef struct cb_test_cli {
 const cb_co_backend *cb_test_backend(const cb_impl *im);
 /* bin/corobench with the arguments up to a NULL, output captured. */
 cb_test_cli cb_test_corobench(const char *a0, ...);
+/* The same started in the background (p->pid is bin/corobench), and its end: the wait status. */
+void cb_test_corobench_start(cb_proc *p, const char *a0, ...);
+int cb_test_wait(cb_proc *p);
 /* /tmp/cbtest-<pid>-<name>, removed if it exists. */
 void cb_test_tmp_path(char *buf, size_t len, const char *name);
 /* The whole file, malloc'd; fails the test when it cannot be read. */

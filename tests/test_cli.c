@@ -472,25 +472,17 @@ static int process_with_arg(const char *needle)
 /* An interrupted run takes its running cell down with it and writes no results file. */
 CB_TEST_T(cli_interrupt_kills_the_cell, 60)
 {
-    char out[256], path[4096], marker[64];
+    char out[256], marker[64];
     cb_test_tmp_path(out, sizeof out, "interrupted.json");
     snprintf(marker, sizeof marker, "switches=%ld", 100000000000L + getpid());
-    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-        execl(path, path, "run", "--impl", "ucontext", "--workload", "pingpong", "--param",
-              marker, "-o", out, (char *)NULL);
-        _exit(127);
-    }
+    cb_proc run;
+    cb_test_corobench_start(&run, "run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+                            marker, "-o", out, NULL);
     for (int i = 0; i < 100 && process_with_arg(marker) < 1; i++)
         usleep(20000);
     usleep(300000); /* the cell's child is running by now */
-    kill(pid, SIGINT);
-    int st;
-    CB_CHECK(waitpid(pid, &st, 0) == pid);
+    kill(run.pid, SIGINT);
+    int st = cb_test_wait(&run);
     CB_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
     for (int i = 0; i < 50 && process_with_arg(marker); i++)
         usleep(20000);

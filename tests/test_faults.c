@@ -179,29 +179,19 @@ static pid_t child_of(pid_t parent)
 /* A cell's process killed from outside is recorded as failed with the signal; the run goes on. */
 CB_TEST_T(fault_cell_killed_from_outside, 120)
 {
-    char out[256], path[4096];
+    char out[256];
     cb_test_tmp_path(out, sizeof out, "killed.json");
-    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    int ep[2];
-    CB_CHECK(pipe(ep) == 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(devnull, 1);
-        dup2(devnull, 2);
-        execl(path, path, "run", "--impl", "sm", "--workload", "fault,recursive", "--param",
-              "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0", "--timeout",
-              "60", "--no-table", "-o", out, (char *)NULL);
-        _exit(127);
-    }
+    cb_proc run;
+    cb_test_corobench_start(&run, "run", "--impl", "sm", "--workload", "fault,recursive", "--param",
+                            "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0",
+                            "--timeout", "60", "--no-table", "-o", out, NULL);
     pid_t cell = 0;
-    for (int i = 0; i < 200 && !(cell = child_of(pid)); i++)
+    for (int i = 0; i < 200 && !(cell = child_of(run.pid)); i++)
         usleep(20000);
     CB_CHECK(cell > 0);
     usleep(100000);
     CB_CHECK(kill(cell, SIGKILL) == 0);
-    int st;
-    CB_CHECK(waitpid(pid, &st, 0) == pid);
+    int st = cb_test_wait(&run);
     CB_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     json_t *cells = load_cells(out);
     CB_CHECK_EQ_INT(json_array_size(cells), 2);
