@@ -183,123 +183,110 @@ static void run_usage(FILE *f)
           f);
 }
 
-int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
+static const struct option longopts[] = {
+    {"impl", required_argument, 0, 'i'},   {"workload", required_argument, 0, 'w'},
+    {"param", required_argument, 0, 'p'},  {"reps", required_argument, 0, 'r'},
+    {"warmup", required_argument, 0, 'W'}, {"min-rep-ms", required_argument, 0, 'm'},
+    {"quick", no_argument, 0, 'q'},        {"pin", required_argument, 0, 'P'},
+    {"timeout", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
+    {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
+    {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
+    {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
+    {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
+    {0, 0, 0, 0},
+};
+
+/* What parsing remembers beyond the options struct: the selections (resolved last) and which
+ * values --quick must not replace. */
+typedef struct parse_state {
+    const char *impl_arg, *wl_arg;
+    int reps_set, min_set;
+} parse_state;
+
+/* One option c with its argument into o; 0, or an exit status. */
+static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
 {
-    static const struct option longopts[] = {
-        {"impl", required_argument, 0, 'i'},   {"workload", required_argument, 0, 'w'},
-        {"param", required_argument, 0, 'p'},  {"reps", required_argument, 0, 'r'},
-        {"warmup", required_argument, 0, 'W'}, {"min-rep-ms", required_argument, 0, 'm'},
-        {"quick", no_argument, 0, 'q'},        {"pin", required_argument, 0, 'P'},
-        {"timeout", required_argument, 0, 't'}, {"output", required_argument, 0, 'o'},
-        {"no-table", no_argument, 0, 'n'},     {"help", no_argument, 0, 'h'},
-        {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
-        {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
-        {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
-        {0, 0, 0, 0},
-    };
-    cb_cell_mode mode = o->cell_mode;
-    size_t index = o->cell_index;
-    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 1, .min_rep_ms = 10},
-                       .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
-                       .argv = argv, .cell_mode = mode, .cell_index = index};
-    const char *impl_arg = "all", *wl_arg = "all";
-    int reps_set = 0, min_set = 0, rc, c;
+    int rc;
     long v;
-    o->params = calloc((size_t)argc + 1, sizeof *o->params);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'i': impl_arg = optarg; break;
-        case 'w': wl_arg = optarg; break;
-        case 'p':
-            if ((rc = parse_param(optarg, o)))
-                return rc;
-            break;
-        case 'r':
-            if ((rc = parse_uint("--reps", optarg, 1, 100000, &v)))
-                return rc;
-            o->measure.reps = (unsigned)v;
-            reps_set = 1;
-            break;
-        case 'W':
-            if ((rc = parse_uint("--warmup", optarg, 0, 1000, &v)))
-                return rc;
-            o->measure.warmup = (unsigned)v;
-            break;
-        case 'm':
-            if ((rc = parse_pos_double("--min-rep-ms", optarg, &o->measure.min_rep_ms)))
-                return rc;
-            min_set = 1;
-            break;
-        case 'q': o->quick = 1; break;
-        case 'P':
-            if ((rc = parse_uint("--pin", optarg, 0, CPU_SETSIZE - 1, &v)) || (rc = check_pin((int)v)))
-                return rc;
-            o->pin_cpu = (int)v;
-            break;
-        case 't':
-            if ((rc = parse_pos_double("--timeout", optarg, &o->timeout_s)))
-                return rc;
-            break;
-        case 'o': o->out_path = optarg; break;
-        case 'n': o->print_table = 0; break;
-        case 'e': {
-            char err[1024];
-            if (cb_counters_validate(optarg, err, sizeof err) != 0)
-                return cb_usage_error("%s", err);
-            o->measure.events = optarg;
-            break;
-        }
-        case 'K': o->measure.events_kernel = 1; break;
-        case 'V':
-            if ((rc = parse_variants(optarg, o)))
-                return rc;
-            break;
-        case 'B':
-            if (strcmp(optarg, "sim") && strcmp(optarg, "off"))
-                return cb_usage_error("invalid value '%s' for --rsb (valid: sim, off)", optarg);
-            o->rsb_sim = !strcmp(optarg, "sim");
-            break;
-        case 'M': {
-            cb_rsb_model m;
-            if (cb_rsb_model_parse(optarg, &m) != 0)
-                return cb_usage_error("invalid value '%s' for --rsb-model (valid: circular, "
-                                      "underflow-btb)",
-                                      optarg);
-            o->measure.rsb_model = (int)m;
-            break;
-        }
-        case 'E':
-            if (parse_uint_quiet(optarg, 1, CB_RSBSIM_MAX_ENTRIES, &v))
-                return cb_usage_error("invalid value '%s' for --rsb-entries (valid: an integer "
-                                      "from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
-                                      "Skylake)",
-                                      optarg, CB_RSBSIM_MAX_ENTRIES);
-            o->measure.rsb_entries = (unsigned)v;
-            break;
-        case 'h': run_usage(stdout); return 0;
-        case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: {
-            char valid[512];
-            size_t len = 0;
-            for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++)
-                len += (size_t)snprintf(valid + len, sizeof valid - len, "%s--%s%s",
-                                        len ? ", " : "", lo->name,
-                                        lo->val == 'o' ? " (-o)" : "");
-            return cb_usage_error("unknown option '%s' for run (valid: %s)", argv[optind - 1],
-                                  valid);
-        }
-        }
+    switch (c) {
+    case 'i': ps->impl_arg = arg; return 0;
+    case 'w': ps->wl_arg = arg; return 0;
+    case 'p': return parse_param(arg, o);
+    case 'r':
+        if ((rc = parse_uint("--reps", arg, 1, 100000, &v)))
+            return rc;
+        o->measure.reps = (unsigned)v;
+        ps->reps_set = 1;
+        return 0;
+    case 'W':
+        if ((rc = parse_uint("--warmup", arg, 0, 1000, &v)))
+            return rc;
+        o->measure.warmup = (unsigned)v;
+        return 0;
+    case 'm':
+        ps->min_set = 1;
+        return parse_pos_double("--min-rep-ms", arg, &o->measure.min_rep_ms);
+    case 'q': o->quick = 1; return 0;
+    case 'P':
+        if ((rc = parse_uint("--pin", arg, 0, CPU_SETSIZE - 1, &v)) || (rc = check_pin((int)v)))
+            return rc;
+        o->pin_cpu = (int)v;
+        return 0;
+    case 't': return parse_pos_double("--timeout", arg, &o->timeout_s);
+    case 'o': o->out_path = arg; return 0;
+    case 'n': o->print_table = 0; return 0;
+    case 'e': {
+        char err[1024];
+        if (cb_counters_validate(arg, err, sizeof err) != 0)
+            return cb_usage_error("%s", err);
+        o->measure.events = arg;
+        return 0;
     }
-    if (optind < argc)
-        return cb_usage_error("unexpected argument '%s' for run (valid: options only; see "
-                              "'corobench run --help')",
-                              argv[optind]);
+    case 'K': o->measure.events_kernel = 1; return 0;
+    case 'V': return parse_variants(arg, o);
+    case 'B':
+        if (strcmp(arg, "sim") && strcmp(arg, "off"))
+            return cb_usage_error("invalid value '%s' for --rsb (valid: sim, off)", arg);
+        o->rsb_sim = !strcmp(arg, "sim");
+        return 0;
+    case 'M': {
+        cb_rsb_model m;
+        if (cb_rsb_model_parse(arg, &m) != 0)
+            return cb_usage_error("invalid value '%s' for --rsb-model (valid: circular, "
+                                  "underflow-btb)",
+                                  arg);
+        o->measure.rsb_model = (int)m;
+        return 0;
+    }
+    case 'E':
+        if (parse_uint_quiet(arg, 1, CB_RSBSIM_MAX_ENTRIES, &v))
+            return cb_usage_error("invalid value '%s' for --rsb-entries (valid: an integer "
+                                  "from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
+                                  "Skylake)",
+                                  arg, CB_RSBSIM_MAX_ENTRIES);
+        o->measure.rsb_entries = (unsigned)v;
+        return 0;
+    }
+    return -1; /* not an option of run */
+}
+
+static int unknown_option(const char *arg)
+{
+    char valid[512];
+    size_t len = 0;
+    for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++)
+        len += (size_t)snprintf(valid + len, sizeof valid - len, "%s--%s%s", len ? ", " : "",
+                                lo->name, lo->val == 'o' ? " (-o)" : "");
+    return cb_usage_error("unknown option '%s' for run (valid: %s)", arg, valid);
+}
+
+/* The defaults that depend on other options, then the selections against the registries. */
+static int finish(cb_run_opts *o, const parse_state *ps)
+{
     if (o->quick) {
-        if (!reps_set)
+        if (!ps->reps_set)
             o->measure.reps = 3;
-        if (!min_set)
+        if (!ps->min_set)
             o->measure.min_rep_ms = 2;
     }
     if (!o->nvariants) /* this binary's own */
@@ -310,8 +297,40 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
     o->workloads = calloc(cb_nworkloads, sizeof *o->workloads);
     const registry impls = {"implementation", cb_nimpls, impl_at, impl_name, NULL};
     const registry workloads = {"workload", cb_nworkloads, wl_at, wl_name, wl_in_all};
-    if ((rc = select_list(impl_arg, &impls, (const void **)o->impls, &o->nimpls)) ||
-        (rc = select_list(wl_arg, &workloads, (const void **)o->workloads, &o->nworkloads)))
+    int rc;
+    if ((rc = select_list(ps->impl_arg, &impls, (const void **)o->impls, &o->nimpls)) ||
+        (rc = select_list(ps->wl_arg, &workloads, (const void **)o->workloads, &o->nworkloads)))
         return rc;
     return CB_OPTS_PARSED;
+}
+
+int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
+{
+    cb_cell_mode mode = o->cell_mode;
+    size_t index = o->cell_index;
+    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 1, .min_rep_ms = 10},
+                       .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
+                       .argv = argv, .cell_mode = mode, .cell_index = index};
+    parse_state ps = {.impl_arg = "all", .wl_arg = "all"};
+    int rc, c;
+    o->params = calloc((size_t)argc + 1, sizeof *o->params);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            run_usage(stdout);
+            return 0;
+        }
+        if (c == ':')
+            return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
+        if ((rc = apply_option(o, &ps, c, optarg)) < 0)
+            return unknown_option(argv[optind - 1]);
+        if (rc)
+            return rc;
+    }
+    if (optind < argc)
+        return cb_usage_error("unexpected argument '%s' for run (valid: options only; see "
+                              "'corobench run --help')",
+                              argv[optind]);
+    return finish(o, &ps);
 }
