@@ -3,7 +3,11 @@
  * function + parent frame). The callee starts synchronously inside its caller; when it suspends,
  * every frame on the way up returns CB_CL_SUSPENDED to the scheduler. Resumption calls the
  * innermost frame; when a frame completes, its parent is resumed through the continuation and
- * the frame is freed. */
+ * the frame is freed.
+ * Frames come from glibc malloc, or (alloc=pool, cb_cl_set_pool) from a free list per task: a
+ * completed frame is kept on its task's list and handed to the task's next frame of the same
+ * size, as pooled ValueTasks and the bump allocators of JavaScript engines avoid malloc; the list
+ * is given back to malloc when the task completes or is cancelled, inside the timed region. */
 #ifndef CB_CLOSURE_H
 #define CB_CLOSURE_H
 
@@ -23,8 +27,9 @@ struct cb_cl_frame {
     cb_cl_fn resume;     /* continuation: where this frame goes on */
     cb_cl_frame *parent; /* who awaits this frame's result */
     cb_cl_task *task;
-    uint32_t state;      /* resume point */
-    uint32_t size;       /* bytes of the whole frame, for the free */
+    uint16_t state;      /* resume point */
+    uint16_t shift;      /* the frame starts shift * 64 bytes into its allocation (layout=offset) */
+    uint32_t size;       /* bytes of the whole allocation, for the free and the pool */
     uint64_t result;     /* set by the frame when it completes */
     uint64_t awaited;    /* result of the last child this frame awaited */
 };
@@ -32,12 +37,21 @@ struct cb_cl_frame {
 /* A top-level coroutine: the chain of frames from root to the innermost suspended one. */
 struct cb_cl_task {
     cb_cl_frame *innermost;
+    cb_cl_frame *pool; /* alloc=pool: completed frames kept for reuse (linked through parent) */
     int done;
     uint64_t result;
 };
 
-/* Allocates and zeroes a frame of `size` bytes (header included) running fn. */
+/* alloc=pool (1) or malloc (0) for the frames created from now on: process state, set by the
+ * closure implementation's parameter before a cell's setup. */
+void cb_cl_set_pool(int on);
+
+/* A frame of `size` bytes (header included) running fn. Only the header is initialised (each
+ * field once): the caller sets every field of its own before the frame first runs. */
 void *cb_cl_new(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size);
+/* The same, placed `offset` bytes (a multiple of 64, below 4096) into a larger allocation
+ * (spawn's layout=offset: frames at pseudo-random cache-line offsets). */
+void *cb_cl_new_at(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size, size_t offset);
 /* Starts a task at its root frame; returns DONE or SUSPENDED. */
 cb_cl_status cb_cl_start(cb_cl_task *t, cb_cl_frame *root);
 /* Resumes a suspended task at its innermost frame; completed frames resume their parents. */

@@ -173,9 +173,15 @@ const cb_stack *cb_co_stack(const cb_co *co) { return &co->stack; }
 
 cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size)
 {
+    return cb_co_create_at(be, fn, arg, stack_size, 0);
+}
+
+cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size,
+                       size_t top_offset)
+{
     if (!handler_installed)
         install_handler();
-    if (be->ctx_size > sizeof main_co.ctx) {
+    if (be->ctx_size > sizeof main_co.ctx || top_offset % 64 || top_offset >= stack_size) {
         errno = EINVAL;
         return NULL;
     }
@@ -191,7 +197,7 @@ cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stac
         errno = e;
         return NULL;
     }
-    be->make(co->ctx, co->stack.lo, co->stack.size, co);
+    be->make(co->ctx, co->stack.lo, co->stack.size - top_offset, co);
     return co;
 }
 

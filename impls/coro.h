@@ -34,6 +34,11 @@ enum { CB_CO_DEFAULT_STACK = 65536, CB_EXIT_OVERFLOW = 86 };
 
 /* Returns NULL with errno set when the stack cannot be mapped. */
 cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size);
+/* The same with the first frame `top_offset` bytes (a multiple of 64, below the stack size)
+ * below the top of the stack: the reserved stack is unchanged, only where the coroutine starts
+ * moves (spawn's layout=offset, against the cache-set aliasing of identically aligned stacks). */
+cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size,
+                       size_t top_offset);
 /* Runs co until it yields, transfers away or finishes; returns the value it passed. */
 uintptr_t cb_co_resume(cb_co *co, uintptr_t val);
 /* From inside a coroutine: back to whoever resumed it. Returns the next resume's val. */

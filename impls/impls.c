@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "closure.h"
+
 extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
@@ -12,6 +14,15 @@ static const cb_param_def stackful_params[] = {
      "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)"},
     {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,
      "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static const char *const closure_allocs[] = {"malloc", "pool", NULL};
+
+static const cb_param_def closure_params[] = {
+    {"alloc", CB_PARAM_ENUM, "malloc", 0, 0, closure_allocs,
+     "malloc: every frame from glibc malloc; pool: a free list per task reuses completed frames "
+     "of the same size (pooled ValueTasks, JS engines' bump allocation)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -26,6 +37,10 @@ const cb_impl cb_impls[] = {
     {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
+     NULL, closure_params},
+    {"direct", CB_STYLE_DIRECT,
+     "no coroutine at all: each workload's data path with plain calls and structs, the same "
+     "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
      NULL, NULL},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
@@ -45,6 +60,7 @@ static const struct {
     [CB_STYLE_STACKFUL] = {"stackful", "stackful"},
     [CB_STYLE_SM] = {"state-machine", "stackless"},
     [CB_STYLE_CLOSURE] = {"closure", "stackless"},
+    [CB_STYLE_DIRECT] = {"direct", "baseline"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
@@ -61,6 +77,8 @@ const char *cb_impl_unavailable(const cb_impl *impl)
 void cb_impl_configure(const cb_impl *impl, const cb_params *p)
 {
     cb_co_install_fault_reporter(); /* stack overflows named, in every family */
+    if (impl->style == CB_STYLE_CLOSURE)
+        cb_cl_set_pool(strcmp(cb_params_str(p, "alloc"), "pool") == 0);
     if (impl->style != CB_STYLE_STACKFUL)
         return;
     const char *m = cb_params_str(p, "stack_mode");

@@ -8,7 +8,13 @@
 #include "coro.h"
 
 /* Which body of a workload an implementation runs. */
-typedef enum cb_style { CB_STYLE_STACKFUL, CB_STYLE_SM, CB_STYLE_CLOSURE, CB_STYLE_COUNT } cb_style;
+typedef enum cb_style {
+    CB_STYLE_STACKFUL,
+    CB_STYLE_SM,
+    CB_STYLE_CLOSURE,
+    CB_STYLE_DIRECT, /* no coroutine: the workload's data path with plain calls, the baseline */
+    CB_STYLE_COUNT
+} cb_style;
 
 typedef struct cb_impl {
     const char *name;
@@ -22,9 +28,9 @@ extern const cb_impl cb_impls[];
 extern const size_t cb_nimpls;
 
 const cb_impl *cb_impl_find(const char *name);
-/* "stackful" or "stackless" (the JSON "family"). */
+/* "stackful", "stackless" or "baseline" (the JSON "family"). */
 const char *cb_impl_family(const cb_impl *impl);
-/* Which body of a workload it runs: "stackful", "state-machine" or "closure". */
+/* Which body of a workload it runs: "stackful", "state-machine", "closure" or "direct". */
 const char *cb_impl_style_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
 #define CB_CANARY 0x5a17c0de5a17c0deULL
@@ -280,7 +281,13 @@ int cb_stack_alloc(cb_stack *s, size_t size)
         mode = cb_stack_stat.guarded_live < cb_stack_stat.map_budget ? CB_STACK_GUARDED
                                                                      : CB_STACK_CHUNKED;
     pool *p = pool_for(size, mode);
-    if (!pool_pop(p, s)) {
+    if (pool_pop(p, s)) {
+        /* A reused stack holds the last coroutine's dead frames: new to the next one. Valgrind
+         * marked what lay below that coroutine's stack pointer inaccessible as it returned, and a
+         * coroutine started at another offset (spawn's layout=offset) writes its first frame
+         * there. A no-op outside valgrind. */
+        VALGRIND_MAKE_MEM_UNDEFINED(s->lo, s->size);
+    } else {
         int rc = mode == CB_STACK_GUARDED ? map_guarded(s, size) : map_chunk(p, s, size);
         if (rc != 0)
             return -1;

@@ -20,7 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 grid=(--impl asm,asmjmp,ucontext,sm,closure --workload pingpong,recursive,spawn,io
       --param depth=0,5,33 --param sites=distinct,same --param switches=500 --param height=6,12
       --param n=200 --param frame=64 --param conns=2 --param msgs=20 --param size=64
-      --param transport=unix --reps 1 --warmup 0 --min-rep-ms 0.1 --no-table)
+      --param transport=unix --param layout=aligned --param order=fifo --param seed=1
+      --param alloc=malloc --reps 1 --warmup 0 --min-rep-ms 0.1 --no-table)
 [ -x bin/corobench-rsbsim ] &&
     grid+=(--variant plain,jmpret --rsb sim --rsb-model circular --rsb-entries 32)
 

@@ -234,6 +234,32 @@ static void fl_cl_finish(void *inst, cb_wl_result *out)
     cb_rt_free(w, sizeof *w);
 }
 
+/* ---- direct: the fault in a plain call (overflow on the thread's stack) ---------------------- */
+
+static void *fl_dr_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    fl_shared *sh = cb_rt_alloc(sizeof *sh);
+    memset(sh, 0, sizeof *sh);
+    sh->kind = fl_kind(p);
+    return sh;
+}
+
+static int fl_dr_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fl_shared *sh = inst;
+    sh->checksum = cb_mix(0, 1);
+    fl_commit(sh->kind);
+    return 0;
+}
+
+static void fl_dr_finish(void *inst, cb_wl_result *out)
+{
+    fl_result(inst, out);
+    cb_rt_free(inst, sizeof(fl_shared));
+}
+
 const cb_workload cb_wl_fault = {
     .name = "fault",
     .description = "a coroutine suspends once and, resumed, commits the fault `kind` names; "
@@ -246,5 +272,6 @@ const cb_workload cb_wl_fault = {
             [CB_STYLE_STACKFUL] = {fl_sf_setup, fl_sf_run, fl_sf_finish},
             [CB_STYLE_SM] = {fl_sm_setup, fl_sm_run, fl_sm_finish},
             [CB_STYLE_CLOSURE] = {fl_cl_setup, fl_cl_run, fl_cl_finish},
+            [CB_STYLE_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
         },
 };

@@ -445,6 +445,84 @@ static void pp_cl_finish(void *inst, cb_wl_result *out)
     cb_rt_free(w, sizeof *w);
 }
 
+/* ---- direct: no coroutine, both sides' chains as plain calls, alternately ------------------- */
+
+/* The same data path with the switch replaced by a return. A coroutine goes down its chain
+ * (pp_down per level), switches, and when the other side has answered returns up (pp_up per
+ * level) with the answer. Here one plain call of side X's chain goes down with X's value and at
+ * the bottom the message is received at once (pp_receive, as the other side does on resumption);
+ * the returns apply pp_up to it, which is what the other side's returns would compute (pp_up
+ * has no per-side salt), and the next call is the other side's chain with the result. So every
+ * switch costs one chain of `depth` calls and returns and no switch, and the checksum is the
+ * coroutines'. The first message starts side B (it takes it without receiving it, and has no
+ * chain to return up): that call's bottom and returns pass the value through unchanged. No
+ * suspension happens: the baseline other families are compared with. */
+
+typedef uint64_t (*pp_dr_chain_fn)(pp_shared *sh, int64_t level, uint64_t v, int up);
+
+typedef struct pp_dr {
+    pp_shared sh;
+    const cb_params *p;
+} pp_dr;
+
+PP_INLINE uint64_t pp_dr_step(pp_shared *sh, int64_t level, uint64_t v, int up, uint64_t salt,
+                              pp_dr_chain_fn chain)
+{
+    if (level == sh->depth)
+        return up ? pp_receive(sh, v) : v;
+    uint64_t r = chain(sh, level + 1, pp_down(v, level, salt), up);
+    return up ? pp_up(r, level) : r;
+}
+
+static PP_NOINLINE uint64_t pp_dr_chain_a(pp_shared *sh, int64_t level, uint64_t v, int up)
+{
+    return pp_dr_step(sh, level, v, up, PP_SALT_A, pp_dr_chain_a);
+}
+static PP_NOINLINE uint64_t pp_dr_chain_b(pp_shared *sh, int64_t level, uint64_t v, int up)
+{
+    return pp_dr_step(sh, level, v, up, PP_SALT_B, pp_dr_chain_b);
+}
+
+/* One side's turn, level 0 inlined in the loop (as the coroutines' loops inline it). */
+PP_INLINE uint64_t pp_dr_turn(pp_shared *sh, uint64_t v, int up, int b)
+{
+    return b ? pp_dr_step(sh, 0, v, up, PP_SALT_B, pp_dr_chain_b)
+             : pp_dr_step(sh, 0, v, up, PP_SALT_A, pp_dr_chain_a);
+}
+
+static void *pp_dr_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    pp_dr *w = cb_rt_alloc(sizeof *w);
+    pp_shared_init(&w->sh, p);
+    w->p = p;
+    return w;
+}
+
+static int pp_dr_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    pp_shared *sh = &((pp_dr *)inst)->sh;
+    uint64_t v = sh->msg;
+    int b = 0, up = 0; /* whose chain runs; the first message is not received */
+    while (sh->remaining) {
+        sh->remaining--;
+        v = pp_dr_turn(sh, v, up, b && !sh->same_sites);
+        b = !b;
+        up = 1;
+    }
+    sh->final = v;
+    return 0;
+}
+
+static void pp_dr_finish(void *inst, cb_wl_result *out)
+{
+    pp_dr *w = inst;
+    pp_result(&w->sh, w->p, out);
+    cb_rt_free(w, sizeof *w);
+}
+
+
 const cb_workload cb_wl_pingpong = {
     .name = "pingpong",
     .description = "two coroutines switch to each other at the bottom of a call chain of `depth` "
@@ -456,5 +534,6 @@ const cb_workload cb_wl_pingpong = {
             [CB_STYLE_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},
             [CB_STYLE_SM] = {pp_sm_setup, pp_sm_run, pp_sm_finish},
             [CB_STYLE_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
+            [CB_STYLE_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
         },
 };

@@ -11,6 +11,13 @@ const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
     return f->setup && f->run && f->finish ? f : NULL;
 }
 
+void cb_wl_no_body(const cb_workload *wl, const cb_impl *impl, char *buf, size_t len)
+{
+    const char *why = wl->family[impl->style].unsupported;
+    snprintf(buf, len, "%s has no %s body%s%s", wl->name, cb_impl_style_name(impl),
+             why ? ": " : "", why ? why : "");
+}
+
 int cb_wl_run_once(const cb_workload *wl, const cb_impl *impl, const cb_params *p,
                    const cb_wl_around *around, cb_wl_once *out, char *err, size_t errlen)
 {
@@ -18,7 +25,7 @@ int cb_wl_run_once(const cb_workload *wl, const cb_impl *impl, const cb_params *
     out->res = (cb_wl_result){0, 0};
     out->suspensions = 0;
     if (!f) {
-        snprintf(err, errlen, "%s has no %s body", wl->name, cb_impl_style_name(impl));
+        cb_wl_no_body(wl, impl, err, errlen);
         return -1;
     }
     cb_impl_configure(impl, p);

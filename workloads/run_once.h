@@ -14,6 +14,9 @@
 /* The body of wl that impl runs, or NULL when wl has none for impl's family. */
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl);
 
+/* "WORKLOAD has no FAMILY body", and the family's reason when the workload gives one. */
+void cb_wl_no_body(const cb_workload *wl, const cb_impl *impl, char *buf, size_t len);
+
 /* Called right before and right after run(), never around setup or finish. */
 typedef struct cb_wl_around {
     void (*before)(void *ctx);

@@ -1,9 +1,13 @@
 /* spawn: `n` coroutines are created; each runs `depth` + 1 nested levels (its body is level 0),
  * every level holding `frame` bytes of live locals, and suspends at the bottom. With all n alive
  * and suspended the driver calls cb_wl_at_rest(n) (the harness measures memory there); then it
- * resumes each to completion and destroys it. One op = one coroutine's whole life.
- * Setup allocates only the driver's handle array (one handle per coroutine, as a run queue holds);
- * run is creation, suspension, resumption and destruction; finish reports and frees. */
+ * resumes each to completion (in creation order, or a seeded shuffle of it: `order`) and destroys
+ * it. One op = one coroutine's whole life. `layout=offset` moves every stack top and every
+ * stackless frame by a seeded pseudo-random multiple of 64 bytes, so no model gets the cache-set
+ * aliasing (or the lack of it) of a perfectly regular layout for free. docs/memory.md.
+ * Setup allocates only the driver's handle array (one handle per coroutine, as a run queue holds)
+ * and the resume order; run is creation, suspension, resumption and destruction; finish reports
+ * and frees. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,12 +17,39 @@
 #include "impls/sm.h"
 #include "workload.h"
 
+#define SP_INLINE static inline __attribute__((always_inline))
+
+/* The frame sizes compiled in. Every family's level keeps its `frame` bytes of locals in an array
+ * of a size fixed at compile time (stackful: on the coroutine's stack; sm and closure: in the heap
+ * frame; direct: in a plain struct), so the loops over them have the same constant bound in every
+ * family and none pays for a variable-length array (a stack-clash probe and a dynamic frame). */
+#define SP_FRAMES(X)                                                                              \
+    X(8) X(16) X(24) X(32) X(48) X(64) X(96) X(128) X(256) X(512) X(1024) X(2048) X(4096)
+#define SP_SIZE(B) B,
+static const int64_t sp_frame_sizes[] = {SP_FRAMES(SP_SIZE)};
+enum { SP_NFRAMES = sizeof sp_frame_sizes / sizeof sp_frame_sizes[0] };
+
+/* layout=offset: offsets are multiples of 64 below this (every cache-line slot of a page). */
+enum { SP_OFFSET_SPAN = 4096 };
+
+static const char *const sp_layouts[] = {"aligned", "offset", NULL};
+static const char *const sp_orders[] = {"fifo", "random", NULL};
+
 static const cb_param_def sp_params[] = {
     {"n", CB_PARAM_INT, "10000", 1, 10000000, NULL, "coroutines alive at once at the rest point"},
     {"depth", CB_PARAM_INT, "0", 0, 100000, NULL,
      "nested call levels below each coroutine's body before it suspends"},
-    {"frame", CB_PARAM_INT, "64", 8, 65536, NULL,
-     "bytes of live locals per level, kept across the suspension (a multiple of 8)"},
+    {"frame", CB_PARAM_INT, "64", 8, 4096, NULL,
+     "bytes of live locals per level, kept across the suspension (8, 16, 24, 32, 48, 64, 96, "
+     "128, 256, 512, 1024, 2048 or 4096)"},
+    {"layout", CB_PARAM_ENUM, "aligned", 0, 0, sp_layouts,
+     "aligned: stacks and frames where their allocator puts them; offset: each stack top and "
+     "each stackless frame moved by a seeded pseudo-random multiple of 64 bytes below 4096 "
+     "(reserved stack size unchanged)"},
+    {"order", CB_PARAM_ENUM, "fifo", 0, 0, sp_orders,
+     "fifo: resumed in creation order; random: in a seeded shuffle of it"},
+    {"seed", CB_PARAM_INT, "1", 0, (int64_t)1 << 62, NULL,
+     "seed of layout=offset and order=random; equal seeds give equal checksums in every family"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -28,16 +59,30 @@ enum { SP_BATCH_HANDLES = 1 << 20 };
 typedef struct sp_shared {
     uint64_t n;
     int64_t depth;
-    size_t words;      /* frame / 8 live 64-bit locals per level */
+    size_t frame;      /* bytes of locals per level, one of sp_frame_sizes */
+    int fi;            /* its index there: which compiled level functions run */
+    int offset;        /* layout=offset */
+    uint64_t seed;
+    uint64_t *order;   /* order=random: the coroutines in resume order; NULL: creation order */
     uint64_t in, out;  /* the value passed in at resumption, and out at the suspension */
     uint64_t checksum; /* every suspended and returned value, in order */
 } sp_shared;
 
+static int sp_frame_index(int64_t frame)
+{
+    for (int i = 0; i < SP_NFRAMES; i++)
+        if (sp_frame_sizes[i] == frame)
+            return i;
+    return -1;
+}
+
 static int sp_check(const cb_params *p, char *err, size_t errlen)
 {
     int64_t frame = cb_params_int(p, "frame");
-    if (frame % 8) {
-        snprintf(err, errlen, "spawn: frame=%lld is not a multiple of 8 (valid: 8, 16, ..., 65536)",
+    if (sp_frame_index(frame) < 0) {
+        snprintf(err, errlen,
+                 "spawn: frame=%lld is not a compiled frame size (valid: 8, 16, 24, 32, 48, 64, "
+                 "96, 128, 256, 512, 1024, 2048, 4096)",
                  (long long)frame);
         return -1;
     }
@@ -50,12 +95,59 @@ static uint64_t sp_max_batch(const cb_params *p)
     return n >= SP_BATCH_HANDLES ? 1 : SP_BATCH_HANDLES / n;
 }
 
+/* splitmix64's finaliser: the seeded layout and order, identical in every family. */
+static inline uint64_t sp_hash(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ x >> 27) * 0x94d049bb133111ebULL;
+    return x ^ x >> 31;
+}
+
+/* Where coroutine id's level `level` starts: 0 (aligned), or a pseudo-random multiple of 64
+ * bytes below SP_OFFSET_SPAN (stackful: below the stack top; stackless: into its allocation). */
+static inline size_t sp_offset(const sp_shared *sh, uint64_t id, int64_t level)
+{
+    if (!sh->offset)
+        return 0;
+    uint64_t h = sp_hash(sh->seed ^ sp_hash(id * 0x10001ULL + (uint64_t)level));
+    return 64 * (size_t)(h % (SP_OFFSET_SPAN / 64));
+}
+
+/* The j-th coroutine to resume. */
+static inline uint64_t sp_nth(const sp_shared *sh, uint64_t j)
+{
+    return sh->order ? sh->order[j] : j;
+}
+
+/* Untimed (setup): the parameters, and for order=random a Fisher-Yates shuffle of 0..n-1. */
 static void sp_shared_init(sp_shared *sh, const cb_params *p)
 {
     memset(sh, 0, sizeof *sh);
     sh->n = (uint64_t)cb_params_int(p, "n");
     sh->depth = cb_params_int(p, "depth");
-    sh->words = (size_t)cb_params_int(p, "frame") / 8;
+    sh->frame = (size_t)cb_params_int(p, "frame");
+    sh->fi = sp_frame_index((int64_t)sh->frame);
+    sh->offset = strcmp(cb_params_str(p, "layout"), "offset") == 0;
+    sh->seed = (uint64_t)cb_params_int(p, "seed");
+    if (strcmp(cb_params_str(p, "order"), "random") == 0) {
+        sh->order = cb_rt_alloc(sh->n * sizeof *sh->order);
+        for (uint64_t i = 0; i < sh->n; i++)
+            sh->order[i] = i;
+        uint64_t x = sh->seed;
+        for (uint64_t i = sh->n; i-- > 1;) {
+            x = sp_hash(x);
+            uint64_t j = x % (i + 1), t = sh->order[i];
+            sh->order[i] = sh->order[j];
+            sh->order[j] = t;
+        }
+    }
+}
+
+static void sp_shared_free(sp_shared *sh)
+{
+    if (sh->order)
+        cb_rt_free(sh->order, sh->n * sizeof *sh->order);
 }
 
 /* The data path, identical in every family. */
@@ -82,33 +174,51 @@ static void sp_result(const sp_shared *sh, cb_wl_result *out)
 
 /* ---- stackful: plain recursion with a local array per level, cb_co_yield at the bottom ------- */
 
+typedef uint64_t (*sp_sf_fn)(const sp_shared *sh, uint64_t id, int64_t level);
+
 typedef struct sp_sf {
     sp_shared sh;
+    sp_sf_fn level; /* level 0 for this frame size */
     const cb_impl *impl;
     size_t stack;
     cb_co **co; /* n handles */
 } sp_sf;
 
-static __attribute__((noinline)) uint64_t sp_sf_level(const sp_shared *sh, uint64_t id,
-                                                       int64_t level)
+SP_INLINE uint64_t sp_sf_body(const sp_shared *sh, uint64_t id, int64_t level, uint64_t *loc,
+                              size_t words, sp_sf_fn self)
 {
-    uint64_t loc[sh->words];
-    for (size_t k = 0; k < sh->words; k++)
+    for (size_t k = 0; k < words; k++)
         loc[k] = sp_word(id, level, k);
     /* The locals live in this stack frame across the suspension, as compiled code keeps them;
      * the empty asm says memory is read through loc, so no store is elided. */
     __asm__ volatile("" : : "r"(loc) : "memory");
-    uint64_t v = level == sh->depth ? cb_co_yield(sp_bottom(id)) : sp_sf_level(sh, id, level + 1);
-    return sp_unwind(v, level, loc, sh->words);
+    uint64_t v = level == sh->depth ? cb_co_yield(sp_bottom(id)) : self(sh, id, level + 1);
+    return sp_unwind(v, level, loc, words);
 }
 
-static uintptr_t sp_sf_main(void *arg, uintptr_t id) { return sp_sf_level(arg, id, 0); }
+#define SP_SF_LEVEL(B)                                                                            \
+    static __attribute__((noinline)) uint64_t sp_sf_level_##B(const sp_shared *sh, uint64_t id,   \
+                                                              int64_t level)                      \
+    {                                                                                             \
+        uint64_t loc[B / 8];                                                                      \
+        return sp_sf_body(sh, id, level, loc, B / 8, sp_sf_level_##B);                            \
+    }
+SP_FRAMES(SP_SF_LEVEL)
+#define SP_SF_ENTRY(B) sp_sf_level_##B,
+static const sp_sf_fn sp_sf_levels[] = {SP_FRAMES(SP_SF_ENTRY)};
+
+static uintptr_t sp_sf_main(void *arg, uintptr_t id)
+{
+    sp_sf *w = arg;
+    return w->level(&w->sh, id, 0);
+}
 
 static void *sp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     sp_sf *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
+    w->level = sp_sf_levels[w->sh.fi];
     w->impl = impl;
     w->stack = cb_impl_stack_size(p);
     w->co = cb_rt_alloc(w->sh.n * sizeof *w->co);
@@ -121,7 +231,7 @@ static int sp_sf_run(void *inst, char *err, size_t errlen)
     sp_sf *w = inst;
     sp_shared *sh = &w->sh;
     for (uint64_t i = 0; i < sh->n; i++) {
-        cb_co *co = cb_co_create(w->impl->backend, sp_sf_main, sh, w->stack);
+        cb_co *co = cb_co_create_at(w->impl->backend, sp_sf_main, w, w->stack, sp_offset(sh, i, 0));
         if (!co) {
             snprintf(err, errlen,
                      "spawn: cannot create coroutine %llu of %llu (stack=%zu, stack modes so "
@@ -134,7 +244,8 @@ static int sp_sf_run(void *inst, char *err, size_t errlen)
         sh->checksum = cb_mix(sh->checksum, cb_co_resume(co, i));
     }
     cb_wl_at_rest(sh->n);
-    for (uint64_t i = 0; i < sh->n; i++) {
+    for (uint64_t j = 0; j < sh->n; j++) {
+        uint64_t i = sp_nth(sh, j);
         uint64_t r = cb_co_resume(w->co[i], sp_resume_value(i));
         sh->checksum = cb_mix(sh->checksum, r);
         cb_co_destroy(w->co[i]);
@@ -150,6 +261,7 @@ static void sp_sf_finish(void *inst, cb_wl_result *out)
     for (uint64_t i = 0; i < w->sh.n; i++)
         cb_co_destroy(w->co[i]); /* only after a failed run */
     cb_rt_free(w->co, w->sh.n * sizeof *w->co);
+    sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
 }
 
@@ -158,65 +270,84 @@ static void sp_sf_finish(void *inst, cb_wl_result *out)
 typedef struct sp_sm_level {
     uint32_t state;
     uint64_t ret;
-    uint64_t w[]; /* the level's live locals */
+    uint64_t w[]; /* the level's live locals: a fixed count per compiled frame size */
 } sp_sm_level;
 
 typedef struct sp_sm_co {
     uint64_t id;
-    unsigned char levels[]; /* depth + 1 sp_sm_level, `stride` bytes apart */
+    unsigned char levels[]; /* depth + 1 levels, each sizeof(sp_sm_level) + frame bytes */
 } sp_sm_co;
 
-typedef struct sp_sm {
+typedef struct sp_sm sp_sm;
+typedef cb_sm_status (*sp_sm_fn)(sp_sm *w, sp_sm_co *c, int64_t level);
+
+struct sp_sm {
     sp_shared sh;
-    size_t stride, frame_bytes;
+    sp_sm_fn level; /* for this frame size */
+    size_t frame_bytes;
     sp_sm_co **co;
-} sp_sm;
+};
 
-static inline sp_sm_level *sp_sm_at(const sp_sm *w, sp_sm_co *c, int64_t level)
+SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t words,
+                                  sp_sm_fn self)
 {
-    return (sp_sm_level *)(c->levels + (size_t)level * w->stride);
-}
-
-static cb_sm_status sp_sm_level_fn(sp_sm *w, sp_sm_co *c, int64_t level)
-{
+    const size_t stride = sizeof(sp_sm_level) + words * sizeof(uint64_t);
     sp_shared *sh = &w->sh;
-    sp_sm_level *f = sp_sm_at(w, c, level);
+    sp_sm_level *f = (sp_sm_level *)(c->levels + (size_t)level * stride);
+    sp_sm_level *callee = (sp_sm_level *)((unsigned char *)f + stride);
     uint64_t v;
     switch (f->state) {
     case 0:
-        for (size_t k = 0; k < sh->words; k++)
+        for (size_t k = 0; k < words; k++)
             f->w[k] = sp_word(c->id, level, k);
         if (level == sh->depth) {
             sh->out = sp_bottom(c->id);
             f->state = 1;
             return cb_sm_suspend();
         }
-        sp_sm_at(w, c, level + 1)->state = 0;
+        callee->state = 0;
         f->state = 2;
         /* fall through */
     case 2:
-        if (sp_sm_level_fn(w, c, level + 1) == CB_SM_SUSPENDED)
+        if (self(w, c, level + 1) == CB_SM_SUSPENDED)
             return CB_SM_SUSPENDED;
-        v = sp_sm_at(w, c, level + 1)->ret;
+        v = callee->ret;
         break;
     default: /* 1: resumed at the bottom */
         v = sh->in;
         break;
     }
-    f->ret = sp_unwind(v, level, f->w, sh->words);
+    f->ret = sp_unwind(v, level, f->w, words);
     return CB_SM_DONE;
 }
+
+#define SP_SM_LEVEL(B)                                                                            \
+    static cb_sm_status sp_sm_level_##B(sp_sm *w, sp_sm_co *c, int64_t level)                     \
+    {                                                                                             \
+        return sp_sm_body(w, c, level, B / 8, sp_sm_level_##B);                                   \
+    }
+SP_FRAMES(SP_SM_LEVEL)
+#define SP_SM_ENTRY(B) sp_sm_level_##B,
+static const sp_sm_fn sp_sm_levels[] = {SP_FRAMES(SP_SM_ENTRY)};
 
 static void *sp_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
     (void)impl, (void)err, (void)errlen;
     sp_sm *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
-    w->stride = sizeof(sp_sm_level) + w->sh.words * sizeof(uint64_t);
-    w->frame_bytes = sizeof(sp_sm_co) + (size_t)(w->sh.depth + 1) * w->stride;
+    w->level = sp_sm_levels[w->sh.fi];
+    w->frame_bytes = sizeof(sp_sm_co) + (size_t)(w->sh.depth + 1) * (sizeof(sp_sm_level) + w->sh.frame);
     w->co = cb_rt_alloc(w->sh.n * sizeof *w->co);
     memset(w->co, 0, w->sh.n * sizeof *w->co);
     return w;
+}
+
+/* layout=offset: the frame starts `off` bytes into an allocation that much larger. */
+static void sp_sm_free(sp_sm *w, uint64_t i)
+{
+    size_t off = sp_offset(&w->sh, i, 0);
+    cb_sm_free((unsigned char *)w->co[i] - off, w->frame_bytes + off);
+    w->co[i] = NULL;
 }
 
 static int sp_sm_run(void *inst, char *err, size_t errlen)
@@ -225,21 +356,22 @@ static int sp_sm_run(void *inst, char *err, size_t errlen)
     sp_sm *w = inst;
     sp_shared *sh = &w->sh;
     for (uint64_t i = 0; i < sh->n; i++) {
-        sp_sm_co *c = cb_sm_alloc(w->frame_bytes);
+        size_t off = sp_offset(sh, i, 0);
+        sp_sm_co *c = (sp_sm_co *)((unsigned char *)cb_sm_alloc(w->frame_bytes + off) + off);
         c->id = i;
-        sp_sm_at(w, c, 0)->state = 0;
+        ((sp_sm_level *)c->levels)->state = 0;
         w->co[i] = c;
-        sp_sm_level_fn(w, c, 0); /* runs to its suspension */
+        w->level(w, c, 0); /* runs to its suspension */
         sh->checksum = cb_mix(sh->checksum, sh->out);
     }
     cb_wl_at_rest(sh->n);
-    for (uint64_t i = 0; i < sh->n; i++) {
+    for (uint64_t j = 0; j < sh->n; j++) {
+        uint64_t i = sp_nth(sh, j);
         sp_sm_co *c = w->co[i];
         sh->in = sp_resume_value(i);
-        sp_sm_level_fn(w, c, 0); /* runs to completion */
-        sh->checksum = cb_mix(sh->checksum, sp_sm_at(w, c, 0)->ret);
-        cb_sm_free(c, w->frame_bytes);
-        w->co[i] = NULL;
+        w->level(w, c, 0); /* runs to completion */
+        sh->checksum = cb_mix(sh->checksum, ((sp_sm_level *)c->levels)->ret);
+        sp_sm_free(w, i);
     }
     return 0;
 }
@@ -250,8 +382,9 @@ static void sp_sm_finish(void *inst, cb_wl_result *out)
     sp_result(&w->sh, out);
     for (uint64_t i = 0; i < w->sh.n; i++)
         if (w->co[i])
-            cb_sm_free(w->co[i], w->frame_bytes);
+            sp_sm_free(w, i);
     cb_rt_free(w->co, w->sh.n * sizeof *w->co);
+    sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
 }
 
@@ -262,31 +395,33 @@ typedef struct sp_cl_level {
     sp_shared *sh;
     uint64_t id;
     int64_t level;
-    uint64_t w[]; /* the level's live locals */
+    uint64_t w[]; /* the level's live locals: a fixed count per compiled frame size */
 } sp_cl_level;
 
 typedef struct sp_cl {
     sp_shared sh;
+    cb_cl_fn level; /* for this frame size */
     size_t frame_bytes;
     cb_cl_task *task; /* n tasks: the handle of each coroutine */
 } sp_cl;
 
-static cb_cl_status sp_cl_level_fn(cb_cl_frame *fh)
+SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
 {
     sp_cl_level *f = (sp_cl_level *)fh;
     sp_shared *sh = f->sh;
     uint64_t v;
     switch (f->h.state) {
     case 0:
-        for (size_t k = 0; k < sh->words; k++)
+        for (size_t k = 0; k < words; k++)
             f->w[k] = sp_word(f->id, f->level, k);
         if (f->level == sh->depth) {
             sh->out = sp_bottom(f->id);
             f->h.state = 1;
             return cb_cl_suspend(&f->h);
         } else {
-            size_t bytes = sizeof(sp_cl_level) + sh->words * sizeof(uint64_t);
-            sp_cl_level *c = cb_cl_new(f->h.task, &f->h, sp_cl_level_fn, bytes);
+            sp_cl_level *c = cb_cl_new_at(f->h.task, &f->h, self,
+                                          sizeof(sp_cl_level) + words * sizeof(uint64_t),
+                                          sp_offset(sh, f->id, f->level + 1));
             c->sh = sh;
             c->id = f->id;
             c->level = f->level + 1;
@@ -302,16 +437,26 @@ static cb_cl_status sp_cl_level_fn(cb_cl_frame *fh)
         v = sh->in;
         break;
     }
-    f->h.result = sp_unwind(v, f->level, f->w, sh->words);
+    f->h.result = sp_unwind(v, f->level, f->w, words);
     return CB_CL_DONE;
 }
+
+#define SP_CL_LEVEL(B)                                                                            \
+    static cb_cl_status sp_cl_level_##B(cb_cl_frame *fh)                                          \
+    {                                                                                             \
+        return sp_cl_body(fh, B / 8, sp_cl_level_##B);                                            \
+    }
+SP_FRAMES(SP_CL_LEVEL)
+#define SP_CL_ENTRY(B) sp_cl_level_##B,
+static const cb_cl_fn sp_cl_levels[] = {SP_FRAMES(SP_CL_ENTRY)};
 
 static void *sp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
     (void)impl, (void)err, (void)errlen;
     sp_cl *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
-    w->frame_bytes = sizeof(sp_cl_level) + w->sh.words * sizeof(uint64_t);
+    w->level = sp_cl_levels[w->sh.fi];
+    w->frame_bytes = sizeof(sp_cl_level) + w->sh.frame;
     w->task = cb_rt_alloc(w->sh.n * sizeof *w->task);
     memset(w->task, 0, w->sh.n * sizeof *w->task);
     return w;
@@ -323,14 +468,17 @@ static int sp_cl_run(void *inst, char *err, size_t errlen)
     sp_cl *w = inst;
     sp_shared *sh = &w->sh;
     for (uint64_t i = 0; i < sh->n; i++) {
-        sp_cl_level *root = cb_cl_new(&w->task[i], NULL, sp_cl_level_fn, w->frame_bytes);
+        sp_cl_level *root =
+            cb_cl_new_at(&w->task[i], NULL, w->level, w->frame_bytes, sp_offset(sh, i, 0));
         root->sh = sh;
         root->id = i;
+        root->level = 0;
         cb_cl_start(&w->task[i], &root->h); /* runs to its suspension */
         sh->checksum = cb_mix(sh->checksum, sh->out);
     }
     cb_wl_at_rest(sh->n);
-    for (uint64_t i = 0; i < sh->n; i++) {
+    for (uint64_t j = 0; j < sh->n; j++) {
+        uint64_t i = sp_nth(sh, j);
         sh->in = sp_resume_value(i);
         cb_cl_resume(&w->task[i]); /* runs to completion and frees the frames */
         sh->checksum = cb_mix(sh->checksum, w->task[i].result);
@@ -345,8 +493,89 @@ static void sp_cl_finish(void *inst, cb_wl_result *out)
     for (uint64_t i = 0; i < w->sh.n; i++)
         cb_cl_cancel(&w->task[i]); /* frees nothing after a completed run */
     cb_rt_free(w->task, w->sh.n * sizeof *w->task);
+    sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
 }
+
+/* ---- direct: no coroutine, the same data path over plain structs -------------------------- */
+
+/* Each coroutine's levels become one plain struct of (depth + 1) * frame bytes in an array made
+ * in setup: run fills them in creation order (the checksum takes each bottom value, as the
+ * suspension does), then consumes them in resume order, unwinding every level as the
+ * coroutines' returns do. With layout=offset each struct sits in a slot SP_OFFSET_SPAN bytes
+ * larger, at its seeded offset. No suspension happens: the baseline other families are
+ * compared with (ns per op minus direct's is the price of the model). */
+typedef struct sp_dr sp_dr;
+typedef void (*sp_dr_fn)(sp_dr *w);
+
+struct sp_dr {
+    sp_shared sh;
+    sp_dr_fn run;
+    size_t slot, bytes; /* bytes between structs; the whole array */
+    unsigned char *slots;
+};
+
+static inline uint64_t *sp_dr_at(const sp_dr *w, uint64_t i)
+{
+    return (uint64_t *)(w->slots + i * w->slot + sp_offset(&w->sh, i, 0));
+}
+
+SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
+{
+    sp_shared *sh = &w->sh;
+    for (uint64_t i = 0; i < sh->n; i++) {
+        uint64_t *s = sp_dr_at(w, i);
+        for (int64_t level = 0; level <= sh->depth; level++)
+            for (size_t k = 0; k < words; k++)
+                s[(size_t)level * words + k] = sp_word(i, level, k);
+        sh->checksum = cb_mix(sh->checksum, sp_bottom(i));
+    }
+    cb_wl_at_rest(sh->n);
+    for (uint64_t j = 0; j < sh->n; j++) {
+        uint64_t i = sp_nth(sh, j);
+        const uint64_t *s = sp_dr_at(w, i);
+        uint64_t v = sp_resume_value(i);
+        for (int64_t level = sh->depth; level >= 0; level--)
+            v = sp_unwind(v, level, s + (size_t)level * words, words);
+        sh->checksum = cb_mix(sh->checksum, v);
+    }
+}
+
+#define SP_DR_RUN(B)                                                                              \
+    static void sp_dr_run_##B(sp_dr *w) { sp_dr_body(w, B / 8); }
+SP_FRAMES(SP_DR_RUN)
+#define SP_DR_ENTRY(B) sp_dr_run_##B,
+static const sp_dr_fn sp_dr_runs[] = {SP_FRAMES(SP_DR_ENTRY)};
+
+static void *sp_dr_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    sp_dr *w = cb_rt_alloc(sizeof *w);
+    sp_shared_init(&w->sh, p);
+    w->run = sp_dr_runs[w->sh.fi];
+    w->slot = (size_t)(w->sh.depth + 1) * w->sh.frame + (w->sh.offset ? SP_OFFSET_SPAN : 0);
+    w->bytes = w->sh.n * w->slot;
+    w->slots = cb_rt_alloc(w->bytes);
+    return w;
+}
+
+static int sp_dr_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    sp_dr *w = inst;
+    w->run(w);
+    return 0;
+}
+
+static void sp_dr_finish(void *inst, cb_wl_result *out)
+{
+    sp_dr *w = inst;
+    sp_result(&w->sh, out);
+    cb_rt_free(w->slots, w->bytes);
+    sp_shared_free(&w->sh);
+    cb_rt_free(w, sizeof *w);
+}
+
 
 const cb_workload cb_wl_spawn = {
     .name = "spawn",
@@ -362,5 +591,6 @@ const cb_workload cb_wl_spawn = {
             [CB_STYLE_STACKFUL] = {sp_sf_setup, sp_sf_run, sp_sf_finish},
             [CB_STYLE_SM] = {sp_sm_setup, sp_sm_run, sp_sm_finish},
             [CB_STYLE_CLOSURE] = {sp_cl_setup, sp_cl_run, sp_cl_finish},
+            [CB_STYLE_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
         },
 };

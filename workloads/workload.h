@@ -26,6 +26,8 @@ typedef struct cb_family_ops {
     int (*run)(void *inst, char *err, size_t errlen);
     /* Untimed: report the result and free everything. */
     void (*finish)(void *inst, cb_wl_result *out);
+    /* Without a body: why the family cannot run this workload (shown in "unsupported: ..."). */
+    const char *unsupported;
 } cb_family_ops;
 
 typedef struct cb_workload {

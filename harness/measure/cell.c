@@ -224,8 +224,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
     measure ms = {.c = c, .m = m, .f = cb_wl_family(c->wl, c->impl), .hz = cb_clock_hz(),
                   .batch = 1, .have_create = 1};
     if (!ms.f) {
-        snprintf(ms.err, sizeof ms.err, "%s has no %s body", c->wl->name,
-                 cb_impl_style_name(c->impl));
+        cb_wl_no_body(c->wl, c->impl, ms.err, sizeof ms.err);
         return failed(cell, ms.err);
     }
     uint64_t cap = c->wl->max_batch ? c->wl->max_batch(&c->params) : CB_MAX_BATCH;

@@ -165,8 +165,9 @@ static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
         return;
     }
     if (!cb_wl_family(pc->cell.wl, pc->cell.impl)) {
-        snprintf(buf, sizeof buf, "unsupported: %s has no %s body", pc->cell.wl->name,
-                 cb_impl_style_name(pc->cell.impl));
+        char why[512];
+        cb_wl_no_body(pc->cell.wl, pc->cell.impl, why, sizeof why);
+        snprintf(buf, sizeof buf, "unsupported: %s", why);
         set_outcome(cell, "unsupported", buf);
         return;
     }
