@@ -2,18 +2,23 @@
 # The one command: install missing Debian packages, build, run the default suite, write results.
 #   ./run.sh                 the default suite (about 2-3 minutes on a 2-core VM)
 #   ./run.sh --quick         a small grid in seconds
+#   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
+#                            docs/rsb.md), then the suite, whose simulated counts then use it
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 quick=()
+calibrate=0
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=(--quick); shift ;;
+    --calibrate) calibrate=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (valid: --quick, --help, -- ARGS...)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --help, -- ARGS...)" >&2
+       exit 2 ;;
     esac
 done
 
@@ -25,6 +30,18 @@ pin=$(( $(nproc) - 1 ))
 host=$(hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out="results/${host}-${stamp}.json"
+
+if [ "$calibrate" -eq 1 ]; then
+    if [ ! -x bin/corobench-rsbsim ]; then
+        echo "run.sh: --calibrate needs the variant builds (x86-64 only)" >&2
+        exit 2
+    fi
+    # results/calibration/<cpu key>.json, read by every later run as machine.rsb.
+    bin/corobench calibrate --pin "$pin" --data plots/rsb-calibration.dat
+    gnuplot -e "data='plots/rsb-calibration.dat'; out='plots/rsb-calibration.png'; subtitle='($(bin/corobench calibrate --print-key))'" \
+        plots/rsb-calibration.gp
+    echo "run.sh: plot plots/rsb-calibration.png"
+fi
 
 status=0
 # Both build variants (ret and jmp-return) side by side, each cell with its simulated

@@ -24,6 +24,10 @@ static const cb_command commands[] = {
      "same cells side by side; exit 1 if a cell\n"
      "                                      regressed, failed, is missing or changed",
      cb_cmd_compare},
+    {"calibrate", "[options]",
+     "fit the return-stack model to this CPU;\n"
+     "                                      'corobench calibrate --help'",
+     cb_cmd_calibrate},
     /* hidden: how a run executes a cell in another build variant (run/commands.h) */
     {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
     {"help", "", "this text", cmd_help},

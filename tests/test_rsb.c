@@ -4,6 +4,7 @@
  * `run --rsb sim` / `--variant` plumbing of the CLI. Counting passes run in the instrumented
  * binaries (bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim) through `corobench cell`. */
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -396,8 +397,8 @@ CB_TEST_T(rsb_cli_variants_side_by_side, 300)
     char *out, *err;
     int st = corobench(&out, &err, "run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                        "depth=3", "--param", "switches=2000", "--reps", "2", "--min-rep-ms", "1",
-                       "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-entries", "16", "-o",
-                       out_path, NULL);
+                       "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-model", "circular",
+                       "--rsb-entries", "16", "-o", out_path, NULL);
     if (st != 0)
         CB_FAIL("exit %d: %s", st, err);
     CB_CHECK_CONTAINS(out, "jmpret");
@@ -472,6 +473,156 @@ CB_TEST_T(rsb_jmpret_same_work, 300)
     unlink(out_path);
     free(out);
     free(err);
+}
+
+/* ---- this machine's model: auto, the calibration file, calibrate ---------------------------- */
+
+/* A private calibration directory for this test process (docs/rsb.md, "Calibration"). */
+static const char *cal_dir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-cal", (long)getpid());
+    mkdir(dir, 0700);
+    setenv("COROBENCH_CALIBRATION_DIR", dir, 1);
+    return dir;
+}
+
+/* `run --rsb sim` of asm pingpong depth 20 (auto model) into a results document. */
+static json_t *auto_run(char **out)
+{
+    char path[512], *err;
+    snprintf(path, sizeof path, "%s/run.json", cal_dir());
+    int st = corobench(out, &err, "run", "--impl", "asm", "--workload", "pingpong", "--param",
+                       "depth=20", "--param", "switches=500", "--reps", "1", "--min-rep-ms", "1",
+                       "--rsb", "sim", "-o", path, NULL);
+    if (st != 0)
+        CB_FAIL("exit %d: %s", st, err);
+    free(err);
+    json_error_t e;
+    json_t *doc = json_load_file(path, 0, &e);
+    CB_CHECK(doc != NULL);
+    unlink(path);
+    return doc;
+}
+
+CB_TEST_T(rsb_auto_model_from_calibration, 300)
+{
+    /* No calibration for this CPU: the vendor's default, named as such. */
+    char *out;
+    json_t *doc = auto_run(&out), *rsb = json_object_get(json_object_get(doc, "machine"), "rsb");
+    CB_CHECK_STREQ(json_string_value(json_object_get(rsb, "source")), "default");
+    CB_CHECK(json_is_null(json_object_get(rsb, "ns_per_mispredict")));
+    CB_CHECK_CONTAINS(out, "uncalibrated default)");
+    json_t *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    CB_CHECK_STREQ(json_string_value(json_object_get(json_object_get(cell, "rsbsim"), "model")),
+                   json_string_value(json_object_get(rsb, "model")));
+    json_decref(doc);
+    free(out);
+
+    /* A calibration file for this CPU (as calibrate writes it): its model and size are used. */
+    char key_path[512], cmd[1024];
+    snprintf(key_path, sizeof key_path, "%s/key", cal_dir());
+    snprintf(cmd, sizeof cmd, "%s/bin/corobench calibrate --print-key > %s", cb_test_root(),
+             key_path);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    char key[200] = "";
+    FILE *f = fopen(key_path, "r");
+    CB_CHECK(f && fgets(key, sizeof key, f));
+    fclose(f);
+    key[strcspn(key, "\n")] = '\0';
+    char file[600];
+    snprintf(file, sizeof file, "%s/%s.json", cal_dir(), key);
+    json_t *cal = json_pack("{s:s, s:s, s:{s:s}, s:{s:s, s:i, s:f, s:f, s:f}}", "schema",
+                            "corobench-calibration/1", "created_utc", "2026-01-01T00:00:00Z",
+                            "cpu", "key", key, "fit", "model", "underflow-btb", "entries", 16,
+                            "ns_per_mispredict", 4.25, "tsc_cycles_per_mispredict", 12.5, "r2",
+                            0.987);
+    CB_CHECK_EQ_INT(json_dump_file(cal, file, 0), 0);
+    doc = auto_run(&out);
+    rsb = json_object_get(json_object_get(doc, "machine"), "rsb");
+    CB_CHECK_STREQ(json_string_value(json_object_get(rsb, "source")), "calibrated");
+    CB_CHECK_STREQ(json_string_value(json_object_get(rsb, "model")), "underflow-btb");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(rsb, "entries")), 16);
+    CB_CHECK(json_real_value(json_object_get(rsb, "ns_per_mispredict")) == 4.25);
+    CB_CHECK_CONTAINS(out, "mispredicted/op (underflow-btb 16, calibrated R^2 0.99)");
+    /* Counted under that model: 17 per switch at depth 20 (16 live entries and the chain's
+     * last return), where circular 32 would give 21. */
+    cell = json_array_get(json_object_get(doc, "cells"), 0);
+    json_t *r = json_object_get(cell, "rsbsim");
+    CB_CHECK_STREQ(json_string_value(json_object_get(r, "model")), "underflow-btb");
+    CB_CHECK(json_real_value(json_object_get(r, "mispredicted_per_op")) < 17.1);
+    CB_CHECK(json_real_value(json_object_get(r, "mispredicted_per_op")) > 16.9);
+    json_decref(doc);
+    free(out);
+
+    /* A calibration of another CPU (another key) is not this machine's. */
+    json_object_set_new(json_object_get(cal, "cpu"), "key", json_string("GenuineIntel-6-0-0-0x0"));
+    CB_CHECK_EQ_INT(json_dump_file(cal, file, 0), 0);
+    doc = auto_run(&out);
+    CB_CHECK_STREQ(json_string_value(json_object_get(
+                       json_object_get(json_object_get(doc, "machine"), "rsb"), "source")),
+                   "default");
+    json_decref(doc);
+    json_decref(cal);
+    free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cal_dir());
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
+
+CB_TEST_T(rsb_calibrate_small_sweep, 300)
+{
+    /* A small sweep (depth 0..6): the file, its fields and the PMU line; figures are not
+     * checked (the machine is shared), only that they are there and consistent. */
+    char *out, *err, path[512];
+    snprintf(path, sizeof path, "%s/c.json", cal_dir());
+    int st = corobench(&out, &err, "calibrate", "--max-depth", "6", "--switches", "400",
+                       "--reps", "3", "--min-rep-ms", "1", "-o", path, NULL);
+    if (st != 0)
+        CB_FAIL("calibrate: exit %d: %s%s", st, out, err);
+    json_error_t e;
+    json_t *doc = json_load_file(path, 0, &e);
+    CB_CHECK(doc != NULL);
+    CB_CHECK_STREQ(json_string_value(json_object_get(doc, "schema")), "corobench-calibration/1");
+    json_t *fit = json_object_get(doc, "fit"), *cpu = json_object_get(doc, "cpu");
+    CB_CHECK(json_string_value(json_object_get(fit, "model")) != NULL);
+    CB_CHECK(json_integer_value(json_object_get(fit, "entries")) >= 8);
+    CB_CHECK(json_real_value(json_object_get(fit, "ns_per_mispredict")) > 0);
+    CB_CHECK(json_is_number(json_object_get(fit, "r2")));
+    CB_CHECK(json_string_value(json_object_get(cpu, "key")) != NULL);
+    CB_CHECK(json_string_value(json_object_get(cpu, "microcode")) != NULL);
+    /* 2 implementations x 2 sites x depth 0..6; 2 models x N 8..64 candidates. */
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "points")), 28);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "candidates")), 114);
+    json_t *p = json_array_get(json_object_get(doc, "points"), 0);
+    CB_CHECK(fabs(json_real_value(json_object_get(p, "diff_ns")) -
+                  (json_real_value(json_object_get(p, "plain_ns")) -
+                   json_real_value(json_object_get(p, "jmpret_ns")))) < 1e-6);
+    if (!json_is_true(json_object_get(json_object_get(doc, "pmu"), "available")))
+        CB_CHECK_CONTAINS(out, "no PMU: calibrated against timing only");
+    CB_CHECK_CONTAINS(out, "fit: ");
+    json_decref(doc);
+    free(out);
+    free(err);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cal_dir());
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
+
+CB_TEST(rsb_calibrate_bad_input)
+{
+    static const char *const bad[][3] = {{"--max-depth", "1", "invalid value '1' for --max-depth"},
+                                         {"--switches", "x", "invalid value 'x' for --switches"},
+                                         {"--frobnicate", NULL, "unknown option '--frobnicate'"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *out, *err;
+        CB_CHECK_EQ_INT(corobench(&out, &err, "calibrate", bad[i][0], bad[i][1], NULL), 2);
+        CB_CHECK_CONTAINS(err, bad[i][2]);
+        CB_CHECK_CONTAINS(err, "valid");
+        char *nl = strchr(err, '\n');
+        CB_CHECK(nl && nl[1] == '\0');
+        free(out);
+        free(err);
+    }
 }
 
 /* ---- the rewriter, on a small hand-written input ------------------------------------------ */

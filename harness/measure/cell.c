@@ -249,15 +249,39 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
     return cell;
 }
 
+/* One candidate's counts as JSON: all of them, or (full = 0, a calibration candidate) the total
+ * alone. */
+static json_t *rsb_counts_json(const cb_rsb_config *c, const cb_rsb_counts *n, uint64_t ops,
+                               int full)
+{
+    json_t *j = json_pack("{s:s, s:I, s:I, s:f}", "model", cb_rsb_model_name(c->model), "entries",
+                          (json_int_t)c->entries, "mispredicted", (json_int_t)n->mispredicted,
+                          "mispredicted_per_op", ops ? (double)n->mispredicted / (double)ops : 0.0);
+    if (full) {
+        json_object_set_new(j, "rets", json_integer((json_int_t)n->rets));
+        json_object_set_new(j, "mispredicted_top", json_integer((json_int_t)n->mispredicted_top));
+        json_object_set_new(j, "mispredicted_underflow",
+                            json_integer((json_int_t)n->mispredicted_underflow));
+        json_object_set_new(j, "underflow_predicted",
+                            json_integer((json_int_t)n->underflow_predicted));
+    }
+    return j;
+}
+
 json_t *cb_cell_count(const cb_cell *c, const cb_measure_opts *m)
 {
     char err[512] = "";
     if (!cb_rsbsim_instrumented())
         return json_pack("{s:s, s:s}", "status", "failed", "error",
                          "this binary is not instrumented for the return-stack simulator");
-    /* The hooks live in the uninstrumented rsbsim.c, so they add no counted call or return. */
-    cb_rsb_config cfg = {(cb_rsb_model)m->rsb_model, m->rsb_entries};
-    cb_rsbsim_pass pass = {&cfg, 1, 0};
+    /* The hooks live in the uninstrumented rsbsim.c, so they add no counted call or return.
+     * The run's model first; with --rsb-candidates every calibration candidate after it. */
+    cb_rsb_config cand[1 + CB_RSBSIM_CALIBRATION_CANDIDATES];
+    size_t ncand = 1;
+    cand[0] = (cb_rsb_config){(cb_rsb_model)m->rsb_model, m->rsb_entries};
+    if (m->rsb_candidates)
+        ncand += cb_rsbsim_calibration_candidates(cand + 1);
+    cb_rsbsim_pass pass = {cand, ncand, 0};
     cb_wl_around around = {cb_rsbsim_begin_hook, cb_rsbsim_end_hook, &pass};
     cb_wl_once once;
     int rc = cb_wl_run_once(c->wl, c->impl, &c->params, &around, &once, err, sizeof err);
@@ -268,15 +292,15 @@ json_t *cb_cell_count(const cb_cell *c, const cb_measure_opts *m)
         return json_pack("{s:s, s:s}", "status", "failed", "error", err);
     char sum[19];
     cb_checksum_text(once.res.checksum, sum);
-    const cb_rsb_counts *n = cb_rsbsim_counts(0);
-    return json_pack("{s:s, s:n, s:I, s:s, s:I, s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f}}",
-                     "status", "ok", "error", "ops", (json_int_t)once.res.ops, "checksum", sum,
-                     "suspensions", (json_int_t)once.suspensions, "rsbsim", "model",
-                     cb_rsb_model_name(cfg.model), "entries", (json_int_t)cfg.entries, "rets",
-                     (json_int_t)n->rets, "mispredicted", (json_int_t)n->mispredicted,
-                     "mispredicted_top", (json_int_t)n->mispredicted_top,
-                     "mispredicted_underflow", (json_int_t)n->mispredicted_underflow,
-                     "underflow_predicted", (json_int_t)n->underflow_predicted,
-                     "mispredicted_per_op",
-                     once.res.ops ? (double)n->mispredicted / (double)once.res.ops : 0.0);
+    json_t *rsb = rsb_counts_json(&cand[0], cb_rsbsim_counts(0), once.res.ops, 1);
+    if (m->rsb_candidates) {
+        json_t *all = json_array();
+        for (size_t k = 1; k < ncand; k++)
+            json_array_append_new(all, rsb_counts_json(&cand[k], cb_rsbsim_counts(k),
+                                                       once.res.ops, 0));
+        json_object_set_new(rsb, "candidates", all);
+    }
+    return json_pack("{s:s, s:n, s:I, s:s, s:I, s:o}", "status", "ok", "error", "ops",
+                     (json_int_t)once.res.ops, "checksum", sum, "suspensions",
+                     (json_int_t)once.suspensions, "rsbsim", rsb);
 }

@@ -22,8 +22,9 @@ typedef struct cb_measure_opts {
     double min_rep_ms;    /* a repetition runs instances back to back until it lasts this long */
     const char *events;   /* --events LIST, NULL: none */
     int events_kernel;    /* --events-kernel: count kernel mode too */
-    unsigned rsb_entries; /* --rsb-entries: size of the simulated return stack */
-    int rsb_model;        /* --rsb-model: a cb_rsb_model (rsbsim.h) */
+    unsigned rsb_entries; /* the simulated return stack's size (resolved: never 0) */
+    int rsb_model;        /* a cb_rsb_model (rsbsim.h), resolved from --rsb-model */
+    int rsb_candidates;   /* --rsb-candidates: count every calibration candidate too */
 } cb_measure_opts;
 
 /* The timed pass: the measured part of a cell object (status ok with ns_per_op, memory, ...,

@@ -54,6 +54,15 @@ int cb_rsb_model_parse(const char *name, cb_rsb_model *m)
     return -1;
 }
 
+size_t cb_rsbsim_calibration_candidates(cb_rsb_config out[CB_RSBSIM_CALIBRATION_CANDIDATES])
+{
+    size_t k = 0;
+    for (int m = CB_RSB_CIRCULAR; m <= CB_RSB_UNDERFLOW_BTB; m++)
+        for (unsigned n = CB_RSBSIM_CALIBRATION_MIN; n <= CB_RSBSIM_CALIBRATION_MAX; n++)
+            out[k++] = (cb_rsb_config){(cb_rsb_model)m, n};
+    return k;
+}
+
 int cb_rsbsim_instrumented(void)
 {
 #ifdef CB_RSBSIM

@@ -39,6 +39,15 @@ typedef struct cb_rsb_counts {
     uint64_t underflow_predicted;    /* no live entry, and that prediction was right */
 } cb_rsb_counts;
 
+/* The candidates a calibration weighs (docs/rsb.md, "Calibration"): circular N, then
+ * underflow-btb N, N = 8..64, each in order of N (so the fit's ties go to the smaller stack).
+ * Fills out and returns how many. */
+#define CB_RSBSIM_CALIBRATION_MIN 8
+#define CB_RSBSIM_CALIBRATION_MAX 64
+#define CB_RSBSIM_CALIBRATION_CANDIDATES                                                        \
+    (2 * (CB_RSBSIM_CALIBRATION_MAX - CB_RSBSIM_CALIBRATION_MIN + 1))
+size_t cb_rsbsim_calibration_candidates(cb_rsb_config out[CB_RSBSIM_CALIBRATION_CANDIDATES]);
+
 /* "circular", "underflow-btb". */
 const char *cb_rsb_model_name(cb_rsb_model m);
 /* 0 and *m set, or -1 for a name that is neither. */

@@ -1,4 +1,4 @@
-/* The commands that run cells: run, list, and the hidden cell (how a run executes a cell in
+/* The commands that run cells: run, list, calibrate, and the hidden cell (how a run executes a cell in
  * another build variant: `corobench cell INDEX time|count RUN-OPTIONS...`). */
 #ifndef CB_RUN_COMMANDS_H
 #define CB_RUN_COMMANDS_H
@@ -6,5 +6,7 @@
 int cb_cmd_run(int argc, char **argv);
 int cb_cmd_list(int argc, char **argv);
 int cb_cmd_cell(int argc, char **argv);
+/* calibrate.c: fits the return-stack model to this CPU (docs/rsb.md, "Calibration"). */
+int cb_cmd_calibrate(int argc, char **argv);
 
 #endif

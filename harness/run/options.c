@@ -15,6 +15,7 @@
 #include "harness/cli.h"
 #include "harness/measure/counters.h"
 #include "harness/measure/rsbsim.h"
+#include "rsbcal.h"
 
 /* A registry --impl or --workload selects from. */
 typedef struct registry {
@@ -176,8 +177,8 @@ static void run_usage(FILE *f)
           "                     [--timeout SEC] [-o FILE] [--no-table]\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
-          "                     [--rsb sim [--rsb-model circular|underflow-btb]\n"
-          "                                [--rsb-entries N]]\n"
+          "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
+          "                                [--rsb-entries N] [--rsb-candidates]]\n"
           "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
           "parameters.\n",
           f);
@@ -193,6 +194,7 @@ static const struct option longopts[] = {
     {"events", required_argument, 0, 'e'}, {"events-kernel", no_argument, 0, 'K'},
     {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
     {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
+    {"rsb-candidates", no_argument, 0, 'C'},
     {0, 0, 0, 0},
 };
 
@@ -250,19 +252,21 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         o->rsb_sim = !strcmp(arg, "sim");
         return 0;
     case 'M': {
-        cb_rsb_model m;
-        if (cb_rsb_model_parse(arg, &m) != 0)
-            return cb_usage_error("invalid value '%s' for --rsb-model (valid: circular, "
+        cb_rsb_model m = CB_RSB_CIRCULAR;
+        o->rsb_model_set = strcmp(arg, "auto") != 0;
+        if (o->rsb_model_set && cb_rsb_model_parse(arg, &m) != 0)
+            return cb_usage_error("invalid value '%s' for --rsb-model (valid: auto, circular, "
                                   "underflow-btb)",
                                   arg);
         o->measure.rsb_model = (int)m;
         return 0;
     }
+    case 'C': o->measure.rsb_candidates = 1; return 0;
     case 'E':
         if (parse_uint_quiet(arg, 1, CB_RSBSIM_MAX_ENTRIES, &v))
             return cb_usage_error("invalid value '%s' for --rsb-entries (valid: an integer "
                                   "from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
-                                  "Skylake)",
+                                  "since Skylake)",
                                   arg, CB_RSBSIM_MAX_ENTRIES);
         o->measure.rsb_entries = (unsigned)v;
         return 0;
@@ -291,8 +295,20 @@ static int finish(cb_run_opts *o, const parse_state *ps)
     }
     if (!o->nvariants) /* this binary's own */
         o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
-    if (!o->measure.rsb_entries)
-        o->measure.rsb_entries = CB_RSBSIM_DEFAULT_ENTRIES;
+    /* auto: the model this machine's calibration chose, else its vendor's default
+     * (run/rsbcal.h); a size given with --rsb-entries wins either way. */
+    if (!o->rsb_model_set) {
+        json_t *machine_rsb = cb_rsbcal_machine();
+        cb_rsb_config cfg;
+        cb_rsbcal_config(machine_rsb, &cfg);
+        json_decref(machine_rsb);
+        o->measure.rsb_model = (int)cfg.model;
+        if (!o->measure.rsb_entries)
+            o->measure.rsb_entries = cfg.entries;
+    } else if (!o->measure.rsb_entries) {
+        o->measure.rsb_entries =
+            o->measure.rsb_model == CB_RSB_UNDERFLOW_BTB ? 16 : CB_RSBSIM_DEFAULT_ENTRIES;
+    }
     o->impls = calloc(cb_nimpls, sizeof *o->impls);
     o->workloads = calloc(cb_nworkloads, sizeof *o->workloads);
     const registry impls = {"implementation", cb_nimpls, impl_at, impl_name, NULL};

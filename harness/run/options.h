@@ -24,7 +24,7 @@ typedef struct cb_run_opts {
     size_t nworkloads;
     cb_param_arg *params;
     size_t nparams;
-    cb_measure_opts measure; /* reps, warmup, min_rep_ms, events, rsb_entries */
+    cb_measure_opts measure; /* reps, warmup, min_rep_ms, events, the simulated model */
     int quick;
     int pin_cpu; /* -1: no pinning */
     double timeout_s;
@@ -33,6 +33,7 @@ typedef struct cb_run_opts {
     const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */
     size_t nvariants;
     int rsb_sim; /* --rsb sim: a counting pass per cell in the instrumented build */
+    int rsb_model_set; /* --rsb-model circular|underflow-btb; 0: auto, this machine's model */
     int argc;    /* the run arguments, argv[0] "run": recorded, and passed to other builds */
     char **argv;
     cb_cell_mode cell_mode; /* `corobench cell`: measure cells[cell_index] only */

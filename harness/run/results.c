@@ -16,6 +16,7 @@
 #include "harness/build.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/rsbsim.h"
+#include "rsbcal.h"
 
 static void utc_stamp(char *buf, size_t len, const char *fmt)
 {
@@ -134,6 +135,7 @@ static json_t *machine(void)
                         bracketed("/sys/kernel/mm/transparent_hugepage/enabled"));
     json_object_set_new(lim, "mem_total_bytes", meminfo_bytes("MemTotal"));
     json_object_set_new(lim, "swap_total_bytes", meminfo_bytes("SwapTotal"));
+    json_object_set_new(m, "rsb", cb_rsbcal_machine()); /* docs/rsb.md, "Calibration" */
     return m;
 }
 

@@ -1,0 +1,484 @@
+/* `corobench calibrate`: which return-stack model, of what size, stands for this CPU, and what a
+ * mispredicted return costs here (docs/rsb.md, "Calibration"). One `corobench run` in a child
+ * process times asm and asmjmp pingpong (sites distinct and same, depth 0..D) in the plain and
+ * jmpret builds, pinned, and counts every candidate (both models, N 8..64) in one counting pass
+ * per cell; the fit (harness/rsbfit.c) picks the candidate; the result goes to
+ * results/calibration/<cpu key>.json, which every later run reads as machine.rsb. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "harness/build.h"
+#include "harness/cli.h"
+#include "harness/measure/counters.h"
+#include "harness/report/load.h"
+#include "harness/report/rsbfit.h"
+#include "proc.h"
+#include "results.h"
+#include "rsbcal.h"
+
+typedef struct cal_opts {
+    int pin_cpu;
+    long switches, reps, max_depth;
+    double min_rep_ms;
+    const char *out_path; /* NULL: the calibration directory's <key>.json */
+    const char *data_path; /* gnuplot data, NULL: none */
+} cal_opts;
+
+/* One point of the sweep: a plain cell and its jmpret twin. */
+typedef struct cal_point {
+    const char *impl, *sites;
+    long depth;
+    /* The fastest repetition of each build: another task's time only ever adds to a
+     * repetition, and the calibration runs on whatever machine it is given. */
+    double plain_ns, jmpret_ns, hw_per_op; /* hw_per_op: NAN without a PMU */
+    json_t *cand;                          /* the plain cell's rsbsim_candidates */
+} cal_point;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Does this machine count hardware return mispredictions? NULL if yes, else the reason. */
+static const char *pmu_reason(char *buf, size_t len)
+{
+    cb_counters *c = cb_counters_open("ret-mispredicts", 0);
+    json_t *cell = json_object();
+    cb_counters_reset_enable(c);
+    cb_counters_disable(c);
+    cb_counters_read(c);
+    cb_counters_to_json(c, 1, cell);
+    cb_counters_close(c);
+    const char *r = NULL;
+    if (!json_object_get(json_object_get(cell, "counters"), "ret-mispredicts") ||
+        json_is_null(json_object_get(json_object_get(cell, "counters"), "ret-mispredicts"))) {
+        const char *why = json_string_value(
+            json_object_get(json_object_get(cell, "counters_unavailable"), "ret-mispredicts"));
+        snprintf(buf, len, "%s", why ? why : "not countable here");
+        r = buf;
+    }
+    json_decref(cell);
+    return r;
+}
+
+/* Runs `corobench run ...` (this binary) through the process API; 0, or -1 with the reason (the
+ * run's last line on stderr and its status) in why. */
+static int run_sweep(const cal_opts *o, int pmu, const char *out, char *why, size_t whylen)
+{
+    char depths[8 * 64 + 16] = "depth=", sw[64], reps[32], pin[32], mrm[32];
+    size_t n = strlen(depths);
+    for (long d = 0; d <= o->max_depth; d++)
+        n += (size_t)snprintf(depths + n, sizeof depths - n, d ? ",%ld" : "%ld", d);
+    snprintf(sw, sizeof sw, "switches=%ld", o->switches);
+    snprintf(reps, sizeof reps, "%ld", o->reps);
+    snprintf(pin, sizeof pin, "%d", o->pin_cpu);
+    snprintf(mrm, sizeof mrm, "%g", o->min_rep_ms);
+    char *argv[40] = {"/proc/self/exe", "run", "--impl", "asm,asmjmp", "--workload", "pingpong",
+                      "--param", depths, "--param", "sites=distinct,same", "--param", sw,
+                      "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-candidates",
+                      "--reps", reps, "--warmup", "1", "--min-rep-ms", mrm, "--pin", pin,
+                      "--no-table", "-o", (char *)out};
+    size_t k = 28;
+    if (pmu) {
+        argv[k++] = "--events";
+        argv[k++] = "ret-mispredicts";
+    }
+    argv[k] = NULL;
+    cb_proc p;
+    cb_proc_opts po = {.own_group = 1, .pin_cpu = -1, .stdin_null = 1};
+    cb_proc_result r;
+    if (cb_proc_start(&p, &po, cb_proc_exec, argv, why, whylen) != 0)
+        return -1;
+    cb_proc_wait(&p, 0, &r);
+    int rc = cb_proc_exit_code(r.wait_status) == 0 ? 0 : -1;
+    if (rc)
+        cb_proc_failure(&r, why, whylen);
+    cb_proc_result_free(&r);
+    return rc;
+}
+
+/* Pairs plain and jmpret cells (adjacent, plain first) into points; -1 on a failed cell. */
+static long collect(json_t *doc, cal_point *pts, size_t max, char *err, size_t errlen)
+{
+    json_t *cells = json_object_get(doc, "cells");
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < json_array_size(cells) && n < max; i += 2) {
+        json_t *p = json_array_get(cells, i), *j = json_array_get(cells, i + 1);
+        json_t *params = json_object_get(p, "params");
+        if (strcmp(json_string_value(json_object_get(p, "variant")) ?: "", "plain") ||
+            strcmp(json_string_value(json_object_get(j, "variant")) ?: "", "jmpret")) {
+            snprintf(err, errlen, "cells %zu and %zu are not a plain/jmpret pair", i, i + 1);
+            return -1;
+        }
+        if (strcmp(json_string_value(json_object_get(p, "status")) ?: "", "ok") ||
+            strcmp(json_string_value(json_object_get(j, "status")) ?: "", "ok")) {
+            snprintf(err, errlen, "cell %s depth=%lld sites=%s failed: %s",
+                     json_string_value(json_object_get(p, "impl")),
+                     (long long)json_integer_value(json_object_get(params, "depth")),
+                     json_string_value(json_object_get(params, "sites")),
+                     json_string_value(json_object_get(p, "error"))
+                         ?: json_string_value(json_object_get(j, "error")) ?: "?");
+            return -1;
+        }
+        json_t *hw = json_object_get(json_object_get(p, "counters"), "ret-mispredicts");
+        pts[n++] = (cal_point){
+            json_string_value(json_object_get(p, "impl")),
+            json_string_value(json_object_get(params, "sites")),
+            (long)json_integer_value(json_object_get(params, "depth")),
+            json_real_value(json_object_get(json_object_get(p, "ns_per_op"), "min")),
+            json_real_value(json_object_get(json_object_get(j, "ns_per_op"), "min")),
+            json_is_object(hw) ? json_number_value(json_object_get(hw, "per_op")) : NAN,
+            json_object_get(json_object_get(p, "rsbsim"), "candidates")};
+    }
+    return (long)n;
+}
+
+static int parse_long(const char *name, const char *arg, long lo, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || *v < lo || *v > hi)
+        return cb_usage_error("invalid value '%s' for %s (valid: an integer from %ld to %ld)",
+                              arg, name, lo, hi);
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, cal_opts *o)
+{
+    static const struct option longopts[] = {
+        {"pin", required_argument, 0, 'P'},      {"switches", required_argument, 0, 's'},
+        {"reps", required_argument, 0, 'r'},     {"max-depth", required_argument, 0, 'd'},
+        {"min-rep-ms", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
+        {"data", required_argument, 0, 'D'},     {"help", no_argument, 0, 'h'},
+        {"print-key", no_argument, 0, 'k'},      {0, 0, 0, 0},
+    };
+    long v;
+    int c, rc;
+    *o = (cal_opts){.pin_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .switches = 2000,
+                    .reps = 5, .max_depth = 40, .min_rep_ms = 2};
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'P':
+            if ((rc = parse_long("--pin", optarg, 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v)))
+                return rc;
+            o->pin_cpu = (int)v;
+            break;
+        case 's':
+            if ((rc = parse_long("--switches", optarg, 100, 10000000, &o->switches)))
+                return rc;
+            break;
+        case 'r':
+            if ((rc = parse_long("--reps", optarg, 1, 1000, &o->reps)))
+                return rc;
+            break;
+        case 'd':
+            if ((rc = parse_long("--max-depth", optarg, 2, 64, &o->max_depth)))
+                return rc;
+            break;
+        case 'm': {
+            char *end;
+            o->min_rep_ms = strtod(optarg, &end);
+            if (end == optarg || *end || !(o->min_rep_ms > 0 && o->min_rep_ms < 10000))
+                return cb_usage_error("invalid value '%s' for --min-rep-ms (valid: a number "
+                                      "of milliseconds above 0)",
+                                      optarg);
+            break;
+        }
+        case 'o': o->out_path = optarg; break;
+        case 'D': o->data_path = optarg; break;
+        case 'k': { /* this CPU's key, for scripts naming their outputs after it */
+            cb_cpu_id cpu;
+            char key[160];
+            cb_cpu_identify(&cpu);
+            cb_cpu_key(&cpu, key, sizeof key);
+            printf("%s\n", key);
+            return -1;
+        }
+        case 'h':
+            printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] "
+                   "[--min-rep-ms MS]\n"
+                   "                           [--max-depth D] [-o FILE.json] [--data FILE.dat]\n"
+                   "       corobench calibrate --print-key\n"
+                   "Fits the return-stack model to this CPU's timing; writes %s/<cpu key>.json\n"
+                   "unless -o says otherwise (docs/rsb.md).\n",
+                   cb_rsbcal_dir());
+            return -1;
+        case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cb_usage_error("unknown option '%s' for calibrate (valid: --pin, --switches, "
+                                  "--reps, --min-rep-ms, --max-depth, -o, --data, --print-key)",
+                                  argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cb_usage_error("unexpected argument '%s' for calibrate (valid: options only)",
+                              argv[optind]);
+    return 0;
+}
+
+/* mkdir -p of path's directory. */
+static int make_parent(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(dir, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The calibration document (docs/results-schema.md, "Calibration file"). */
+static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, const cal_point *pts,
+                       size_t n, const cb_rsb_config *cand, const cb_rsbfit_line *fits,
+                       size_t ncand, long best, double **x, const char *pmu_why, double secs)
+{
+    double hz = json_number_value(json_object_get(json_object_get(run, "machine"), "tsc_hz"));
+    const cb_rsbfit_line *f = &fits[best];
+    /* Larger stacks of the same model whose counts equal the chosen one's at every point: the
+     * sweep never fills them, so the fit cannot tell them apart (the tie went to the smallest),
+     * and the chosen N is a lower bound. */
+    size_t tied = (size_t)best;
+    while (tied + 1 < ncand && cand[tied + 1].model == cand[best].model &&
+           !memcmp(x[tied + 1], x[best], n * sizeof x[best][0]))
+        tied++;
+    json_t *cands = json_array(), *points = json_array();
+    for (size_t k = 0; k < ncand; k++)
+        json_array_append_new(
+            cands, fits[k].ok ? json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "model",
+                                          cb_rsb_model_name(cand[k].model), "entries",
+                                          (int)cand[k].entries, "ns_per_mispredict", fits[k].cost,
+                                          "intercept_ns", fits[k].c, "r2", fits[k].r2, "sse",
+                                          fits[k].sse)
+                              : json_pack("{s:s, s:i, s:n}", "model",
+                                          cb_rsb_model_name(cand[k].model), "entries",
+                                          (int)cand[k].entries, "r2"));
+    for (size_t i = 0; i < n; i++) {
+        double m = x[best][i], y = pts[i].plain_ns - pts[i].jmpret_ns;
+        double model_ns = pts[i].jmpret_ns + f->cost * m;
+        json_array_append_new(
+            points,
+            json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "impl",
+                      pts[i].impl, "sites", pts[i].sites, "depth", (int)pts[i].depth, "plain_ns",
+                      pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns, "diff_ns", y,
+                      "mispredicted_per_op", m, "residual_ns", y - (f->cost * m + f->c),
+                      "model_ns", model_ns, "model_error", model_ns / pts[i].plain_ns - 1,
+                      "hw_ret_mispredicts_per_op",
+                      isnan(pts[i].hw_per_op) ? json_null() : json_real(pts[i].hw_per_op)));
+    }
+    char created[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return json_pack(
+        "{s:s, s:s, s:s, s:o, s:O, s:{s:[s,s], s:s, s:[s,s], s:i, s:I, s:I, s:f, s:i, s:f}, "
+        "s:{s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o}",
+        "schema", "corobench-calibration/1", "created_utc", created, "git_commit",
+        cb_build_commit, "cpu", cb_cpu_json(cpu), "machine", json_object_get(run, "machine"),
+        "sweep", "impls", "asm", "asmjmp", "workload", "pingpong", "sites", "distinct", "same",
+        "max_depth", (int)o->max_depth, "switches", (json_int_t)o->switches, "reps",
+        (json_int_t)o->reps, "min_rep_ms", o->min_rep_ms, "pin_cpu", o->pin_cpu, "seconds", secs,
+        "fit", "model", cb_rsb_model_name(cand[best].model), "entries", (int)cand[best].entries,
+        "entries_tied_up_to", (int)cand[tied].entries, "ns_per_mispredict", f->cost,
+        "tsc_cycles_per_mispredict", hz > 0 ? json_real(f->cost * hz * 1e-9) : json_null(),
+        "intercept_ns", f->c, "r2", f->r2,        "rms_residual_ns", sqrt(f->sse / (double)n), "pmu",
+        pmu_why ? json_pack("{s:b, s:s}", "available", 0, "reason", pmu_why)
+                : json_pack("{s:b}", "available", 1),
+        "candidates", cands, "points", points);
+}
+
+static void print_table(json_t *doc, FILE *out)
+{
+    json_t *fit = json_object_get(doc, "fit"), *p;
+    int pmu = json_is_true(json_object_get(json_object_get(doc, "pmu"), "available"));
+    size_t i;
+    fprintf(out, "%-7s %-9s %5s %9s %9s %8s %13s %9s %9s %7s%s\n", "impl", "sites", "depth",
+            "plain ns", "jmpret ns", "diff ns", "mispredicted", "fitted ns", "resid ns",
+            "model%", pmu ? "  hw ret-mispredicts" : "");
+    json_array_foreach(json_object_get(doc, "points"), i, p)
+    {
+        double m = json_number_value(json_object_get(p, "mispredicted_per_op"));
+        double y = json_number_value(json_object_get(p, "diff_ns"));
+        double r = json_number_value(json_object_get(p, "residual_ns"));
+        fprintf(out, "%-7s %-9s %5d %9.1f %9.1f %8.1f %13.2f %9.1f %9.1f %+6.1f%%",
+                json_string_value(json_object_get(p, "impl")),
+                json_string_value(json_object_get(p, "sites")),
+                (int)json_integer_value(json_object_get(p, "depth")),
+                json_number_value(json_object_get(p, "plain_ns")),
+                json_number_value(json_object_get(p, "jmpret_ns")), y, m, y - r, r,
+                100 * json_number_value(json_object_get(p, "model_error")));
+        if (pmu)
+            fprintf(out, "  %19.2f",
+                    json_number_value(json_object_get(p, "hw_ret_mispredicts_per_op")));
+        fputc('\n', out);
+    }
+    json_t *cpu = json_object_get(doc, "cpu");
+    fprintf(out,
+            "fit: %s %d on %s (%s family %d model %d stepping %d, microcode %s): "
+            "%.2f ns per mispredicted return",
+            json_string_value(json_object_get(fit, "model")),
+            (int)json_integer_value(json_object_get(fit, "entries")),
+            json_string_value(json_object_get(cpu, "model_name")),
+            json_string_value(json_object_get(cpu, "vendor")),
+            (int)json_integer_value(json_object_get(cpu, "family")),
+            (int)json_integer_value(json_object_get(cpu, "model")),
+            (int)json_integer_value(json_object_get(cpu, "stepping")),
+            json_string_value(json_object_get(cpu, "microcode")),
+            json_number_value(json_object_get(fit, "ns_per_mispredict")));
+    if (json_is_number(json_object_get(fit, "tsc_cycles_per_mispredict")))
+        fprintf(out, " (%.1f TSC cycles)",
+                json_number_value(json_object_get(fit, "tsc_cycles_per_mispredict")));
+    fprintf(out, ", intercept %.1f ns, R^2 %.3f, rms residual %.1f ns\n",
+            json_number_value(json_object_get(fit, "intercept_ns")),
+            json_number_value(json_object_get(fit, "r2")),
+            json_number_value(json_object_get(fit, "rms_residual_ns")));
+    long n = (long)json_integer_value(json_object_get(fit, "entries"));
+    long up = (long)json_integer_value(json_object_get(fit, "entries_tied_up_to"));
+    if (up > n)
+        fprintf(out, "note: %s %ld..%ld count the same over this sweep (its depths never fill "
+                     "them): %ld entries is a lower bound\n",
+                json_string_value(json_object_get(fit, "model")), n, up, n);
+    fprintf(out, "columns: diff = plain - jmpret; mispredicted = simulated per switch under the "
+                 "fit's model; fitted = cost x mispredicted + intercept; model%% = (jmpret + "
+                 "cost x mispredicted) / plain - 1\n");
+}
+
+/* gnuplot data: one block per (impl, sites): depth, diff_ns, fitted ns. */
+static int write_data(json_t *doc, const char *path)
+{
+    char tmp[4200];
+    FILE *f = cb_output_open(path, tmp, sizeof tmp);
+    if (!f)
+        return -1;
+    static const char *const impls[] = {"asm", "asmjmp"}, *const sites[] = {"distinct", "same"};
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            fprintf(f, "\"%s sites=%s\"\n# depth diff_ns fitted_ns\n", impls[a], sites[b]);
+            size_t i;
+            json_t *p;
+            json_array_foreach(json_object_get(doc, "points"), i, p)
+            {
+                if (strcmp(json_string_value(json_object_get(p, "impl")), impls[a]) ||
+                    strcmp(json_string_value(json_object_get(p, "sites")), sites[b]))
+                    continue;
+                double y = json_number_value(json_object_get(p, "diff_ns"));
+                fprintf(f, "%d %.3f %.3f\n", (int)json_integer_value(json_object_get(p, "depth")),
+                        y, y - json_number_value(json_object_get(p, "residual_ns")));
+            }
+            fputs("\n\n", f);
+        }
+    return cb_output_commit(f, path, tmp);
+}
+
+int cb_cmd_calibrate(int argc, char **argv)
+{
+    cal_opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    double t0 = now_s();
+    cb_cpu_id cpu;
+    char path[4096], tmp[4200], why[512];
+    cb_cpu_identify(&cpu);
+    if (o.out_path)
+        snprintf(path, sizeof path, "%s", o.out_path);
+    else
+        cb_rsbcal_path(&cpu, path, sizeof path);
+    const char *pmu_why = pmu_reason(why, sizeof why);
+    snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
+    if (make_parent(path) != 0)
+        return cb_usage_error("cannot create the directory of '%s': %s (valid: a writable "
+                              "path)", path, strerror(errno));
+    char sweep_why[1024] = "";
+    cb_proc_kill_on_interrupt();
+    rc = run_sweep(&o, !pmu_why, tmp, sweep_why, sizeof sweep_why);
+    json_error_t e;
+    json_t *run = rc == 0 ? json_load_file(tmp, 0, &e) : NULL;
+    unlink(tmp);
+    if (!run) {
+        fprintf(stderr, "corobench calibrate: the sweep failed: %s\n",
+                rc ? sweep_why : e.text);
+        return CB_EXIT_CELLS_FAILED;
+    }
+    size_t maxpts = json_array_size(json_object_get(run, "cells"));
+    cal_point *pts = calloc(maxpts + 1, sizeof *pts);
+    long n = collect(run, pts, maxpts, why, sizeof why);
+    if (n < 3) {
+        fprintf(stderr, "corobench calibrate: %s\n", n < 0 ? why : "too few points to fit");
+        free(pts);
+        json_decref(run);
+        return CB_EXIT_CELLS_FAILED;
+    }
+    /* x[k][i]: candidate k's simulated mispredictions per switch at point i. */
+    json_t *c0 = pts[0].cand;
+    size_t ncand = json_array_size(c0);
+    cb_rsb_config *cand = calloc(ncand + 1, sizeof *cand);
+    cb_rsbfit_line *fits = calloc(ncand + 1, sizeof *fits);
+    double **x = calloc(ncand + 1, sizeof *x), *y = calloc((size_t)n, sizeof *y);
+    for (size_t k = 0; k < ncand; k++) {
+        json_t *ck = json_array_get(c0, k);
+        cb_rsb_model_parse(json_string_value(json_object_get(ck, "model")) ?: "", &cand[k].model);
+        cand[k].entries = (unsigned)json_integer_value(json_object_get(ck, "entries"));
+        x[k] = calloc((size_t)n, sizeof *x[k]);
+        for (long i = 0; i < n; i++)
+            x[k][i] = json_number_value(
+                json_object_get(json_array_get(pts[i].cand, k), "mispredicted_per_op"));
+    }
+    for (long i = 0; i < n; i++)
+        y[i] = pts[i].plain_ns - pts[i].jmpret_ns;
+    long best = cb_rsbfit_best((const double *const *)x, ncand, y, (size_t)n, fits);
+    int status = 0;
+    if (best < 0) {
+        fprintf(stderr, "corobench calibrate: no candidate fits (no model's mispredictions grow "
+                        "with plain - jmpret here)\n");
+        status = CB_EXIT_CELLS_FAILED;
+    } else {
+        json_t *doc = cal_doc(&o, run, &cpu, pts, (size_t)n, cand, fits, ncand, best, x, pmu_why,
+                              now_s() - t0);
+        print_table(doc, stdout);
+        if (pmu_why)
+            printf("no PMU: calibrated against timing only (%s)\n", pmu_why);
+        if (cb_results_write(doc, path) != 0) {
+            fprintf(stderr, "corobench calibrate: cannot write %s: %s\n", path, strerror(errno));
+            status = CB_EXIT_CELLS_FAILED;
+        } else {
+            printf("calibration: %s (%.1f s)\n", path, now_s() - t0);
+        }
+        if (o.data_path && write_data(doc, o.data_path) != 0) {
+            fprintf(stderr, "corobench calibrate: cannot write %s: %s\n", o.data_path,
+                    strerror(errno));
+            status = CB_EXIT_CELLS_FAILED;
+        }
+        json_decref(doc);
+    }
+    for (size_t k = 0; k < ncand; k++)
+        free(x[k]);
+    free(x);
+    free(y);
+    free(cand);
+    free(fits);
+    free(pts);
+    json_decref(run);
+    return status;
+}
