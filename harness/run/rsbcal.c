@@ -2,6 +2,7 @@
  * label every simulated count is shown with (harness/rsbcal.h, docs/rsb.md). */
 #include "rsbcal.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,20 +116,29 @@ static json_t *from_file(const cb_cpu_id *c, const char *path)
 
 json_t *cb_rsbcal_machine(void)
 {
+    static json_t *known; /* read once per process */
+    if (known)
+        return json_incref(known);
     cb_cpu_id c;
     char path[4096];
     cb_cpu_identify(&c);
     cb_rsbcal_path(&c, path, sizeof path);
     json_t *r = from_file(&c, path);
+    /* The file's parse tree (its points and candidates) is freed by now; give those pages back
+     * so that a cell's child, forked from this process, does not start with resident free heap
+     * that its allocations would reuse unseen by its memory measurement (docs/memory.md). */
+    malloc_trim(0);
     if (r)
-        return r;
+        return json_incref(known = r);
     /* docs/rsb.md, "The simulator": AMD Zen's 32-entry circular stack; Intel since Skylake, 16
      * entries backed by the indirect predictor on underflow. */
     int intel = !strcmp(c.vendor, "GenuineIntel");
-    return json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n}", "model",
-                     cb_rsb_model_name(intel ? CB_RSB_UNDERFLOW_BTB : CB_RSB_CIRCULAR), "entries",
-                     intel ? 16 : 32, "ns_per_mispredict", "tsc_cycles_per_mispredict", "r2",
-                     "source", "default", "calibrated_utc", "file");
+    known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n}", "model",
+                      cb_rsb_model_name(intel ? CB_RSB_UNDERFLOW_BTB : CB_RSB_CIRCULAR),
+                      "entries", intel ? 16 : 32, "ns_per_mispredict",
+                      "tsc_cycles_per_mispredict", "r2", "source", "default", "calibrated_utc",
+                      "file");
+    return json_incref(known);
 }
 
 void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out)

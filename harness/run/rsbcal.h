@@ -33,7 +33,8 @@ void cb_rsbcal_path(const cb_cpu_id *c, char *buf, size_t len);
 /* machine.rsb: {model, entries, ns_per_mispredict, tsc_cycles_per_mispredict, r2, source,
  * calibrated_utc, file}; source "calibrated" from this CPU's file (read with jansson, checked),
  * else "default" with the vendor's documented model (AMD: circular 32; Intel: underflow-btb 16;
- * others: circular 32) and null cost, r2 and file. Never NULL. */
+ * others: circular 32) and null cost, r2 and file. Read once per process; never NULL (a new
+ * reference). */
 json_t *cb_rsbcal_machine(void);
 /* The model and size an `auto` run simulates: those of machine.rsb. */
 void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out);
