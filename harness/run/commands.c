@@ -36,10 +36,14 @@ int cb_cmd_run(int argc, char **argv)
         fprintf(stderr, "corobench: cannot write results to %s: %s\n", path, strerror(errno));
         return CB_EXIT_CELLS_FAILED;
     }
+    int latest = cb_results_link_latest(path);
+    if (latest < 0)
+        fprintf(stderr, "corobench: cannot update latest.json beside %s: %s\n", path,
+                strerror(errno));
     if (o.print_table)
         cb_results_print_table(doc, stdout);
-    fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s\n",
-            plan.ncells, bad, path);
+    fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s%s\n",
+            plan.ncells, bad, path, latest > 0 ? " (latest.json points at it)" : "");
     json_decref(doc);
     cb_plan_free(&plan);
     return bad ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;

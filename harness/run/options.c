@@ -180,7 +180,7 @@ static void run_usage(FILE *f)
           "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
           "                                [--rsb-entries N] [--rsb-candidates]]\n"
           "LIST is comma-separated; 'all' selects all. See 'corobench list' for names and "
-          "parameters.\n",
+          "parameters.\n--param WORKLOAD.NAME=... gives a parameter to that workload only.\n",
           f);
 }
 

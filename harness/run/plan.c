@@ -24,12 +24,21 @@ static const struct {
     {"io", "msgs", "200"},
 };
 
-static const cb_param_arg *user_values(const cb_run_opts *o, const char *name)
+/* The values given for a parameter of wl: `--param WORKLOAD.NAME=...` (that workload only)
+ * before `--param NAME=...` (every workload and implementation that has NAME). */
+static const cb_param_arg *user_values(const cb_run_opts *o, const cb_workload *wl,
+                                       const char *name)
 {
-    for (size_t i = 0; i < o->nparams; i++)
-        if (strcmp(o->params[i].name, name) == 0)
+    const cb_param_arg *any = NULL;
+    size_t wn = strlen(wl->name);
+    for (size_t i = 0; i < o->nparams; i++) {
+        const char *n = o->params[i].name;
+        if (!strncmp(n, wl->name, wn) && n[wn] == '.' && !strcmp(n + wn + 1, name))
             return &o->params[i];
-    return NULL;
+        if (!strcmp(n, name))
+            any = &o->params[i];
+    }
+    return any;
 }
 
 static const char *quick_value(const cb_run_opts *o, const cb_workload *wl, const char *name)
@@ -51,7 +60,7 @@ typedef struct axis {
 static int add_axis(axis *ax, const cb_param_def *def, const cb_run_opts *o, const cb_workload *wl,
                     char *err, size_t errlen)
 {
-    const cb_param_arg *ua = user_values(o, def->name);
+    const cb_param_arg *ua = user_values(o, wl, def->name);
     const char *q = quick_value(o, wl, def->name);
     ax->def = def;
     ax->n = 0;
@@ -82,19 +91,27 @@ static int push_cell(cb_cell **cells, size_t *n, size_t *cap, const cb_cell *c)
     return 0;
 }
 
-/* Every --param must name a parameter of some selected workload or implementation. */
+/* Every --param must name a parameter of some selected workload or implementation; a
+ * WORKLOAD.NAME one, a parameter of that selected workload (or of an implementation). */
 static int check_param_names(const cb_run_opts *o, char *err, size_t errlen)
 {
     for (size_t k = 0; k < o->nparams; k++) {
         int found = 0;
         char valid[512] = "";
         size_t vl = 0;
+        const char *name = o->params[k].name, *dot = strchr(name, '.');
         for (size_t pass = 0; pass < 2; pass++) {
             size_t count = pass ? o->nimpls : o->nworkloads;
             for (size_t i = 0; i < count; i++) {
                 const cb_param_def *d = pass ? o->impls[i]->params : o->workloads[i]->params;
+                const char *wl = o->workloads[pass ? 0 : i]->name, *want = name;
+                if (dot && !pass && (strncmp(name, wl, (size_t)(dot - name)) ||
+                                     wl[dot - name] != '\0'))
+                    continue; /* scoped to another workload */
+                if (dot)
+                    want = dot + 1;
                 for (; d && d->name; d++) {
-                    found |= !strcmp(d->name, o->params[k].name);
+                    found |= !strcmp(d->name, want);
                     if (!strstr(valid, d->name) && vl < sizeof valid)
                         vl += (size_t)snprintf(valid + vl, sizeof valid - vl, "%s%s",
                                                vl ? ", " : "", d->name);

@@ -227,3 +227,24 @@ int cb_results_write(json_t *doc, const char *path)
     return 0;
 }
 
+int cb_results_link_latest(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) : 0;
+    /* Only a file directly in a directory named results (results/X.json, ../results/X.json). */
+    if (!slash || dl < 7 || strncmp(slash - 7, "results", 7) || (dl > 7 && slash[-8] != '/'))
+        return 0;
+    char link[4096], tmp[4200];
+    snprintf(link, sizeof link, "%.*s/latest.json", (int)dl, path);
+    if (!strcmp(slash + 1, "latest.json"))
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", link, (long)getpid());
+    unlink(tmp);
+    if (symlink(slash + 1, tmp) != 0 || rename(tmp, link) != 0) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 1;
+}
