@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cb_usage_error(const char *fmt, ...)
 {
@@ -34,4 +35,15 @@ char **cb_split_list(const char *s, size_t *n)
         v[(*n)++] = tok; /* empty items stay, as "", so "a,,b" is reported */
     v[*n] = NULL;
     return v;
+}
+
+void cb_bin_dir(char *buf, size_t len)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char *slash = n > 0 ? (self[n] = '\0', strrchr(self, '/')) : NULL;
+    if (slash)
+        snprintf(buf, len, "%.*s", (int)(slash - self), self);
+    else
+        snprintf(buf, len, "bin");
 }

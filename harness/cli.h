@@ -1,5 +1,5 @@
-/* What every command shares: the exit statuses, the one-line usage error, the list splitter, and
- * the command table that main.c dispatches on and prints usage from. */
+/* What every command shares: the exit statuses, the one-line usage error, the list splitter, the
+ * binary's directory, and the command table that main.c dispatches on and prints usage from. */
 #ifndef CB_CLI_H
 #define CB_CLI_H
 
@@ -21,5 +21,8 @@ int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Splits "a,b,,c" at commas into a NULL-terminated array, empty items kept as ""; *n counts
  * them. One allocation: free() the result. */
 char **cb_split_list(const char *s, size_t *n);
+/* The directory of the running binary (bin/), "bin" when /proc/self/exe cannot be read: the
+ * variant binaries sit in it, the plot scripts in ../plots. */
+void cb_bin_dir(char *buf, size_t len);
 
 #endif

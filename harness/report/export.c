@@ -14,25 +14,12 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "export.h"
 #include "fields.h"
 #include "harness/build.h"
 #include "harness/cli.h"
 #include "harness/measure/stats.h"
 #include "load.h"
-
-enum { EXPORT_MAX = 16 };
-
-typedef struct where {
-    char *name, *value;
-} where;
-
-typedef struct export_opts {
-    const char *in, *out, *format, *workload, *x, *relative_to;
-    where w[EXPORT_MAX];
-    size_t nw;
-    const char *y[EXPORT_MAX];
-    size_t ny;
-} export_opts;
 
 static const char *str(json_t *c, const char *k) { return json_string_value(json_object_get(c, k)); }
 
@@ -44,7 +31,7 @@ static int is_ok(json_t *c)
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */
-static int matches(json_t *cell, const export_opts *o)
+static int matches(json_t *cell, const cb_export_opts *o)
 {
     if (o->workload && (!str(cell, "workload") || strcmp(str(cell, "workload"), o->workload)))
         return 0;
@@ -95,9 +82,8 @@ static json_t *twin(json_t *cells, json_t *c, const char *impl)
 static const char *const default_y[] = {"ns_per_op.median", "ns_per_op.mad", "ns_per_op.min",
                                         "ns_per_op.max"};
 
-static int export_gnuplot(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
 {
-    (void)doc;
     const char *const *y = o->ny ? o->y : default_y;
     size_t ny = o->ny ? o->ny : 4, blocks = 0, i;
     json_t *done = json_object(), *c;
@@ -146,7 +132,13 @@ static int export_gnuplot(FILE *out, json_t *doc, json_t *cells, const export_op
         }
     }
     json_decref(done);
-    if (!blocks)
+    return blocks;
+}
+
+static int export_gnuplot(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
+{
+    (void)doc;
+    if (!cb_export_gnuplot(out, cells, o))
         fprintf(stderr, "corobench: export: no ok %s cells with an integer parameter '%s'\n",
                 o->workload, o->x);
     return 0;
@@ -206,7 +198,7 @@ static void flatten(json_t *obj, const char *prefix, json_t *row, json_t *cols)
     }
 }
 
-static int export_csv(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+static int export_csv(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
 {
     (void)doc;
     json_t *rows = json_array(), *cols = json_object(), *c, *v;
@@ -277,7 +269,7 @@ static void gbench_name(json_t *c, char *buf, size_t len)
              other ? variant : "", params);
 }
 
-static int export_gbench(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
 {
     json_t *m = json_object_get(doc, "machine");
     double hz = json_real_value(json_object_get(m, "tsc_hz"));
@@ -356,7 +348,7 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const export_opt
 }
 
 /* The document with each cell reduced to its identity and deterministic fields. */
-static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const export_opts *o)
+static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
 {
     static const char *const identity[] = {"impl", "family", "workload", "params", "variant",
                                            "unit", "status", "error"};
@@ -410,7 +402,7 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const exp
 /* The formats: a new one is a writer and a row here. */
 static const struct {
     const char *name;
-    int (*write)(FILE *out, json_t *doc, json_t *cells, const export_opts *o);
+    int (*write)(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o);
 } formats[] = {
     {"gnuplot", export_gnuplot},
     {"csv", export_csv},
@@ -424,7 +416,7 @@ static const char usage[] =
     "[--where NAME=VALUE]... [-o FILE]; gnuplot also needs --x PARAM and takes [--y FIELD]... "
     "[--relative-to IMPL]";
 
-static int parse(int argc, char **argv, export_opts *o)
+static int parse(int argc, char **argv, cb_export_opts *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -440,14 +432,14 @@ static int parse(int argc, char **argv, export_opts *o)
         else if (!strcmp(a, "--relative-to") && has)
             o->relative_to = argv[++i];
         else if (!strcmp(a, "--y") && has) {
-            if (o->ny == EXPORT_MAX)
-                return cb_usage_error("too many --y (valid: at most %d)", EXPORT_MAX);
+            if (o->ny == CB_EXPORT_MAX)
+                return cb_usage_error("too many --y (valid: at most %d)", CB_EXPORT_MAX);
             o->y[o->ny++] = argv[++i];
         } else if (!strcmp(a, "--where") && has) {
             char *eq = strchr(argv[++i], '=');
-            if (!eq || eq == argv[i] || o->nw == EXPORT_MAX)
+            if (!eq || eq == argv[i] || o->nw == CB_EXPORT_MAX)
                 return cb_usage_error("invalid --where '%s' (valid: NAME=VALUE, at most %d)",
-                                      argv[i], EXPORT_MAX);
+                                      argv[i], CB_EXPORT_MAX);
             o->w[o->nw].name = strndup(argv[i], (size_t)(eq - argv[i]));
             o->w[o->nw++].value = eq + 1;
         } else if (a[0] != '-' && !o->in)
@@ -478,7 +470,7 @@ static int parse(int argc, char **argv, export_opts *o)
 
 int cb_cmd_export(int argc, char **argv)
 {
-    export_opts o = {.format = "gnuplot"};
+    cb_export_opts o = {.format = "gnuplot"};
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc;

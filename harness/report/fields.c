@@ -1,5 +1,7 @@
-/* Field access by name for the readers of results (compare, export, report) and the list of
- * deterministic fields (docs/ci.md says what each depends on). */
+/* Field access by name for the readers of results (compare, export, report), the list of
+ * deterministic fields (docs/ci.md says what each depends on), and string building. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fields.h"
@@ -43,4 +45,14 @@ int cb_field_number(json_t *obj, const char *path, double *v)
         return 0;
     *v = json_number_value(x);
     return 1;
+}
+
+void cb_append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n < len)
+        vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
 }

@@ -28,4 +28,8 @@ typedef struct cb_det_field {
  * gives the same values on every run. What they depend on across machines: docs/ci.md. */
 extern const cb_det_field cb_det_fields[];
 
+/* Appends printf-formatted text to the NUL-terminated string in buf (of size len), truncating:
+ * how the readers build their sentences and gnuplot command lines. */
+void cb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

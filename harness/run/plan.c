@@ -193,14 +193,10 @@ static int grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, cha
  * to the running binary. */
 static char *variant_binary(const char *variant, int counting)
 {
-    char self[PATH_MAX] = "bin/corobench", *path;
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0)
-        self[n] = '\0';
-    char *slash = strrchr(self, '/');
+    char dir[PATH_MAX], *path;
+    cb_bin_dir(dir, sizeof dir);
     int plain = !strcmp(variant, "plain");
-    if (asprintf(&path, "%.*s/corobench%s%s%s", slash ? (int)(slash - self) : 3,
-                 slash ? self : "bin", plain ? "" : "-", plain ? "" : variant,
+    if (asprintf(&path, "%s/corobench%s%s%s", dir, plain ? "" : "-", plain ? "" : variant,
                  counting ? "-rsbsim" : "") < 0)
         abort();
     return path;

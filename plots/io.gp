@@ -1,0 +1,13 @@
+# io: echoed messages per second (10^9 / median ns per message) against connections, per
+# implementation.
+# usage: gnuplot -e "data='io.dat'; out='io.png'; subtitle='(transport=unix)'" plots/io.gp
+# data: `corobench export R.json --workload io --x conns --where transport=unix --where variant=plain`
+if (!exists("data")) data = 'io.dat'
+if (!exists("subtitle")) subtitle = ''
+if (!exists("plotdir")) plotdir = 'plots'
+load plotdir.'/common.gp'
+set title "io: messages per second vs. connections ".subtitle
+set xlabel "connections"
+set ylabel "messages per second"
+set logscale x 2
+plot for [i=0:*] data index i using 1:(1e9 / $2) with linespoints title columnheader(1)

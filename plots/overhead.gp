@@ -1,0 +1,21 @@
+# Overhead over the baseline without coroutines: each implementation's median ns per op divided
+# by the baseline's at the same point, one panel per workload given.
+# usage: gnuplot -e "files='p.dat r.dat'; titles='pingpong:depth recursive:height'; base='direct'; out='overhead.png'" plots/overhead.gp
+# data: `corobench export R.json --workload W --x X --where variant=plain --relative-to direct
+#        --y ns_per_op.median`
+if (!exists("plotdir")) plotdir = 'plots'
+if (!exists("base")) base = 'direct'
+W = 1300
+H = 600
+load plotdir.'/common.gp'
+set key top left inside
+set logscale y
+set ylabel "time / ".base."'s time (same point)"
+set multiplot layout 1,words(files) title "overhead over ".base
+do for [k=1:words(files)] {
+    t = word(titles, k)
+    set title t[1:strstrt(t, ':')-1]
+    set xlabel t[strstrt(t, ':')+1:]
+    plot for [i=0:*] word(files, k) index i using 1:2 with linespoints title columnheader(1)
+}
+unset multiplot
