@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
-#   ./run.sh                 the default suite (about 2-3 minutes on a 2-core VM)
-#   ./run.sh --quick         a small grid in seconds
+#   ./run.sh                 the default suite (under 3 minutes on a 2-core VM)
+#   ./run.sh --quick         a small grid (under 20 seconds once built)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
@@ -48,28 +48,31 @@ status=0
 # return-stack counts (docs/rsb.md); x86-64 only, where make builds the variant binaries.
 variants=()
 [ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim)
-# 200,000 switches per pingpong run keep ucontext's cells (about 1.3 us per switch here) short
-# enough for the whole suite to stay within a few minutes; --quick uses its own small grid.
-switches=(--param switches=200000)
-[ ${#quick[@]} -eq 0 ] || switches=()
-bin/corobench run "${quick[@]}" --pin "$pin" --param depth=0,4,16 --param sites=distinct,same \
-    "${switches[@]}" "${variants[@]}" -o "$out" "${extra[@]}" || status=$?
+# The default suite: enough points for every plot and claim of the report (docs/report.md).
+# pingpong runs 20,000 switches per instance (ucontext, about 0.3-1.3 us per switch, stays
+# short; batching makes every repetition last 10 ms anyway); io sends 50 messages per connection.
+grid=(--workload pingpong,recursive,spawn,io
+      --param pingpong.depth=0,1,2,4,8,12,16,24,32 --param sites=distinct,same
+      --param pingpong.switches=20000 --param recursive.height=8,10,12,14,16,18,20
+      --param spawn.n=1000,10000,100000 --param io.conns=1,4,16,64,256 --param io.msgs=50)
+# --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
+# claims' test need to decide anything).
+[ ${#quick[@]} -eq 0 ] ||
+    grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
+          --param sites=distinct,same --param pingpong.switches=20000
+          --param recursive.height=8,12 --param spawn.n=1000,10000 --param io.conns=1,16
+          --param io.msgs=50 --reps 5 --min-rep-ms 2)
+bin/corobench run "${quick[@]}" --pin "$pin" "${grid[@]}" "${variants[@]}" -o "$out" --no-table \
+    "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"
 fi
-ln -sf "$(basename "$out")" results/latest.json
-echo "run.sh: results in $out (also results/latest.json)"
+echo "run.sh: results in $out (results/latest.json points at it)"
 
-# Plots: derived from the JSON through `corobench export`, drawn by gnuplot.
-for sites in distinct same; do
-    dat="plots/pingpong-depth-${sites}.dat"
-    png="plots/pingpong-depth-${sites}.png"
-    bin/corobench export "$out" --workload pingpong --x depth --where "sites=$sites" -o "$dat"
-    gnuplot -e "data='$dat'; out='$png'; subtitle='(sites=$sites)'" plots/pingpong-depth.gp
-    echo "run.sh: plot $png"
-done
+# The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
+# all derived from the JSON.
 report="${out%.json}.md"
 bin/corobench report "$out" -o "$report"
-echo "run.sh: report $report"
+echo "run.sh: report $report, plots in ${report%.md}-plots/"
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"

@@ -15,9 +15,13 @@ static int cmd_help(int argc, char **argv);
 static const cb_command commands[] = {
     {"run", "[options]", "measure; 'corobench run --help'", cb_cmd_run},
     {"list", "", "implementations, workloads, parameters", cb_cmd_list},
-    {"export", "RESULTS.json --workload W --x PARAM [--where N=V]... [-o FILE]",
-     "gnuplot data, one block per implementation", cb_cmd_export},
-    {"report", "RESULTS.json [-o FILE.md]", "Markdown tables", cb_cmd_report},
+    {"export",
+     "RESULTS.json [--format gnuplot|csv|gbench|deterministic]\n"
+     "                         [--workload W] [--x PARAM] [--where N=V]... [--y FIELD]...\n"
+     "                         [--relative-to IMPL] [-o FILE]",
+     "plot data, CSV, google benchmark JSON", cb_cmd_export},
+    {"report", "RESULTS.json [MORE.json...] [-o FILE.md] [--no-plots]",
+     "claims with verdicts, plots, tables", cb_cmd_report},
     {"compare",
      "BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
      "                         [--metric time|deterministic|all] [--allow-missing]",

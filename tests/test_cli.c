@@ -57,6 +57,11 @@ CB_TEST(cli_bad_input)
     expect_usage("unknown parameter 'bogus'", "depth", "run", "--param", "bogus=1", NULL);
     expect_usage("unknown parameter 'depth'", "height", "run", "--workload", "recursive",
                  "--impl", "sm", "--param", "depth=1", NULL);
+    /* WORKLOAD.NAME: a parameter of that selected workload only. */
+    expect_usage("unknown parameter 'spawn.n'", NULL, "run", "--workload", "pingpong",
+                 "--param", "spawn.n=5", NULL);
+    expect_usage("unknown parameter 'pingpong.height'", "depth", "run", "--workload",
+                 "pingpong", "--param", "pingpong.height=5", NULL);
     expect_usage("'-1' for parameter depth", "0 to", "run", "--workload", "pingpong", "--param",
                  "depth=-1", NULL);
     expect_usage("'0' for parameter switches", "1 to", "run", "--workload", "pingpong",
@@ -421,6 +426,224 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     free(out);
     free(err);
     unlink(copy);
+}
+
+/* Sets every sample of the ok cell matching (workload, impl, variant, "NAME=VALUE ...") to
+ * value * (1 + k / 1000), k = 0..n-1; fails when there is no such cell. */
+static void set_samples(json_t *doc, const char *wl, const char *impl, const char *variant,
+                        const char *match, double value, size_t n)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "workload")), wl) ||
+            strcmp(json_string_value(json_object_get(c, "impl")), impl) ||
+            strcmp(json_string_value(json_object_get(c, "variant")), variant))
+            continue;
+        char buf[128], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", match);
+        int ok = 1;
+        for (char *t = strtok_r(buf, " ", &save); t && ok; t = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(t, '=');
+            *eq = '\0';
+            json_t *v = json_object_get(json_object_get(c, "params"), t);
+            char have[64];
+            if (json_is_integer(v))
+                snprintf(have, sizeof have, "%lld", (long long)json_integer_value(v));
+            else
+                snprintf(have, sizeof have, "%s", json_is_string(v) ? json_string_value(v) : "");
+            ok = !strcmp(have, eq + 1);
+        }
+        if (!ok)
+            continue;
+        json_t *s = json_array();
+        for (size_t k = 0; k < n; k++)
+            json_array_append_new(s, json_real(value * (1 + (double)k / 1000)));
+        json_object_set_new(c, "samples_ns_per_op", s);
+        json_object_set_new(json_object_get(c, "ns_per_op"), "median",
+                            json_real(value * (1 + (double)(n / 2) / 1000)));
+        return;
+    }
+    CB_FAIL("no %s %s %s cell with %s", wl, impl, variant, match);
+}
+
+/* The verdict the report's summary table gives claim number k (1-based). */
+static void expect_verdict(const char *md, int k, const char *verdict)
+{
+    char row[32], want[64];
+    snprintf(row, sizeof row, "\n| %d | ", k);
+    const char *r = strstr(md, row);
+    if (!r)
+        CB_FAIL("no claim %d in the report", k);
+    const char *end = strchr(r + 1, '\n');
+    snprintf(want, sizeof want, "| **%s** |", verdict);
+    const char *v = strstr(r, want);
+    if (!v || v > end)
+        CB_FAIL("claim %d: want %s in \"%.*s\"", k, verdict, (int)(end - r - 1), r + 1);
+}
+
+/* The report: Claims before the tables, every claim with a verdict from the set, at least 7
+ * plots drawn as PNG and SVG, a plot without its data (the direct baseline) skipped with the
+ * reason, claim 11 (no peers) not measured with its command; verdicts follow the samples
+ * (claim 1 and 4 rewritten to known outcomes); the jmpret build never ranked in a row; two
+ * results files shown side by side. */
+CB_TEST_T(cli_report_claims_and_plots, 300)
+{
+    char out[256], md[256], mod[256], mdmod[256], plots[300];
+    cb_test_tmp_path(out, sizeof out, "rep.json");
+    cb_test_tmp_path(md, sizeof md, "rep.md");
+    cb_test_tmp_path(mod, sizeof mod, "rep-mod.json");
+    cb_test_tmp_path(mdmod, sizeof mdmod, "rep-mod.md");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,ucontext,sm,closure", "--workload",
+                      "pingpong,recursive,spawn,io", "--param", "pingpong.depth=0,4",
+                      "--param", "sites=distinct,same", "--param", "pingpong.switches=2000",
+                      "--param", "recursive.height=6,8", "--param", "spawn.n=100,300",
+                      "--param", "io.conns=1,2", "--param", "io.msgs=10", "--reps", "5",
+                      "--min-rep-ms", "0.2", "--variant", "plain,jmpret", "--rsb", "sim", "-o",
+                      out, "--no-table", NULL);
+    if (c.status == 2 && strstr(c.err, "--variant"))
+        CB_SKIP("no variant builds on this architecture: %s", c.err);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("report", out, "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = cb_test_slurp(md);
+    char *claims = strstr(text, "\n## Claims\n"), *table = strstr(text, "\n## pingpong (");
+    CB_CHECK(claims && table && claims < table);
+    static const char *const verdicts[] = {"supported", "contradicted", "inconclusive",
+                                           "not measured"};
+    for (int k = 1; k <= 11; k++) {
+        int found = 0;
+        for (int v = 0; v < 4 && !found; v++) {
+            char row[32], want[64];
+            snprintf(row, sizeof row, "\n| %d | ", k);
+            snprintf(want, sizeof want, "| **%s** |", verdicts[v]);
+            const char *r = strstr(text, row), *e = r ? strchr(r + 1, '\n') : NULL;
+            const char *w = r ? strstr(r, want) : NULL;
+            found = w && w < e;
+        }
+        if (!found)
+            CB_FAIL("claim %d has no verdict", k);
+    }
+    expect_verdict(text, 7, "supported"); /* memory: deterministic */
+    expect_verdict(text, 8, "supported");
+    expect_verdict(text, 11, "not measured");
+    CB_CHECK_CONTAINS(text, "To measure it: `corobench run --workload pingpong --impl all");
+    /* Plots: files beside the report, embedded; the direct baseline's is skipped, said why. */
+    snprintf(plots, sizeof plots, "%.*s-plots", (int)(strlen(md) - 3), md);
+    static const char *const names[] = {"pingpong-depth-distinct", "pingpong-depth-same",
+                                        "pingpong-mispredict", "pingpong-jmpret",
+                                        "spawn-memory", "recursive", "io"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char f[512], link[256];
+        snprintf(f, sizeof f, "%s/%s.png", plots, names[i]);
+        struct stat st;
+        if (stat(f, &st) != 0 || st.st_size < 1000)
+            CB_FAIL("plot %s missing or empty", f);
+        snprintf(f, sizeof f, "%s/%s.svg", plots, names[i]);
+        CB_CHECK(stat(f, &st) == 0 && st.st_size > 1000);
+        snprintf(link, sizeof link, "-plots/%s.png)", names[i]);
+        CB_CHECK_CONTAINS(text, link);
+    }
+    CB_CHECK_CONTAINS(text, "### overhead\n\noverhead over the baseline without coroutines "
+                            "(direct).\n\nNot drawn: the results lack its data.");
+    CB_CHECK_CONTAINS(text, "no pingpong cells of direct, the baseline");
+    CB_CHECK_CONTAINS(text, "series counters.ret-mispredicts.per_op skipped");
+    /* A variant is never a row's fastest: its ratio is to its plain twin. */
+    CB_CHECK_CONTAINS(text, "| point | asm | asm (jmpret) |");
+    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct |");
+    CB_CHECK(row != NULL);
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    char *save = NULL, *field = strtok_r(line, "|", &save); /* point */
+    field = strtok_r(NULL, "|", &save);                      /* asm */
+    CB_CHECK(field && !strstr(field, "plain"));
+    field = strtok_r(NULL, "|", &save); /* asm (jmpret) */
+    CB_CHECK(field != NULL);
+    CB_CHECK_CONTAINS(field, "x plain)");
+    free(text);
+
+    /* Known outcomes. Claim 1: distinct sites 10x slower than the same sites at the deepest
+     * depth, the slope too: supported; reversed: contradicted; 3 samples: inconclusive.
+     * Claim 4: ucontext as fast as asm: contradicted. */
+    json_t *doc = load(out);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=distinct", 10, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=same", 10, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=distinct", 100, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5);
+    set_samples(doc, "pingpong", "ucontext", "plain", "depth=0 sites=distinct", 10.1, 5);
+    CB_CHECK(json_dump_file(doc, mod, 0) == 0);
+    c = cb_test_corobench("report", mod, "-o", mdmod, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = cb_test_slurp(mdmod);
+    expect_verdict(text, 1, "supported");
+    expect_verdict(text, 4, "contradicted");
+    CB_CHECK_CONTAINS(text, "each level adds 22.5 ns per switch with distinct sites and 0.5 ns");
+    free(text);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 200, 5);
+    CB_CHECK(json_dump_file(doc, mod, 0) == 0);
+    c = cb_test_corobench("report", mod, "-o", mdmod, "--no-plots", NULL);
+    text = cb_test_slurp(mdmod);
+    expect_verdict(text, 1, "contradicted");
+    free(text);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 3);
+    CB_CHECK(json_dump_file(doc, mod, 0) == 0);
+    c = cb_test_corobench("report", mod, "-o", mdmod, "--no-plots", NULL);
+    text = cb_test_slurp(mdmod);
+    expect_verdict(text, 1, "inconclusive");
+    free(text);
+    json_decref(doc);
+
+    /* Two results files: side by side per machine, then a section each. */
+    c = cb_test_corobench("report", out, mod, "-o", mdmod, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = cb_test_slurp(mdmod);
+    CB_CHECK_CONTAINS(text, "## Machines side by side");
+    CB_CHECK_CONTAINS(text, "### pingpong (median ns per op; x = times machine A)");
+    CB_CHECK_CONTAINS(text, "\n# Machine B\n");
+    free(text);
+    expect_usage("unexpected argument '--bogus' for report", NULL, "report", out, "--bogus",
+                 NULL);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s' '%s' '%s'", out, md, mod, mdmod, plots);
+    CB_CHECK(system(cmd) == 0);
+}
+
+/* A run written directly in a directory named results/ becomes results/latest.json (a relative
+ * link, replaced by the next such run); one written elsewhere leaves latest.json alone. */
+CB_TEST(cli_run_links_latest)
+{
+    char dir[256], a[300], b[300], other[256], link[300], target[300];
+    cb_test_tmp_path(dir, sizeof dir, "latest");
+    snprintf(a, sizeof a, "%s/results/a.json", dir);
+    snprintf(b, sizeof b, "%s/results/b.json", dir);
+    snprintf(link, sizeof link, "%s/results/latest.json", dir);
+    cb_test_tmp_path(other, sizeof other, "latest-other.json");
+    mkdir(dir, 0777);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                      "switches=100", "--reps", "1", "-o", a, "--no-table", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.err, "(latest.json points at it)");
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    CB_CHECK(n > 0);
+    target[n] = '\0';
+    CB_CHECK_STREQ(target, "a.json");
+    c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+                  "--reps", "1", "-o", b, "--no-table", NULL);
+    n = readlink(link, target, sizeof target - 1);
+    CB_CHECK(n > 0);
+    target[n] = '\0';
+    CB_CHECK_STREQ(target, "b.json");
+    c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+                  "--reps", "1", "-o", other, "--no-table", NULL);
+    CB_CHECK(strstr(c.err, "latest.json") == NULL);
+    n = readlink(link, target, sizeof target - 1);
+    CB_CHECK(n > 0);
+    target[n] = '\0';
+    CB_CHECK_STREQ(target, "b.json");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, other);
+    CB_CHECK(system(cmd) == 0);
 }
 
 /* --events end to end: a first-touch spawn cell (no warm-up: the kept repetition maps and touches

@@ -1,19 +1,27 @@
-/* `corobench report`: a Markdown report derived from a results document: where it was measured,
- * then one table per workload with a row per parameter point and a column per implementation
- * (median ns per op, and the ratio to the fastest cell of the row), then every cell that did not
- * run, with its reason. */
+/* `corobench report`: a Markdown report derived from results documents. For one document:
+ * where it was measured, the Claims section (claims.c: verdicts computed from the cells), the
+ * plots (plots.c), then one table per workload with a row per parameter point and a column per
+ * implementation (median ns per op; plain builds ranked against plain builds, a build variant
+ * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did
+ * not run. Several documents (several machines) get a side-by-side table per workload first,
+ * then a section each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "commands.h"
 #include "harness/cli.h"
 #include "load.h"
+#include "plots.h"
 
-static void column_key(json_t *cell, char *buf, size_t len)
+/* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),
+ * implementation parameters off their defaults. */
+static void column_key(json_t *cell, int as_plain, char *buf, size_t len)
 {
-    const char *variant = json_string_value(json_object_get(cell, "variant"));
+    const char *variant = as_plain ? NULL : json_string_value(json_object_get(cell, "variant"));
     size_t n = (size_t)snprintf(buf, len, "%s", json_string_value(json_object_get(cell, "impl")));
     if (variant && strcmp(variant, "plain"))
         n += (size_t)snprintf(buf + n, len - n, " (%s)", variant);
@@ -75,7 +83,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
                       cell_value value, int ratios)
 {
     typedef struct entry {
-        size_t row, col;
+        size_t row, col, twin; /* twin: the plain twin's column (col itself when plain) */
         double num;
         char text[128];
     } entry;
@@ -91,8 +99,10 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
         e[n].row = intern(rows, key);
-        column_key(c, key, sizeof key);
-        e[n++].col = intern(cols, key);
+        column_key(c, 0, key, sizeof key);
+        e[n].col = intern(cols, key);
+        column_key(c, 1, key, sizeof key);
+        e[n++].twin = intern(cols, key);
     }
     size_t nr = json_array_size(rows), nc = json_array_size(cols);
     const entry **at = calloc(nr * nc + 1, sizeof *at); /* the cell at (row, col), if any */
@@ -108,17 +118,20 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         fprintf(out, "\n");
     }
     for (size_t r = 0; r < nr; r++) {
-        double best = 0;
-        for (size_t k = 0; k < nc; k++)
-            if (at[r * nc + k] && at[r * nc + k]->num > 0 &&
-                (best == 0 || at[r * nc + k]->num < best))
-                best = at[r * nc + k]->num;
-        fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
+        double best = 0; /* the fastest plain cell of the row */
         for (size_t k = 0; k < nc; k++) {
             const entry *x = at[r * nc + k];
+            if (x && x->twin == x->col && x->num > 0 && (best == 0 || x->num < best))
+                best = x->num;
+        }
+        fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
+        for (size_t k = 0; k < nc; k++) {
+            const entry *x = at[r * nc + k], *twin = x ? at[r * nc + x->twin] : NULL;
             if (!x)
                 fprintf(out, " - |");
-            else if (ratios && best > 0)
+            else if (ratios && x->twin != x->col && twin && twin->num > 0)
+                fprintf(out, " %s (%.2fx plain) |", x->text, x->num / twin->num);
+            else if (ratios && x->twin == x->col && best > 0)
                 fprintf(out, " %s (%.1fx) |", x->text, x->num / best);
             else
                 fprintf(out, " %s |", x->text);
@@ -136,61 +149,70 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
 {
     const char *unit = cb_results_unit(cells, wl);
     char title[128];
-    snprintf(title, sizeof title, "(median ns per %s; x = times the fastest in the row)", unit);
+    snprintf(title, sizeof title,
+             "(median ns per %s; x = times the fastest plain build in the row; a variant: "
+             "times its plain twin)",
+             unit);
     grid_table(out, cells, wl, title, timing_value, 1);
     grid_table(out, cells, wl,
                "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS)",
                memory_value, 0);
 }
 
-int cb_cmd_report(int argc, char **argv)
+static const char *jstr(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+
+static void machine_line(FILE *out, const char *in, json_t *doc)
 {
-    const char *in = NULL, *out_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out_path = argv[++i];
-        else if (argv[i][0] != '-' && !in)
-            in = argv[i];
-        else
-            return cb_usage_error("unexpected argument '%s' for report (valid: RESULTS.json "
-                                  "[-o FILE.md])",
-                                  argv[i]);
-    }
-    if (!in)
-        return cb_usage_error("report needs RESULTS.json (valid: corobench report RESULTS.json "
-                              "[-o FILE.md])");
-    json_t *doc = cb_results_load(in);
-    if (!doc)
-        return CB_EXIT_USAGE;
-    char tmp[4096];
-    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
-    if (!out)
-        return CB_EXIT_CELLS_FAILED;
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
-    json_t *cells = json_object_get(doc, "cells"), *c, *wls = json_array();
     fprintf(out,
-            "# corobench report\n\n- results: `%s` (%s, commit %s)\n- machine: %s, %s, %lld "
-            "logical CPUs, kernel %s, clock %s\n- build: %s, `%s`\n",
-            in, json_string_value(json_object_get(doc, "created_utc")),
-            json_string_value(json_object_get(doc, "git_commit")),
-            json_string_value(json_object_get(m, "hostname")),
-            json_string_value(json_object_get(m, "cpu_model")),
-            (long long)json_integer_value(json_object_get(m, "logical_cpus")),
-            json_string_value(json_object_get(m, "kernel")),
-            json_string_value(json_object_get(m, "clock")),
-            json_string_value(json_object_get(b, "compiler")),
-            json_string_value(json_object_get(b, "cflags")));
+            "- results: `%s` (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
+            "clock %s\n- build: %s, `%s`\n",
+            in, jstr(doc, "created_utc"), jstr(doc, "git_commit"), jstr(m, "hostname"),
+            jstr(m, "cpu_model"), (long long)json_integer_value(json_object_get(m, "logical_cpus")),
+            jstr(m, "kernel"), jstr(m, "clock"), jstr(b, "compiler"), jstr(b, "cflags"));
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), k, v)
         fprintf(out, "- unavailable: %s: %s\n", k, json_string_value(v));
+}
+
+/* The plots drawn (embedded) and those skipped, with the reasons. */
+static void plots_section(FILE *out, json_t *plots, const char *rel)
+{
+    json_t *p, *n;
+    size_t i, k;
+    fprintf(out, "\n## Plots\n\nEach drawn by gnuplot (plots/NAME.gp) from data corobench derives "
+                 "from these results; PNG embedded, SVG beside it.\n");
+    json_array_foreach(plots, i, p)
+    {
+        const char *png = jstr(p, "png"), *svg = jstr(p, "svg");
+        fprintf(out, "\n### %s\n\n%s.\n", jstr(p, "name"), jstr(p, "question"));
+        if (png) {
+            const char *bp = strrchr(png, '/'), *bs = svg ? strrchr(svg, '/') : NULL;
+            fprintf(out, "\n![%s](%s/%s) ([SVG](%s/%s))\n", jstr(p, "name"), rel,
+                    bp ? bp + 1 : png, rel, bs ? bs + 1 : svg);
+        } else {
+            fprintf(out, "\nNot drawn: %s.", jstr(p, "skipped"));
+            if (jstr(p, "command"))
+                fprintf(out, " To measure its data: `%s`.", jstr(p, "command"));
+            fprintf(out, "\n");
+        }
+        json_array_foreach(json_object_get(p, "notes"), k, n)
+            fprintf(out, "%s- %s\n", k ? "" : "\n", json_string_value(n));
+    }
+}
+
+static void tables_and_failures(FILE *out, json_t *doc)
+{
+    json_t *cells = json_object_get(doc, "cells"), *c, *v, *wls = json_array();
     size_t i;
-    json_array_foreach(cells, i, c) intern(wls, json_string_value(json_object_get(c, "workload")));
+    json_array_foreach(cells, i, c) intern(wls, jstr(c, "workload"));
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
+    json_decref(wls);
     int header = 0;
     json_array_foreach(cells, i, c)
     {
-        const char *st = json_string_value(json_object_get(c, "status"));
+        const char *st = jstr(c, "status");
         if (!strcmp(st, "ok"))
             continue;
         if (!header++)
@@ -198,12 +220,169 @@ int cb_cmd_report(int argc, char **argv)
                          "error |\n|---|---|---|---|---|\n");
         char key[512];
         cb_cell_params_text(c, 0, key, sizeof key);
-        fprintf(out, "| %s | %s | %s | %s | %s |\n",
-                json_string_value(json_object_get(c, "workload")), key,
-                json_string_value(json_object_get(c, "impl")), st,
-                json_string_value(json_object_get(c, "error")));
+        fprintf(out, "| %s | %s | %s | %s | %s |\n", jstr(c, "workload"), key, jstr(c, "impl"),
+                st, jstr(c, "error"));
     }
+}
+
+/* Several machines: a table per workload, a row per (point, impl) of plain cells, a column per
+ * results file with its median and the ratio to the first file's. */
+static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
+{
+    json_t *rows = json_object(), *wls = json_array(), *c, *v;
+    size_t i, w;
+    fprintf(out, "\n## Machines side by side\n\n");
+    for (size_t f = 0; f < n; f++) {
+        json_t *m = json_object_get(docs[f], "machine");
+        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), jstr(m, "hostname"),
+                jstr(m, "cpu_model"), ins[f]);
+    }
+    for (size_t f = 0; f < n; f++)
+        json_array_foreach(json_object_get(docs[f], "cells"), i, c)
+        {
+            if (strcmp(jstr(c, "status"), "ok") || strcmp(jstr(c, "variant"), "plain"))
+                continue;
+            char params[512], key[768];
+            cb_cell_params_text(c, 1, params, sizeof params);
+            snprintf(key, sizeof key, "%s\t%s | %s", jstr(c, "workload"), params,
+                     jstr(c, "impl"));
+            intern(wls, jstr(c, "workload"));
+            json_t *row = json_object_get(rows, key);
+            if (!row) {
+                row = json_array();
+                for (size_t k = 0; k < n; k++)
+                    json_array_append_new(row, json_null());
+                json_object_set_new(rows, key, row);
+            }
+            json_array_set(row, f, json_object_get(c, "ns_per_op"));
+        }
+    json_array_foreach(wls, w, v)
+    {
+        const char *wl = json_string_value(v), *key;
+        json_t *row;
+        fprintf(out, "\n### %s (median ns per op; x = times machine A)\n\n| point | impl |", wl);
+        for (size_t f = 0; f < n; f++)
+            fprintf(out, " %c |", (int)('A' + f % 26));
+        fprintf(out, "\n|---|---|");
+        for (size_t f = 0; f < n; f++)
+            fprintf(out, "---:|");
+        fprintf(out, "\n");
+        json_object_foreach(rows, key, row)
+        {
+            const char *tab = strchr(key, '\t');
+            if (strncmp(key, wl, (size_t)(tab - key)) || wl[tab - key])
+                continue;
+            fprintf(out, "| %s |", tab + 1);
+            double a = json_real_value(json_object_get(json_array_get(row, 0), "median"));
+            for (size_t f = 0; f < n; f++) {
+                json_t *ns = json_array_get(row, f);
+                double x = json_real_value(json_object_get(ns, "median"));
+                if (json_is_null(ns))
+                    fprintf(out, " - |");
+                else if (f && a > 0)
+                    fprintf(out, " %.2f (%.2fx) |", x, x / a);
+                else
+                    fprintf(out, " %.2f |", x);
+            }
+            fprintf(out, "\n");
+        }
+    }
+    json_decref(rows);
     json_decref(wls);
-    json_decref(doc);
-    return cb_output_commit(out, out_path, tmp) ? CB_EXIT_CELLS_FAILED : 0;
+}
+
+/* The directory part of path ("." when none), and path's last component without .md. */
+static void split_path(const char *path, char *dir, size_t dlen, char *stem, size_t slen)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+    else
+        snprintf(dir, dlen, ".");
+    snprintf(stem, slen, "%s", slash ? slash + 1 : path);
+    size_t n = strlen(stem);
+    if (n > 3 && !strcmp(stem + n - 3, ".md"))
+        stem[n - 3] = '\0';
+}
+
+/* Where the gnuplot scripts are: plots/ beside the directory holding this binary (bin/). */
+static void scripts_dir(char *buf, size_t len)
+{
+    char bin[4096];
+    cb_bin_dir(bin, sizeof bin);
+    if (snprintf(buf, len, "%s/../plots", bin) >= (int)len)
+        snprintf(buf, len, "plots");
+}
+
+static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] [-o FILE.md] "
+                                   "[--no-plots]";
+
+int cb_cmd_report(int argc, char **argv)
+{
+    const char *ins[64], *out_path = NULL;
+    size_t n = 0;
+    int plots_on = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-plots"))
+            plots_on = 0;
+        else if (argv[i][0] != '-' && n < sizeof ins / sizeof ins[0])
+            ins[n++] = argv[i];
+        else
+            return cb_usage_error("unexpected argument '%s' for report (valid: %s)", argv[i],
+                                  report_usage);
+    }
+    if (!n)
+        return cb_usage_error("report needs RESULTS.json (valid: %s)", report_usage);
+    json_t *docs[64];
+    for (size_t f = 0; f < n; f++)
+        if (!(docs[f] = cb_results_load(ins[f]))) {
+            while (f-- > 0)
+                json_decref(docs[f]);
+            return CB_EXIT_USAGE;
+        }
+    /* Plots go beside the report, in STEM-plots/ (one subdirectory per file when several);
+     * a report on stdout has none. */
+    char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
+    if (out_path)
+        split_path(out_path, dir, sizeof dir, stem, sizeof stem);
+    scripts_dir(scripts, sizeof scripts);
+    char tmp[4096];
+    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
+    int rc = 0;
+    if (!out) {
+        rc = CB_EXIT_CELLS_FAILED;
+        goto done;
+    }
+    fprintf(out, "# corobench report\n\n");
+    if (n > 1)
+        side_by_side(out, docs, ins, n);
+    for (size_t f = 0; f < n; f++) {
+        json_t *plots = NULL;
+        char rel[1200] = "";
+        if (n > 1)
+            fprintf(out, "\n# Machine %c\n\n", (int)('A' + f % 26));
+        machine_line(out, ins[f], docs[f]);
+        if (out_path && plots_on) {
+            snprintf(rel, sizeof rel, "%s-plots", stem);
+            snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
+            mkdir(pdir, 0777);
+            if (n > 1) {
+                snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "/%c", (int)('A' + f % 26));
+                snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
+            }
+            plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
+        }
+        cb_claims_section(out, docs[f], plots, plots ? rel : NULL);
+        if (plots)
+            plots_section(out, plots, rel);
+        tables_and_failures(out, docs[f]);
+        json_decref(plots);
+    }
+    rc = cb_output_commit(out, out_path, tmp) ? CB_EXIT_CELLS_FAILED : 0;
+done:
+    for (size_t f = 0; f < n; f++)
+        json_decref(docs[f]);
+    return rc;
 }
