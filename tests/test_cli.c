@@ -755,48 +755,59 @@ CB_TEST_T(cli_compare, 120)
     cb_test_tmp_path(base, sizeof base, "cmp-base.json");
     cb_test_tmp_path(other, sizeof other, "cmp-new.json");
     cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
-                      "switches=2000", "--reps", "1", "-o", base, NULL);
+                      "switches=2000", "--param", "depth=0,1,2", "--reps", "1", "-o", base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(base);
     write_scaled(doc, base, spread, 7, 1);
 
     c = cb_test_corobench("compare", base, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged, 0 inconclusive");
-    CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.000x over 2 cells");
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged, 0 inconclusive");
+    CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.000x over 6 cells");
     write_scaled(doc, other, spread, 7, 1.02);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged");
     write_scaled(doc, other, spread, 7, 1.5);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "REGRESSED");
-    CB_CHECK_CONTAINS(c.out, "2 regressed, 0 improved");
+    CB_CHECK_CONTAINS(c.out, "6 regressed, 0 improved");
     CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.500x");
     c = cb_test_corobench("compare", other, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "0 regressed, 2 improved");
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 6 improved");
     /* Past the threshold but within the noise: a wide spread shifted by 6%, so the samples
-     * interleave (U = 13 of 49, p = 0.16). */
+     * interleave (U = 13 of 49, p = 0.16): no cell regressed; all six moved the same way,
+     * though, which the sign test over the run finds (p = 2/64). */
     static const double wide[] = {10, 12, 10.5, 11.5, 11, 10.2, 11.8};
     char noisy[256];
     cb_test_tmp_path(noisy, sizeof noisy, "cmp-noisy.json");
     write_scaled(doc, noisy, wide, 7, 1);
     write_scaled(doc, other, wide, 7, 1.06);
     c = cb_test_corobench("compare", noisy, other, "--threshold", "0", NULL);
-    CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 2 unchanged");
-    unlink(noisy);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged");
+    CB_CHECK_CONTAINS(c.out, "(sign test p = 0.031): REGRESSED");
     /* Three samples a side: inconclusive, even 1.5x slower. */
     write_scaled(doc, other, spread, 3, 1.5);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 0 unchanged, 2 inconclusive");
-    /* Too few samples for Holm over the cells: said, with the reps that would do. */
+    CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 0 unchanged, 6 inconclusive");
+    /* Too few samples for Holm over the cells: said, with the reps that would do; the whole
+     * run is still found slower by the sign test over the cells (6 of 6: p = 2/64). */
+    write_scaled(doc, noisy, spread, 5, 1);
     write_scaled(doc, other, spread, 5, 1.5);
-    c = cb_test_corobench("compare", other, other, "--alpha", "0.001", NULL);
+    c = cb_test_corobench("compare", noisy, other, "--alpha", "0.04", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "note: no cell can be significant");
+    CB_CHECK_CONTAINS(c.out, "0 regressed");
+    CB_CHECK_CONTAINS(c.out, "whole run: geomean 1.500x over the 6 tested cells, 6 slower and 0 "
+                             "faster (sign test p = 0.031): REGRESSED");
+    c = cb_test_corobench("compare", noisy, noisy, "--alpha", "0.04", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "(sign test p = 1): unchanged");
+    unlink(noisy);
     json_decref(doc);
     doc = load(base);
 

@@ -117,3 +117,14 @@ CB_TEST(signif_geomean)
     CB_CHECK(isnan(cb_geomean(y, 2)));
     CB_CHECK(isnan(cb_geomean(x, 0)));
 }
+
+/* Sign test: binomial tails by hand. */
+CB_TEST(signif_sign_test)
+{
+    CHECK_NEAR(cb_sign_test(10, 0), 2.0 / 1024, 1e-15);
+    CHECK_NEAR(cb_sign_test(0, 10), 2.0 / 1024, 1e-15);
+    CHECK_NEAR(cb_sign_test(8, 2), 2.0 * 56 / 1024, 1e-14); /* 1 + 10 + 45 */
+    CHECK_NEAR(cb_sign_test(5, 5), 1, 0);
+    CHECK_NEAR(cb_sign_test(0, 0), 1, 0);
+    CB_CHECK(cb_sign_test(330, 0) < 1e-90);
+}

@@ -8,7 +8,8 @@
  *  - is it slower? A two-sided Mann-Whitney U test on the repetition samples, Holm-corrected
  *    over the cells compared; regressed = slower by more than --threshold percent with a
  *    corrected p below --alpha (--metric time|all). Fewer than CMP_MIN_SAMPLES samples on a
- *    side give no verdict ("inconclusive").
+ *    side give no verdict ("inconclusive"). The whole run regressed when the geometric mean of
+ *    the tested cells' ratios is past the threshold and a sign test over them is below alpha.
  * Exit 1 on any error above, 2 on bad input (with the JSON parser's line and column), else 0. */
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ typedef struct timed {
 typedef struct tally {
     size_t regressed, improved, unchanged, inconclusive;
     size_t failed, missing, only_new, base_failed, different_work, det_changes;
+    int run_regressed; /* the geometric mean of the tested cells, by a sign test */
 } tally;
 
 static void cell_key(json_t *c, char *buf, size_t len)
@@ -204,7 +206,7 @@ static size_t reps_needed(double alpha, size_t m)
     return r;
 }
 
-static void summary(const timed *tm, size_t n, const cmp_opts *o, const tally *t)
+static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
     double *ratio = malloc((n + 1) * sizeof *ratio);
     size_t tested = 0, k = 0;
@@ -216,8 +218,31 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, const tally *t
             best_min_p = fmin(best_min_p, cb_mwu_min_p(tm[i].nb, tm[i].nn));
         }
     }
+    /* The run as a whole: a shift of every cell the same way is found by a sign test over the
+     * tested cells even when each cell alone has too few samples to pass Holm's correction. */
+    size_t up = 0, down = 0;
+    double *tr = malloc((n + 1) * sizeof *tr);
+    size_t nt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tm[i].tested) {
+            tr[nt++] = tm[i].new / tm[i].base;
+            up += tm[i].new > tm[i].base;
+            down += tm[i].new < tm[i].base;
+        }
     if (k)
         printf("geomean new/base: %.3fx over %zu cells\n", cb_geomean(ratio, k), k);
+    if (o->time && nt) {
+        double g = cb_geomean(tr, nt), p = cb_sign_test(up, down);
+        const char *v = "unchanged";
+        if (p < o->alpha && g > 1 + o->threshold / 100)
+            v = "REGRESSED", t->run_regressed = 1;
+        else if (p < o->alpha && g < 1 / (1 + o->threshold / 100))
+            v = "improved";
+        printf("whole run: geomean %.3fx over the %zu tested cells, %zu slower and %zu faster "
+               "(sign test p = %.2g): %s\n",
+               g, nt, up, down, p, v);
+    }
+    free(tr);
     free(ratio);
     if (o->time)
         printf("time: %zu regressed, %zu improved, %zu unchanged, %zu inconclusive (fewer than "
@@ -362,8 +387,8 @@ int cb_cmd_compare(int argc, char **argv)
         if (o.time && n)
             timing_verdicts(tm, n, &o, &t);
         summary(tm, n, &o, &t);
-        if (t.regressed || t.failed || (t.missing && !o.allow_missing) || t.different_work ||
-            t.det_changes)
+        if (t.regressed || t.run_regressed || t.failed || (t.missing && !o.allow_missing) ||
+            t.different_work || t.det_changes)
             rc = CB_EXIT_CELLS_FAILED;
     }
     free(tm);

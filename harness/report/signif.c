@@ -93,6 +93,19 @@ double cb_mwu_min_p(size_t nx, size_t ny)
     return fmin(1, 2 / c);
 }
 
+double cb_sign_test(size_t above, size_t below)
+{
+    size_t n = above + below, m = above < below ? above : below;
+    if (!n)
+        return 1;
+    /* Sum of C(n, i) / 2^n for i <= m, each term through lgamma (no overflow for large n). */
+    double sum = 0;
+    for (size_t i = 0; i <= m; i++)
+        sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+                   (double)n * log(2));
+    return fmin(1, 2 * sum);
+}
+
 typedef struct indexed {
     double p;
     size_t i;

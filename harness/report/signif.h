@@ -25,6 +25,11 @@ cb_mwu_result cb_mwu(const double *x, size_t nx, const double *y, size_t ny);
  * entirely apart): 2 / C(nx + ny, nx), at most 1. */
 double cb_mwu_min_p(size_t nx, size_t ny);
 
+/* Two-sided sign test: of above + below paired differences (ties left out), above were
+ * positive; p = 2 P(X <= min(above, below)) for X ~ Binomial(above + below, 1/2), at most 1
+ * (1 when there is no pair). */
+double cb_sign_test(size_t above, size_t below);
+
 /* Holm's step-down correction: adj[i] = the adjusted p of p[i] (family-wise error control
  * over the n tests). adj may alias p. */
 void cb_holm(const double *p, double *adj, size_t n);
