@@ -30,12 +30,10 @@ typedef struct ctx {
 
 typedef struct claim {
     verdict v;
-    char text[4096];    /* the numbers */
-    char command[512];  /* not measured: what would measure it */
-    char table[16384];  /* optional Markdown table under the claim */
+    char text[4096];   /* the numbers */
+    char command[512]; /* not measured: what would measure it */
+    char table[16384]; /* optional Markdown table under the claim */
 } claim;
-
-static const char *str(json_t *c, const char *k) { return json_string_value(json_object_get(c, k)); }
 
 /* Does param NAME of c equal (or, with "!=", differ from) the text value? */
 static int param_is(json_t *c, const char *tok)
@@ -69,8 +67,8 @@ static json_t *find(const ctx *c, const char *wl, const char *impl, const char *
     size_t i;
     json_array_foreach(c->cells, i, cell)
     {
-        if (strcmp(str(cell, "status"), "ok") || strcmp(str(cell, "workload"), wl) ||
-            strcmp(str(cell, "impl"), impl) || strcmp(str(cell, "variant"), variant))
+        if (strcmp(cb_str(cell, "status"), "ok") || strcmp(cb_str(cell, "workload"), wl) ||
+            strcmp(cb_str(cell, "impl"), impl) || strcmp(cb_str(cell, "variant"), variant))
             continue;
         char buf[256], *save = NULL;
         snprintf(buf, sizeof buf, "%s", match);
@@ -249,15 +247,17 @@ static void c_depth(const ctx *c, claim *o)
     json_t *b = find(c, PP, "asm", "plain", mt);
     test t = compare(c, a, b);
     double sd = slope(d, td, m), ss = slope(d, ts, m);
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "asm, depth %ld..%ld: each level adds %.1f ns per switch with distinct sites and %.1f ns "
         "with the same sites",
         d[0], D, sd, ss);
     if (rsb)
-        cb_append(o->text, sizeof o->text, "; simulated mispredicted returns per level: %.2f and %.2f",
-            slope(d, md, m), slope(d, ms, m));
+        cb_append(o->text, sizeof o->text,
+                  "; simulated mispredicted returns per level: %.2f and %.2f", slope(d, md, m),
+                  slope(d, ms, m));
     cb_append(o->text, sizeof o->text, ". At depth %ld: %.1f ns (distinct) vs %.1f ns (same), ", D,
-        t.a, t.b);
+              t.a, t.b);
     test_text(o->text, sizeof o->text, &t);
     cb_append(o->text, sizeof o->text, ".");
     if (rsb) {
@@ -266,18 +266,19 @@ static void c_depth(const ctx *c, claim *o)
             if (ms[i] >= 0.5)
                 knee = d[i];
         json_t *r = json_object_get(a, "rsbsim");
-        const char *model = str(r, "model");
+        const char *model = cb_str(r, "model");
         long long N = json_integer_value(json_object_get(r, "entries"));
         if (knee >= 0)
-            cb_append(o->text, sizeof o->text,
+            cb_append(
+                o->text, sizeof o->text,
                 " Model (%s, %lld entries): with the same sites returns start to mispredict at "
                 "depth %ld, where the chain no longer fits.",
                 model ? model : "circular", N, knee);
         else
             cb_append(o->text, sizeof o->text,
-                " Model (%s, %lld entries): with the same sites no return mispredicts up to "
-                "depth %ld (the knee is where depth + 1 exceeds %lld).",
-                model ? model : "circular", N, D, N);
+                      " Model (%s, %lld entries): with the same sites no return mispredicts up to "
+                      "depth %ld (the knee is where depth + 1 exceeds %lld).",
+                      model ? model : "circular", N, D, N);
     } else {
         cb_append(o->text, sizeof o->text, " No simulated counts (run with --rsb sim).");
     }
@@ -312,7 +313,8 @@ static void c_jmpret(const ctx *c, claim *o)
     long D = d[n - 1];
     test t = compare(c, pd, jd);
     double cost = median(pd) - median(ps), removed = (median(pd) - median(jd)) / cost;
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "asm at depth %ld: distinct sites cost %.1f ns per switch more than the same sites "
         "(%.1f vs %.1f ns); the jmpret build runs the distinct case in %.1f ns (plain/jmpret ",
         D, cost, median(pd), median(ps), median(jd));
@@ -351,7 +353,8 @@ static void c_asmjmp(const ctx *c, claim *o)
         }
     }
     if (!k) {
-        not_measured(o, "asm and asmjmp pingpong cells with simulated return-stack "
+        not_measured(o,
+                     "asm and asmjmp pingpong cells with simulated return-stack "
                      "counts",
                      "corobench run --workload pingpong --impl asm,asmjmp --param "
                      "depth=0,4,16 --param sites=distinct,same --rsb sim");
@@ -360,17 +363,19 @@ static void c_asmjmp(const ctx *c, claim *o)
     snprintf(mt, sizeof mt, "%s depth=%ld", DISTINCT, d[0]);
     json_t *a = find(c, PP, "asm", "plain", mt), *j = find(c, PP, "asmjmp", "plain", mt);
     test t = compare(c, a, j);
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "Simulated, distinct sites, depth %ld..%ld: asm mispredicts %.2f..%.2f more returns per "
         "switch than asmjmp",
         d[0], d[n - 1], lo, hi);
     if (ks)
-        cb_append(o->text, sizeof o->text,
+        cb_append(
+            o->text, sizeof o->text,
             "; with the same sites it is the other way round: asmjmp mispredicts %.2f..%.2f more "
             "than asm (the return after a jmp switch pops a stale entry)",
             same_lo, same_hi);
-    cb_append(o->text, sizeof o->text, ". Time at depth %ld (distinct): asm %.1f ns, asmjmp %.1f ns (",
-        d[0], t.a, t.b);
+    cb_append(o->text, sizeof o->text,
+              ". Time at depth %ld (distinct): asm %.1f ns, asmjmp %.1f ns (", d[0], t.a, t.b);
     test_text(o->text, sizeof o->text, &t);
     cb_append(o->text, sizeof o->text, ").");
     double mean = sum / (double)k;
@@ -398,9 +403,10 @@ static void c_ucontext(const ctx *c, claim *o)
     snprintf(mt, sizeof mt, "%s depth=%ld", DISTINCT, d[0]);
     test t = compare(c, find(c, PP, "ucontext", "plain", mt), find(c, PP, "asm", "plain", mt));
     cb_append(o->text, sizeof o->text,
-        "pingpong depth %ld: ucontext %.0f ns per switch, asm %.1f ns (", d[0], t.a, t.b);
+              "pingpong depth %ld: ucontext %.0f ns per switch, asm %.1f ns (", d[0], t.a, t.b);
     test_text(o->text, sizeof o->text, &t);
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "); the %.0f ns difference is the size of a system call: glibc's swapcontext saves and "
         "restores the signal mask with rt_sigprocmask on every switch.",
         t.a - t.b);
@@ -430,8 +436,8 @@ static void c_crossover_sm(const ctx *c, claim *o)
     char mt[64];
     snprintf(mt, sizeof mt, "%s depth=%ld", DISTINCT, d[0]);
     test first = compare(c, find(c, PP, "sm", "plain", mt), find(c, PP, "asm", "plain", mt));
-    cb_append(o->text, sizeof o->text, "At depth %ld sm takes %.1f ns per switch, asm %.1f ns (", d[0],
-        first.a, first.b);
+    cb_append(o->text, sizeof o->text, "At depth %ld sm takes %.1f ns per switch, asm %.1f ns (",
+              d[0], first.a, first.b);
     test_text(o->text, sizeof o->text, &first);
     cb_append(o->text, sizeof o->text, "). Depth from which sm is significantly slower than");
     int crossed = 0, all_faster_at_end = 1;
@@ -452,12 +458,12 @@ static void c_crossover_sm(const ctx *c, claim *o)
         }
         if (!seen)
             cb_append(o->text, sizeof o->text, "%s %s: not in the results", r ? ";" : "",
-                rivals[r].label);
+                      rivals[r].label);
         else if (cross >= 0)
             cb_append(o->text, sizeof o->text, "%s %s: %ld", r ? ";" : "", rivals[r].label, cross);
         else
-            cb_append(o->text, sizeof o->text, "%s %s: none up to %ld", r ? ";" : "", rivals[r].label,
-                d[n - 1]);
+            cb_append(o->text, sizeof o->text, "%s %s: none up to %ld", r ? ";" : "",
+                      rivals[r].label, d[n - 1]);
         crossed |= cross >= 0;
         if (seen)
             all_faster_at_end &= last.dir == -1;
@@ -468,7 +474,8 @@ static void c_crossover_sm(const ctx *c, claim *o)
         ys[i] = median(find(c, PP, "sm", "plain", mt));
         ya[i] = median(find(c, PP, "asm", "plain", mt));
     }
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         " (distinct sites). Per level of depth: sm %.1f ns (re-entering every frame), asm %.1f "
         "ns.",
         slope(d, ys, n), slope(d, ya, n));
@@ -506,19 +513,20 @@ static void c_closure(const ctx *c, claim *o)
     double ops = num(cl, "ops");
     double allocs = (num(cl, "memory.totals.heap_allocs") - num(sm, "memory.totals.heap_allocs")) /
                     ops / (double)D;
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "pingpong, distinct sites, depth %ld..%ld: closure costs %.1f ns more per level than sm "
         "(%.1f vs %.1f ns per level); at depth %ld closure %.1f ns, sm %.1f ns (",
-        d[0], D, slope(d, yc, n) - slope(d, ys, n), slope(d, yc, n), slope(d, ys, n), D, t.a,
-        t.b);
+        d[0], D, slope(d, yc, n) - slope(d, ys, n), slope(d, yc, n), slope(d, ys, n), D, t.a, t.b);
     test_text(o->text, sizeof o->text, &t);
-    cb_append(o->text, sizeof o->text, "); closure makes %.2f more heap allocations per switch and level.",
-        allocs);
+    cb_append(o->text, sizeof o->text,
+              "); closure makes %.2f more heap allocations per switch and level.", allocs);
     snprintf(mt, sizeof mt, "%s alloc=pool depth=%ld", DISTINCT, D);
     json_t *pool = find(c, PP, "closure", "plain", mt);
     if (pool) {
         test tp = compare(c, cl, pool);
-        cb_append(o->text, sizeof o->text,
+        cb_append(
+            o->text, sizeof o->text,
             " With alloc=pool (completed frames reused): %.1f ns at depth %ld, %.0f%% of the gap "
             "to sm closed (malloc/pool ",
             tp.b, D, 100 * (tp.a - tp.b) / (t.a - t.b));
@@ -527,14 +535,13 @@ static void c_closure(const ctx *c, claim *o)
     } else {
         cb_append(o->text, sizeof o->text, " No alloc=pool cells (closure --param alloc=pool).");
     }
-    o->v = t.dir == -2 || t.dir == 0 ? V_INCONCLUSIVE
+    o->v = t.dir == -2 || t.dir == 0     ? V_INCONCLUSIVE
            : t.dir == 1 && allocs >= 0.9 ? V_SUPPORTED
                                          : V_CONTRADICTED;
 }
 
 /* Bytes per level at the deepest point of recursive, least squares over the heights. */
-static double per_level(const ctx *c, const char *impl, const char *field, const long *h,
-                        size_t n)
+static double per_level(const ctx *c, const char *impl, const char *field, const long *h, size_t n)
 {
     double y[MAXPTS];
     char mt[64];
@@ -562,12 +569,12 @@ static void c_recursive(const ctx *c, claim *o)
     char mt[64];
     snprintf(mt, sizeof mt, "height=%ld", h[n - 1]);
     cb_append(o->text, sizeof o->text,
-        "recursive, height %ld..%ld, at the deepest point: closure holds %.0f heap bytes per "
-        "level (%.0f bytes at height %ld), asm %.0f stack bytes per level (%.0f touched)",
-        h[0], h[n - 1], cl, num(find(c, "recursive", "closure", "plain", mt),
-                                "memory.heap_bytes_per_coro"),
-        h[n - 1], sf, num(find(c, "recursive", "asm", "plain", mt),
-                          "memory.touched_bytes_per_coro"));
+              "recursive, height %ld..%ld, at the deepest point: closure holds %.0f heap bytes per "
+              "level (%.0f bytes at height %ld), asm %.0f stack bytes per level (%.0f touched)",
+              h[0], h[n - 1], cl,
+              num(find(c, "recursive", "closure", "plain", mt), "memory.heap_bytes_per_coro"),
+              h[n - 1], sf,
+              num(find(c, "recursive", "asm", "plain", mt), "memory.touched_bytes_per_coro"));
     if (isfinite(sm))
         cb_append(o->text, sizeof o->text, ", sm %.0f heap bytes per level", sm);
     cb_append(o->text, sizeof o->text, ".");
@@ -587,24 +594,28 @@ static void c_memory(const ctx *c, claim *o)
     }
     char mt[64];
     snprintf(mt, sizeof mt, "depth=0 n=%ld", nn[n - 1]);
-    json_t *a = find(c, "spawn", "asm", "plain", mt), *cl = find(c, "spawn", "closure", "plain", mt),
+    json_t *a = find(c, "spawn", "asm", "plain", mt),
+           *cl = find(c, "spawn", "closure", "plain", mt),
            *sm = find(c, "spawn", "sm", "plain", mt);
     double res = num(a, "memory.reserved_bytes_per_coro"),
-           tou = num(a, "memory.touched_bytes_per_coro"), used = num(a, "memory.stack_used_bytes_per_coro"),
+           tou = num(a, "memory.touched_bytes_per_coro"),
+           used = num(a, "memory.stack_used_bytes_per_coro"),
            ah = num(a, "memory.heap_bytes_per_coro"), ch = num(cl, "memory.heap_bytes_per_coro");
     cb_append(o->text, sizeof o->text,
-        "spawn, n = %ld, depth 0, bytes per coroutine: asm reserves %.0f, touches %.0f (uses "
-        "%.0f of it) and allocates %.0f; RSS %.0f; closure allocates %.0f (RSS %.0f)",
-        nn[n - 1], res, tou, used, ah, num(a, "memory.rss_bytes_per_coro"), ch,
-        num(cl, "memory.rss_bytes_per_coro"));
+              "spawn, n = %ld, depth 0, bytes per coroutine: asm reserves %.0f, touches %.0f (uses "
+              "%.0f of it) and allocates %.0f; RSS %.0f; closure allocates %.0f (RSS %.0f)",
+              nn[n - 1], res, tou, used, ah, num(a, "memory.rss_bytes_per_coro"), ch,
+              num(cl, "memory.rss_bytes_per_coro"));
     if (sm)
         cb_append(o->text, sizeof o->text, ", sm %.0f", num(sm, "memory.heap_bytes_per_coro"));
-    double ka = num(a, "memory.kernel_bytes_per_coro"), kc = num(cl, "memory.kernel_bytes_per_coro");
+    double ka = num(a, "memory.kernel_bytes_per_coro"),
+           kc = num(cl, "memory.kernel_bytes_per_coro");
     if (isfinite(ka))
         cb_append(o->text, sizeof o->text, "; kernel bytes: asm %.0f, closure %.0f", ka, kc);
     else
         cb_append(o->text, sizeof o->text, "; kernel bytes not measured");
-    cb_append(o->text, sizeof o->text, ". asm's real footprint is %.0fx closure's.", (tou + ah) / ch);
+    cb_append(o->text, sizeof o->text, ". asm's real footprint is %.0fx closure's.",
+              (tou + ah) / ch);
     o->v = res >= 4 * tou && tou + ah >= 2 * ch ? V_SUPPORTED : V_CONTRADICTED;
 }
 
@@ -629,7 +640,8 @@ static void c_io(const ctx *c, claim *o)
     double per_msg = num(ia, "suspensions") / num(ia, "ops");
     double share = per_msg * median(sw) / median(ia);
     test t = compare(c, ia, is);
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "io over %ld unix socket pairs: asm %.0f ns per message with %.2f switches per message; "
         "a switch costs %.1f ns (pingpong, depth 0), so switching is %.1f%% of a message. asm vs "
         "sm on io: ",
@@ -637,8 +649,8 @@ static void c_io(const ctx *c, claim *o)
     test_text(o->text, sizeof o->text, &t);
     if (iu && swu)
         cb_append(o->text, sizeof o->text,
-            ". ucontext's switch (%.0f ns) is %.0f%% of its io message (%.0f ns)", median(swu),
-            100 * per_msg * median(swu) / median(iu), median(iu));
+                  ". ucontext's switch (%.0f ns) is %.0f%% of its io message (%.0f ns)",
+                  median(swu), 100 * per_msg * median(swu) / median(iu), median(iu));
     cb_append(o->text, sizeof o->text, ".");
     /* The switch's share decides; when it is small yet the implementations still differ on io,
      * something other than the switch (the stacks' memory, the order of the work) does, and
@@ -647,7 +659,8 @@ static void c_io(const ctx *c, claim *o)
         o->v = V_CONTRADICTED;
     else if (t.dir == 1 || t.dir == -1) {
         o->v = V_INCONCLUSIVE;
-        cb_append(o->text, sizeof o->text,
+        cb_append(
+            o->text, sizeof o->text,
             " The switch is a small share, yet asm and sm differ on io by more than it explains.");
     } else
         o->v = V_SUPPORTED;
@@ -661,13 +674,13 @@ static void c_crossover_table(const ctx *c, claim *o)
     /* point key -> [best stackful cell, best stackless cell] */
     json_array_foreach(c->cells, i, cell)
     {
-        const char *fam = str(cell, "family");
-        if (strcmp(str(cell, "status"), "ok") || strcmp(str(cell, "variant"), "plain") || !fam ||
-            (strcmp(fam, "stackful") && strcmp(fam, "stackless")))
+        const char *fam = cb_str(cell, "family");
+        if (strcmp(cb_str(cell, "status"), "ok") || strcmp(cb_str(cell, "variant"), "plain") ||
+            !fam || (strcmp(fam, "stackful") && strcmp(fam, "stackless")))
             continue;
         char params[512], key[640];
         cb_cell_params_text(cell, 0, params, sizeof params);
-        snprintf(key, sizeof key, "%s | %s", str(cell, "workload"), params);
+        snprintf(key, sizeof key, "%s | %s", cb_str(cell, "workload"), params);
         json_t *pair = json_object_get(points, key);
         if (!pair) {
             pair = json_pack("[n, n]");
@@ -682,16 +695,18 @@ static void c_crossover_table(const ctx *c, claim *o)
     const char *key;
     json_t *pair;
     cb_append(o->table, sizeof o->table,
-        "| workload | point | fastest stackful | fastest stackless | stackful / stackless | "
-        "winner |\n|---|---|---|---|---:|---|\n");
+              "| workload | point | fastest stackful | fastest stackless | stackful / stackless | "
+              "winner |\n|---|---|---|---|---:|---|\n");
     json_object_foreach(points, key, pair)
     {
         json_t *sf = json_array_get(pair, 0), *sl = json_array_get(pair, 1);
         if (json_is_null(sf) || json_is_null(sl))
             continue;
         test t = compare(c, sf, sl);
-        const char *w = t.dir == 1 ? "stackless" : t.dir == -1 ? "stackful"
-                        : t.dir == 0 ? "within noise" : "too few samples";
+        const char *w = t.dir == 1    ? "stackless"
+                        : t.dir == -1 ? "stackful"
+                        : t.dir == 0  ? "within noise"
+                                      : "too few samples";
         wins[0] += t.dir == -1;
         wins[1] += t.dir == 1;
         ties += t.dir == 0;
@@ -699,23 +714,25 @@ static void c_crossover_table(const ctx *c, claim *o)
         char tt[96] = "";
         test_text(tt, sizeof tt, &t);
         cb_append(o->table, sizeof o->table, "| %s | %s %.1f ns | %s %.1f ns | %s | %s |\n", key,
-            str(sf, "impl"), t.a, str(sl, "impl"), t.b, tt, w);
+                  cb_str(sf, "impl"), t.a, cb_str(sl, "impl"), t.b, tt, w);
     }
     json_decref(points);
     size_t total = wins[0] + wins[1] + ties + undecided;
     if (!total) {
-        o->table[0] = '\0'; {
-        not_measured(o, "points with both a stackful and a stackless cell",
-                     "corobench run --workload all");
-        return;
+        o->table[0] = '\0';
+        {
+            not_measured(o, "points with both a stackful and a stackless cell",
+                         "corobench run --workload all");
+            return;
+        }
     }
-    }
-    cb_append(o->text, sizeof o->text,
+    cb_append(
+        o->text, sizeof o->text,
         "Over %zu workload points (plain builds, the fastest implementation of each family): "
         "stackful wins %zu, stackless wins %zu, %zu within the noise, %zu with too few samples "
         "(table below).",
         total, wins[0], wins[1], ties, undecided);
-    o->v = wins[0] && wins[1] ? V_SUPPORTED
+    o->v = wins[0] && wins[1]     ? V_SUPPORTED
            : (wins[0] || wins[1]) ? V_CONTRADICTED
                                   : V_INCONCLUSIVE;
 }
@@ -734,31 +751,32 @@ static void c_peers(const ctx *c, claim *o)
 {
     char mt[64];
     snprintf(mt, sizeof mt, "%s depth=0", DISTINCT);
-    json_t *cell, *best[2] = {NULL, NULL}, *ours[2] = {find(c, PP, "asm", "plain", mt),
-                                                      find(c, PP, "sm", "plain", mt)};
+    json_t *cell, *best[2] = {NULL, NULL},
+                  *ours[2] = {find(c, PP, "asm", "plain", mt), find(c, PP, "sm", "plain", mt)};
     size_t i, npeers = 0;
     char list[2048] = "";
     json_array_foreach(c->cells, i, cell)
     {
-        if (strcmp(str(cell, "status"), "ok") || strcmp(str(cell, "workload"), PP) ||
-            strcmp(str(cell, "variant"), "plain") || !param_is(cell, "depth=0") ||
-            !param_is(cell, DISTINCT) || own_impl(str(cell, "impl")))
+        if (strcmp(cb_str(cell, "status"), "ok") || strcmp(cb_str(cell, "workload"), PP) ||
+            strcmp(cb_str(cell, "variant"), "plain") || !param_is(cell, "depth=0") ||
+            !param_is(cell, DISTINCT) || own_impl(cb_str(cell, "impl")))
             continue;
         npeers++;
-        cb_append(list, sizeof list, "%s%s (%s) %.1f ns", npeers > 1 ? ", " : "", str(cell, "impl"),
-            str(cell, "family"), median(cell));
-        int k = !strcmp(str(cell, "family"), "stackless") ? 1 : 0;
+        cb_append(list, sizeof list, "%s%s (%s) %.1f ns", npeers > 1 ? ", " : "",
+                  cb_str(cell, "impl"), cb_str(cell, "family"), median(cell));
+        int k = !strcmp(cb_str(cell, "family"), "stackless") ? 1 : 0;
         if (!best[k] || median(cell) < median(best[k]))
             best[k] = cell;
     }
     if (!npeers || !ours[0]) {
-        not_measured(o, "peer implementations (fcontext, cxx20, copystack, thread, lua, "
+        not_measured(o,
+                     "peer implementations (fcontext, cxx20, copystack, thread, lua, "
                      "go, node) on pingpong at depth 0",
                      "corobench run --workload pingpong --impl all --param depth=0");
         return;
     }
     cb_append(o->text, sizeof o->text, "pingpong depth 0 (distinct sites), ns per switch: asm %.1f",
-        median(ours[0]));
+              median(ours[0]));
     if (ours[1])
         cb_append(o->text, sizeof o->text, ", sm %.1f", median(ours[1]));
     cb_append(o->text, sizeof o->text, "; peers: %s.", list);
@@ -770,7 +788,7 @@ static void c_peers(const ctx *c, claim *o)
             continue;
         test t = compare(c, ours[k], best[k]);
         dirs[k] = t.dir;
-        cb_append(o->text, sizeof o->text, " %s (%s): ", name[k], str(best[k], "impl"));
+        cb_append(o->text, sizeof o->text, " %s (%s): ", name[k], cb_str(best[k], "impl"));
         test_text(o->text, sizeof o->text, &t);
         cb_append(o->text, sizeof o->text, ".");
     }
@@ -791,31 +809,41 @@ typedef struct claim_def {
 static const claim_def claims[] = {
     {"After a stackful switch, returns mispredict and the cost grows with call depth when the two "
      "sides suspend at different call sites, not when they share the code (sites=same).",
-     c_depth, {"pingpong-depth-distinct", "pingpong-depth-same", "pingpong-mispredict"}},
+     c_depth,
+     {"pingpong-depth-distinct", "pingpong-depth-same", "pingpong-mispredict"}},
     {"Replacing every ret with a pop and an indirect jump (the jmpret build) removes most of that "
      "cost.",
-     c_jmpret, {"pingpong-jmpret"}},
+     c_jmpret,
+     {"pingpong-jmpret"}},
     {"A switch that leaves through an indirect jump (asmjmp) saves one misprediction per switch "
      "over one that returns (asm).",
-     c_asmjmp, {"pingpong-mispredict"}},
+     c_asmjmp,
+     {"pingpong-mispredict"}},
     {"ucontext is far slower (10x or more) than an asm switch: it makes a system call per switch "
      "for the signal mask.",
-     c_ucontext, {"pingpong-depth-distinct"}},
+     c_ucontext,
+     {"pingpong-depth-distinct"}},
     {"Stackless state machines resume faster at shallow depth but pay re-entry through every "
      "frame as depth grows: there is a crossover depth against stackful switches.",
-     c_crossover_sm, {"pingpong-depth-distinct", "pingpong-jmpret"}},
-    {"Closure frames pay a heap allocation per async call.", c_closure,
+     c_crossover_sm,
+     {"pingpong-depth-distinct", "pingpong-jmpret"}},
+    {"Closure frames pay a heap allocation per async call.",
+     c_closure,
      {"pingpong-depth-distinct"}},
-    {"A recursive async function keeps its stack anyway, in heap frames.", c_recursive,
+    {"A recursive async function keeps its stack anyway, in heap frames.",
+     c_recursive,
      {"recursive"}},
     {"Stackful coroutines waste memory on worst-case stacks.", c_memory, {"spawn-memory"}},
     {"For I/O-bound work the switch cost disappears in the system calls (under 10% of a "
      "message).",
-     c_io, {"io"}},
-    {"Neither model wins everywhere.", c_crossover_table,
+     c_io,
+     {"io"}},
+    {"Neither model wins everywhere.",
+     c_crossover_table,
      {"pingpong-depth-distinct", "recursive", "io"}},
     {"corobench's own runtimes are as fast as the fastest peers (other libraries and languages).",
-     c_peers, {"pingpong-depth-distinct"}},
+     c_peers,
+     {"pingpong-depth-distinct"}},
 };
 
 /* The plot's link (relative to the report) or why it is missing. */
@@ -825,15 +853,15 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
     size_t i;
     json_array_foreach(plots, i, p)
     {
-        if (strcmp(str(p, "name"), name))
+        if (strcmp(cb_str(p, "name"), name))
             continue;
-        const char *png = str(p, "png");
+        const char *png = cb_str(p, "png");
         if (png) {
             const char *base = strrchr(png, '/');
             fprintf(out, "[%s](%s%s%s)", name, rel ? rel : "", rel ? "/" : "",
                     base ? base + 1 : png);
         } else {
-            fprintf(out, "%s (not drawn: %s)", name, str(p, "skipped"));
+            fprintf(out, "%s (not drawn: %s)", name, cb_str(p, "skipped"));
         }
         return;
     }
@@ -842,8 +870,10 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
 
 void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel)
 {
-    ctx c = {.cells = json_object_get(doc, "cells"), .run = json_object_get(doc, "run"),
-             .threshold = 5, .alpha = 0.05};
+    ctx c = {.cells = json_object_get(doc, "cells"),
+             .run = json_object_get(doc, "run"),
+             .threshold = 5,
+             .alpha = 0.05};
     size_t nc = sizeof claims / sizeof claims[0];
     claim *res = calloc(nc, sizeof *res);
     for (size_t i = 0; i < nc; i++)
@@ -856,8 +886,7 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
             "with plain builds.\n\n| # | claim | verdict |\n|---|---|---|\n",
             c.alpha, c.threshold, MIN_SAMPLES);
     for (size_t i = 0; i < nc; i++)
-        fprintf(out, "| %zu | %s | **%s** |\n", i + 1, claims[i].sentence,
-                verdict_name[res[i].v]);
+        fprintf(out, "| %zu | %s | **%s** |\n", i + 1, claims[i].sentence, verdict_name[res[i].v]);
     for (size_t i = 0; i < nc; i++) {
         fprintf(out, "\n### %zu. %s\n\n**%s.** %s", i + 1, claims[i].sentence,
                 verdict_name[res[i].v], res[i].text);

@@ -113,8 +113,6 @@ static json_t *index_cells(json_t *doc, const char *file)
     return idx;
 }
 
-static int is_ok(json_t *c) { return !strcmp(json_string_value(json_object_get(c, "status")), "ok"); }
-
 static void value_text(json_t *v, char *buf, size_t len)
 {
     if (!v)
@@ -331,20 +329,20 @@ int cb_cmd_compare(int argc, char **argv)
         nc = json_object_get(nidx, key);
         const char *ns = nc ? json_string_value(json_object_get(nc, "status")) : NULL;
         if (!nc || !strcmp(ns, "unsupported")) {
-            if (!nc || is_ok(bc)) {
+            if (!nc || cb_cell_ok(bc)) {
                 printf("%s %s: missing in new%s\n", o.allow_missing ? "note" : "ERROR", key,
                        nc ? " (unsupported there)" : "");
                 t.missing++;
             }
             continue;
         }
-        if (!is_ok(nc)) {
+        if (!cb_cell_ok(nc)) {
             printf("ERROR %s: %s in new: %s\n", key, ns,
                    json_string_value(json_object_get(nc, "error")));
             t.failed++;
             continue;
         }
-        if (!is_ok(bc)) {
+        if (!cb_cell_ok(bc)) {
             printf("note %s: did not run in base (%s)\n", key,
                    json_string_value(json_object_get(bc, "status")));
             t.base_failed++;
@@ -374,7 +372,7 @@ int cb_cmd_compare(int argc, char **argv)
         if (json_object_get(bidx, key))
             continue;
         const char *ns = json_string_value(json_object_get(nc, "status"));
-        if (is_ok(nc) || !strcmp(ns, "unsupported")) {
+        if (cb_cell_ok(nc) || !strcmp(ns, "unsupported")) {
             printf("note %s: only in new\n", key);
             t.only_new++;
         } else {

@@ -21,19 +21,11 @@
 #include "harness/measure/stats.h"
 #include "load.h"
 
-static const char *str(json_t *c, const char *k) { return json_string_value(json_object_get(c, k)); }
-
-static int is_ok(json_t *c)
-{
-    const char *st = str(c, "status");
-    return st && !strcmp(st, "ok");
-}
-
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */
 static int matches(json_t *cell, const cb_export_opts *o)
 {
-    if (o->workload && (!str(cell, "workload") || strcmp(str(cell, "workload"), o->workload)))
+    if (o->workload && (!cb_str(cell, "workload") || strcmp(cb_str(cell, "workload"), o->workload)))
         return 0;
     json_t *params = json_object_get(cell, "params");
     for (size_t i = 0; i < o->nw; i++) {
@@ -54,9 +46,9 @@ static int matches(json_t *cell, const cb_export_opts *o)
 
 static const char *series_name(json_t *cell, char *buf, size_t len)
 {
-    const char *variant = str(cell, "variant");
+    const char *variant = cb_str(cell, "variant");
     int other = variant && strcmp(variant, "plain");
-    snprintf(buf, len, "%s%s%s", str(cell, "impl"), other ? "-" : "", other ? variant : "");
+    snprintf(buf, len, "%s%s%s", cb_str(cell, "impl"), other ? "-" : "", other ? variant : "");
     return buf;
 }
 
@@ -69,8 +61,9 @@ static json_t *twin(json_t *cells, json_t *c, const char *impl)
     size_t i;
     json_array_foreach(cells, i, d)
     {
-        if (!is_ok(d) || strcmp(str(d, "impl"), impl) || strcmp(str(d, "workload"), str(c, "workload")) ||
-            strcmp(str(d, "variant"), str(c, "variant")))
+        if (!cb_cell_ok(d) || strcmp(cb_str(d, "impl"), impl) ||
+            strcmp(cb_str(d, "workload"), cb_str(c, "workload")) ||
+            strcmp(cb_str(d, "variant"), cb_str(c, "variant")))
             continue;
         cb_cell_params_text(d, 0, have, sizeof have);
         if (!strcmp(want, have))
@@ -97,7 +90,7 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
     json_array_foreach(cells, i, c)
     {
         char name[128];
-        if (!is_ok(c) || !matches(c, o) ||
+        if (!cb_cell_ok(c) || !matches(c, o) ||
             !json_is_integer(json_object_get(json_object_get(c, "params"), o->x)))
             continue;
         series_name(c, name, sizeof name);
@@ -115,7 +108,7 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
         {
             char dn[128];
             json_t *xv = json_object_get(json_object_get(d, "params"), o->x);
-            if (j < i || !is_ok(d) || strcmp(series_name(d, dn, sizeof dn), name) ||
+            if (j < i || !cb_cell_ok(d) || strcmp(series_name(d, dn, sizeof dn), name) ||
                 !matches(d, o) || !json_is_integer(xv))
                 continue;
             json_t *base = o->relative_to ? twin(cells, d, o->relative_to) : NULL;
@@ -260,12 +253,12 @@ static json_t *gbench_row(const char *name, json_int_t family, json_int_t instan
 static void gbench_name(json_t *c, char *buf, size_t len)
 {
     char params[512];
-    const char *variant = str(c, "variant");
+    const char *variant = cb_str(c, "variant");
     int other = variant && strcmp(variant, "plain");
     cb_cell_params_text(c, 1, params, sizeof params);
     for (char *p = params; *p; p++)
         *p = *p == ' ' ? '/' : *p == '=' ? ':' : *p;
-    snprintf(buf, len, "%s/%s%s%s/%s", str(c, "workload"), str(c, "impl"), other ? ":" : "",
+    snprintf(buf, len, "%s/%s%s%s/%s", cb_str(c, "workload"), cb_str(c, "impl"), other ? ":" : "",
              other ? variant : "", params);
 }
 
@@ -275,12 +268,12 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
     double hz = json_real_value(json_object_get(m, "tsc_hz"));
     json_t *ctx = json_pack(
         "{s:s, s:s, s:s, s:o, s:I, s:b, s:[], s:[], s:s, s:I, s:{s:s, s:s, s:s, s:s}}", "date",
-        str(doc, "created_utc"), "host_name", str(m, "hostname"), "executable", "corobench",
+        cb_str(doc, "created_utc"), "host_name", cb_str(m, "hostname"), "executable", "corobench",
         "num_cpus", json_incref(json_object_get(m, "logical_cpus")), "mhz_per_cpu",
         (json_int_t)llround(hz / 1e6), "cpu_scaling_enabled", 0, "caches", "load_avg",
         "library_build_type", "release", "json_schema_version", (json_int_t)1, "corobench",
-        "schema", str(doc, "schema"), "git_commit", str(doc, "git_commit"), "cpu_model",
-        str(m, "cpu_model"), "results", o->in);
+        "schema", cb_str(doc, "schema"), "git_commit", cb_str(doc, "git_commit"), "cpu_model",
+        cb_str(m, "cpu_model"), "results", o->in);
     json_t *rows = json_array(), *families = json_object(), *c;
     size_t i, skipped = 0;
     json_array_foreach(cells, i, c)
@@ -288,13 +281,13 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
         if (!matches(c, o))
             continue;
         json_t *s = json_object_get(c, "samples_ns_per_op");
-        if (!is_ok(c) || !json_array_size(s)) {
+        if (!cb_cell_ok(c) || !json_array_size(s)) {
             skipped++;
             continue;
         }
         char name[768], family[256], series[128];
         gbench_name(c, name, sizeof name);
-        snprintf(family, sizeof family, "%s/%s", str(c, "workload"),
+        snprintf(family, sizeof family, "%s/%s", cb_str(c, "workload"),
                  series_name(c, series, sizeof series));
         json_t *f = json_object_get(families, family);
         if (!f) {
@@ -384,9 +377,10 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const cb_
     /* Of the machine, what the deterministic fields can depend on (docs/ci.md). */
     json_t *m = json_object_get(doc, "machine");
     json_t *out_doc = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:O, s:O, s:o}", "schema",
-                                str(doc, "schema"), "git_commit", str(doc, "git_commit"),
-                                "machine", "arch", str(m, "arch"), "cpu_model", str(m, "cpu_model"),
-                                "kernel", str(m, "kernel"), "build", json_object_get(doc, "build"),
+                                cb_str(doc, "schema"), "git_commit", cb_str(doc, "git_commit"),
+                                "machine", "arch", cb_str(m, "arch"), "cpu_model",
+                                cb_str(m, "cpu_model"), "kernel", cb_str(m, "kernel"), "build",
+                                json_object_get(doc, "build"),
                                 "run", json_object_get(doc, "run"), "cells", keep);
     if (!out_doc) { /* a machine string missing: keep the document valid without it */
         json_decref(keep);

@@ -56,3 +56,14 @@ void cb_append(char *buf, size_t len, const char *fmt, ...)
         vsnprintf(buf + n, len - n, fmt, ap);
     va_end(ap);
 }
+
+const char *cb_str(json_t *obj, const char *key)
+{
+    return json_string_value(json_object_get(obj, key));
+}
+
+int cb_cell_ok(json_t *cell)
+{
+    const char *st = cb_str(cell, "status");
+    return st && !strcmp(st, "ok");
+}

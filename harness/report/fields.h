@@ -28,6 +28,10 @@ typedef struct cb_det_field {
  * gives the same values on every run. What they depend on across machines: docs/ci.md. */
 extern const cb_det_field cb_det_fields[];
 
+/* The string at key of obj, or NULL. */
+const char *cb_str(json_t *obj, const char *key);
+/* Whether a cell ran (status "ok"). */
+int cb_cell_ok(json_t *cell);
 /* Appends printf-formatted text to the NUL-terminated string in buf (of size len), truncating:
  * how the readers build their sentences and gnuplot command lines. */
 void cb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -13,6 +13,7 @@
 
 #include "claims.h"
 #include "commands.h"
+#include "fields.h"
 #include "harness/cli.h"
 #include "load.h"
 #include "plots.h"
@@ -159,17 +160,16 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
                memory_value, 0);
 }
 
-static const char *jstr(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
-
 static void machine_line(FILE *out, const char *in, json_t *doc)
 {
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
     fprintf(out,
             "- results: `%s` (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
             "clock %s\n- build: %s, `%s`\n",
-            in, jstr(doc, "created_utc"), jstr(doc, "git_commit"), jstr(m, "hostname"),
-            jstr(m, "cpu_model"), (long long)json_integer_value(json_object_get(m, "logical_cpus")),
-            jstr(m, "kernel"), jstr(m, "clock"), jstr(b, "compiler"), jstr(b, "cflags"));
+            in, cb_str(doc, "created_utc"), cb_str(doc, "git_commit"), cb_str(m, "hostname"),
+            cb_str(m, "cpu_model"),
+            (long long)json_integer_value(json_object_get(m, "logical_cpus")), cb_str(m, "kernel"),
+            cb_str(m, "clock"), cb_str(b, "compiler"), cb_str(b, "cflags"));
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), k, v)
@@ -185,16 +185,16 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
                  "from these results; PNG embedded, SVG beside it.\n");
     json_array_foreach(plots, i, p)
     {
-        const char *png = jstr(p, "png"), *svg = jstr(p, "svg");
-        fprintf(out, "\n### %s\n\n%s.\n", jstr(p, "name"), jstr(p, "question"));
+        const char *png = cb_str(p, "png"), *svg = cb_str(p, "svg");
+        fprintf(out, "\n### %s\n\n%s.\n", cb_str(p, "name"), cb_str(p, "question"));
         if (png) {
             const char *bp = strrchr(png, '/'), *bs = svg ? strrchr(svg, '/') : NULL;
-            fprintf(out, "\n![%s](%s/%s) ([SVG](%s/%s))\n", jstr(p, "name"), rel,
+            fprintf(out, "\n![%s](%s/%s) ([SVG](%s/%s))\n", cb_str(p, "name"), rel,
                     bp ? bp + 1 : png, rel, bs ? bs + 1 : svg);
         } else {
-            fprintf(out, "\nNot drawn: %s.", jstr(p, "skipped"));
-            if (jstr(p, "command"))
-                fprintf(out, " To measure its data: `%s`.", jstr(p, "command"));
+            fprintf(out, "\nNot drawn: %s.", cb_str(p, "skipped"));
+            if (cb_str(p, "command"))
+                fprintf(out, " To measure its data: `%s`.", cb_str(p, "command"));
             fprintf(out, "\n");
         }
         json_array_foreach(json_object_get(p, "notes"), k, n)
@@ -206,13 +206,13 @@ static void tables_and_failures(FILE *out, json_t *doc)
 {
     json_t *cells = json_object_get(doc, "cells"), *c, *v, *wls = json_array();
     size_t i;
-    json_array_foreach(cells, i, c) intern(wls, jstr(c, "workload"));
+    json_array_foreach(cells, i, c) intern(wls, cb_str(c, "workload"));
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
     json_decref(wls);
     int header = 0;
     json_array_foreach(cells, i, c)
     {
-        const char *st = jstr(c, "status");
+        const char *st = cb_str(c, "status");
         if (!strcmp(st, "ok"))
             continue;
         if (!header++)
@@ -220,8 +220,8 @@ static void tables_and_failures(FILE *out, json_t *doc)
                          "error |\n|---|---|---|---|---|\n");
         char key[512];
         cb_cell_params_text(c, 0, key, sizeof key);
-        fprintf(out, "| %s | %s | %s | %s | %s |\n", jstr(c, "workload"), key, jstr(c, "impl"),
-                st, jstr(c, "error"));
+        fprintf(out, "| %s | %s | %s | %s | %s |\n", cb_str(c, "workload"), key, cb_str(c, "impl"),
+                st, cb_str(c, "error"));
     }
 }
 
@@ -234,19 +234,19 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
     fprintf(out, "\n## Machines side by side\n\n");
     for (size_t f = 0; f < n; f++) {
         json_t *m = json_object_get(docs[f], "machine");
-        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), jstr(m, "hostname"),
-                jstr(m, "cpu_model"), ins[f]);
+        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), cb_str(m, "hostname"),
+                cb_str(m, "cpu_model"), ins[f]);
     }
     for (size_t f = 0; f < n; f++)
         json_array_foreach(json_object_get(docs[f], "cells"), i, c)
         {
-            if (strcmp(jstr(c, "status"), "ok") || strcmp(jstr(c, "variant"), "plain"))
+            if (strcmp(cb_str(c, "status"), "ok") || strcmp(cb_str(c, "variant"), "plain"))
                 continue;
             char params[512], key[768];
             cb_cell_params_text(c, 1, params, sizeof params);
-            snprintf(key, sizeof key, "%s\t%s | %s", jstr(c, "workload"), params,
-                     jstr(c, "impl"));
-            intern(wls, jstr(c, "workload"));
+            snprintf(key, sizeof key, "%s\t%s | %s", cb_str(c, "workload"), params,
+                     cb_str(c, "impl"));
+            intern(wls, cb_str(c, "workload"));
             json_t *row = json_object_get(rows, key);
             if (!row) {
                 row = json_array();
