@@ -286,6 +286,10 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
                       "hw_ret_mispredicts_per_op",
                       isnan(pts[i].hw_per_op) ? json_null() : json_real(pts[i].hw_per_op)));
     }
+    /* The model a run would use without this calibration, for comparison. */
+    cb_rsb_config d = cb_rsbcal_vendor_default(cpu);
+    json_t *vendor_default = json_pack("{s:s, s:i}", "model", cb_rsb_model_name(d.model),
+                                       "entries", (int)d.entries);
     char created[32];
     time_t t = time(NULL);
     struct tm tm;
@@ -293,7 +297,7 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return json_pack(
         "{s:s, s:s, s:s, s:o, s:O, s:{s:[s,s], s:s, s:[s,s], s:i, s:I, s:I, s:f, s:i, s:f}, "
-        "s:{s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o}",
+        "s:{s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o, s:o}",
         "schema", "corobench-calibration/1", "created_utc", created, "git_commit",
         cb_build_commit, "cpu", cb_cpu_json(cpu), "machine", json_object_get(run, "machine"),
         "sweep", "impls", "asm", "asmjmp", "workload", "pingpong", "sites", "distinct", "same",
@@ -305,7 +309,7 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
         "intercept_ns", f->c, "r2", f->r2,        "rms_residual_ns", sqrt(f->sse / (double)n), "pmu",
         pmu_why ? json_pack("{s:b, s:s}", "available", 0, "reason", pmu_why)
                 : json_pack("{s:b}", "available", 1),
-        "candidates", cands, "points", points);
+        "candidates", cands, "points", points, "default", vendor_default);
 }
 
 static void print_table(json_t *doc, FILE *out)
@@ -359,6 +363,35 @@ static void print_table(json_t *doc, FILE *out)
         fprintf(out, "note: %s %ld..%ld count the same over this sweep (its depths never fill "
                      "them): %ld entries is a lower bound\n",
                 json_string_value(json_object_get(fit, "model")), n, up, n);
+    /* How far ahead the winner is: the best of the other model, and the vendor default. */
+    const char *def_model = json_string_value(json_object_get(json_object_get(doc, "default"),
+                                                              "model"));
+    long def_n = (long)json_integer_value(json_object_get(json_object_get(doc, "default"),
+                                                          "entries"));
+    json_t *other = NULL, *def = NULL, *k;
+    size_t i2;
+    json_array_foreach(json_object_get(doc, "candidates"), i2, k)
+    {
+        const char *km = json_string_value(json_object_get(k, "model"));
+        if (!json_is_number(json_object_get(k, "r2")))
+            continue;
+        if (def_model && !strcmp(km, def_model) &&
+            json_integer_value(json_object_get(k, "entries")) == def_n)
+            def = k;
+        if (strcmp(km, json_string_value(json_object_get(fit, "model"))) &&
+            (!other || json_number_value(json_object_get(k, "r2")) >
+                           json_number_value(json_object_get(other, "r2"))))
+            other = k;
+    }
+    json_t *show[2] = {other, def};
+    static const char *const what[2] = {"best of the other model", "this vendor's default"};
+    for (int w = 0; w < 2; w++)
+        if (show[w])
+            fprintf(out, "%s: %s %d, R^2 %.3f, %.2f ns per mispredicted return\n", what[w],
+                    json_string_value(json_object_get(show[w], "model")),
+                    (int)json_integer_value(json_object_get(show[w], "entries")),
+                    json_number_value(json_object_get(show[w], "r2")),
+                    json_number_value(json_object_get(show[w], "ns_per_mispredict")));
     fprintf(out, "columns: diff = plain - jmpret; mispredicted = simulated per switch under the "
                  "fit's model; fitted = cost x mispredicted + intercept; model%% = (jmpret + "
                  "cost x mispredicted) / plain - 1\n");

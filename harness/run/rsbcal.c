@@ -114,6 +114,15 @@ static json_t *from_file(const cb_cpu_id *c, const char *path)
     return out;
 }
 
+cb_rsb_config cb_rsbcal_vendor_default(const cb_cpu_id *c)
+{
+    /* docs/rsb.md, "The simulator": AMD Zen's 32-entry circular stack; Intel since Skylake, 16
+     * entries backed by the indirect predictor on underflow. */
+    if (!strcmp(c->vendor, "GenuineIntel"))
+        return (cb_rsb_config){CB_RSB_UNDERFLOW_BTB, 16};
+    return (cb_rsb_config){CB_RSB_CIRCULAR, 32};
+}
+
 json_t *cb_rsbcal_machine(void)
 {
     static json_t *known; /* read once per process */
@@ -130,12 +139,9 @@ json_t *cb_rsbcal_machine(void)
     malloc_trim(0);
     if (r)
         return json_incref(known = r);
-    /* docs/rsb.md, "The simulator": AMD Zen's 32-entry circular stack; Intel since Skylake, 16
-     * entries backed by the indirect predictor on underflow. */
-    int intel = !strcmp(c.vendor, "GenuineIntel");
+    cb_rsb_config d = cb_rsbcal_vendor_default(&c);
     known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n}", "model",
-                      cb_rsb_model_name(intel ? CB_RSB_UNDERFLOW_BTB : CB_RSB_CIRCULAR),
-                      "entries", intel ? 16 : 32, "ns_per_mispredict",
+                      cb_rsb_model_name(d.model), "entries", (int)d.entries, "ns_per_mispredict",
                       "tsc_cycles_per_mispredict", "r2", "source", "default", "calibrated_utc",
                       "file");
     return json_incref(known);

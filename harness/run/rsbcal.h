@@ -36,6 +36,9 @@ void cb_rsbcal_path(const cb_cpu_id *c, char *buf, size_t len);
  * others: circular 32) and null cost, r2 and file. Read once per process; never NULL (a new
  * reference). */
 json_t *cb_rsbcal_machine(void);
+/* The documented default for c's vendor (docs/rsb.md): AMD circular 32, Intel underflow-btb 16,
+ * others circular 32. */
+cb_rsb_config cb_rsbcal_vendor_default(const cb_cpu_id *c);
 /* The model and size an `auto` run simulates: those of machine.rsb. */
 void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out);
 /* How a simulated count is labelled wherever it is shown: "underflow-btb 16, calibrated R^2
