@@ -58,9 +58,9 @@ grid=(--workload pingpong,recursive,spawn,io
 # --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
 # claims' test need to decide anything).
 [ ${#quick[@]} -eq 0 ] ||
-    grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
+    grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
           --param sites=distinct,same --param pingpong.switches=20000
-          --param recursive.height=8,12 --param spawn.n=1000,10000 --param io.conns=1,16
+          --param recursive.height=8,12 --param spawn.n=1000 --param io.conns=4
           --param io.msgs=50 --reps 5 --min-rep-ms 2)
 bin/corobench run "${quick[@]}" --pin "$pin" "${grid[@]}" "${variants[@]}" -o "$out" --no-table \
     "${extra[@]}" || status=$?

@@ -24,7 +24,7 @@ static const char *const verdict_name[] = {"supported", "contradicted", "inconcl
                                            "not measured"};
 
 typedef struct ctx {
-    json_t *cells, *run;
+    json_t *cells, *run, *rsb; /* rsb: machine.rsb, this CPU's calibrated model, if any */
     double threshold, alpha; /* as compare's defaults */
 } ctx;
 
@@ -279,6 +279,20 @@ static void c_depth(const ctx *c, claim *o)
                       " Model (%s, %lld entries): with the same sites no return mispredicts up to "
                       "depth %ld (the knee is where depth + 1 exceeds %lld).",
                       model ? model : "circular", N, D, N);
+        /* What one misprediction costs here: the extra time per level over the extra
+         * mispredictions per level; and the calibration's figure for this CPU, if it has one. */
+        double dm = slope(d, md, m) - slope(d, ms, m);
+        if (dm > 0.5)
+            cb_append(o->text, sizeof o->text,
+                      " Per extra mispredicted return: %.1f ns in these cells", (sd - ss) / dm);
+        double cal = NAN;
+        cb_field_number(c->rsb, "ns_per_mispredict", &cal);
+        if (isfinite(cal))
+            cb_append(o->text, sizeof o->text, "%s the calibration (%s) measured %.1f ns",
+                      dm > 0.5 ? ";" : " Per mispredicted return:", cb_str(c->rsb, "source"),
+                      cal);
+        if (dm > 0.5 || isfinite(cal))
+            cb_append(o->text, sizeof o->text, ".");
     } else {
         cb_append(o->text, sizeof o->text, " No simulated counts (run with --rsb sim).");
     }
@@ -872,6 +886,7 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
 {
     ctx c = {.cells = json_object_get(doc, "cells"),
              .run = json_object_get(doc, "run"),
+             .rsb = json_object_get(json_object_get(doc, "machine"), "rsb"),
              .threshold = 5,
              .alpha = 0.05};
     size_t nc = sizeof claims / sizeof claims[0];
