@@ -169,6 +169,29 @@ int cb_stack_usage(uint64_t *resident, uint64_t *used)
     return 0;
 }
 
+/* Resident pages of one mmap'd bookkeeping array of cap elem-byte items. */
+static uint64_t array_resident(const void *items, size_t cap, size_t elem)
+{
+    size_t pg = cb_stack_page_size(), bytes = (cap * elem + pg - 1) & ~(pg - 1);
+    uint64_t res = 0;
+    for (size_t off = 0; items && off < bytes; off += sizeof vec * pg) {
+        size_t len = bytes - off < sizeof vec * pg ? bytes - off : sizeof vec * pg;
+        if (mincore((char *)items + off, len, vec) != 0)
+            return 0;
+        for (size_t i = 0; i < len / pg; i++)
+            res += (vec[i] & 1) * pg;
+    }
+    return res;
+}
+
+uint64_t cb_stack_bookkeeping_bytes(void)
+{
+    uint64_t res = array_resident(regions, regions_cap, sizeof *regions);
+    for (size_t i = 0; i < npools; i++)
+        res += array_resident(pools[i].items, pools[i].cap, sizeof *pools[i].items);
+    return res;
+}
+
 static pool *pool_for(size_t size, cb_stack_mode mode)
 {
     for (size_t i = 0; i < npools; i++)

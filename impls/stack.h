@@ -58,5 +58,9 @@ size_t cb_stack_page_size(void);
  * *used = sum of the stacks' high-water marks, byte-precise (the deepest nonzero word).
  * 0, or -1 with errno. Slow (it reads resident stack pages): never inside a timed region. */
 int cb_stack_usage(uint64_t *resident, uint64_t *used);
+/* Resident bytes of the allocator's own bookkeeping (the list of mappings that cb_stack_usage
+ * walks, 48 bytes per guarded stack, and the pools' free lists), by mincore: memory the harness
+ * holds, not the coroutines, which the memory snapshot subtracts from RSS. */
+uint64_t cb_stack_bookkeeping_bytes(void);
 
 #endif

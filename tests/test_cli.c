@@ -903,3 +903,38 @@ CB_TEST_T(cli_run_error_recorded, 120)
     json_decref(doc);
     unlink(out);
 }
+
+/* machine.environment: every condition recorded (null where this machine has no such file), and
+ * one "corobench: warning:" line on stderr per entry of its warnings array; the run goes on. */
+CB_TEST_T(cli_environment_checked, 60)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "env.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+                      "--reps", "1", "--pin", "0", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_error_t je;
+    json_t *doc = json_load_file(out, 0, &je);
+    CB_CHECK(doc != NULL);
+    json_t *env = json_object_get(json_object_get(doc, "machine"), "environment");
+    CB_CHECK(json_is_object(env));
+    static const char *const keys[] = {"governor", "turbo", "smt_sibling", "hypervisor",
+                                       "loadavg", "warnings"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!json_object_get(env, keys[i]))
+            CB_FAIL("machine.environment has no '%s'", keys[i]);
+    CB_CHECK(json_is_boolean(json_object_get(env, "hypervisor")));
+    json_t *w = json_object_get(env, "warnings");
+    CB_CHECK(json_is_array(w));
+    size_t lines = 0;
+    for (const char *p = c.err; (p = strstr(p, "corobench: warning: ")); p++)
+        lines++;
+    CB_CHECK_EQ_INT(lines, json_array_size(w));
+    size_t i;
+    json_t *v;
+    json_array_foreach(w, i, v) CB_CHECK_CONTAINS(c.err, json_string_value(v));
+    json_decref(doc);
+    unlink(out);
+    free(c.out);
+    free(c.err);
+}

@@ -382,3 +382,49 @@ CB_TEST(memory_spawn_frame_must_be_words)
     free(o);
     free(e);
 }
+
+/* Kernel memory: the parent measures bytes per VMA, a guarded stack costs two VMAs and so kernel
+ * bytes, a stackless coroutine none; the stack registry is out of RSS (bookkeeping_bytes). */
+CB_TEST_T(memory_kernel_bytes, 120)
+{
+    json_t *doc = run_cells("--workload", "spawn", "--impl", "asm,sm", "--param", "n=2000",
+                            "--param", "stack_mode=guarded", "--reps", "1", NULL);
+    json_t *km = json_object_get(json_object_get(doc, "machine"), "kernel_memory");
+    CB_CHECK(json_is_object(km));
+    double per_vma = num(km, "bytes_per_vma");
+    CB_CHECK(per_vma > 0);
+    CB_CHECK(json_is_string(json_object_get(km, "method")));
+    json_t *ma = mem_of(cell_at(doc, 0)), *ms = mem_of(cell_at(doc, 1));
+    CB_CHECK_STREQ(impl_of(cell_at(doc, 0)), "asm");
+    double vmas = num(ma, "vmas_per_coro");
+    if (vmas < 2 || vmas > 2.1)
+        CB_FAIL("asm guarded: %g VMAs per coroutine (want 2: the stack and its guard)", vmas);
+    CB_CHECK(num(ma, "kernel_bytes_per_coro") > 0);
+    double kb = num(ma, "kernel_bytes_per_coro"); /* the cells get the figure to 3 decimals */
+    if (kb < vmas * per_vma - 0.01 || kb > vmas * per_vma + 0.01)
+        CB_FAIL("kernel bytes %g, want VMAs %g x bytes per VMA %g", kb, vmas, per_vma);
+    CB_CHECK(num(json_object_get(ma, "totals"), "bookkeeping_bytes") > 0);
+    CB_CHECK(num(ms, "kernel_bytes_per_coro") < 1);
+    CB_CHECK(num(ms, "vmas_per_coro") < 0.01);
+    CB_CHECK_EQ_INT(json_object_size(json_object_get(ma, "null_reasons")), 0);
+    json_decref(doc);
+}
+
+/* Per-coroutine RSS below 100 coroutines and kernel bytes below 1000 are null, with a reason. */
+CB_TEST_T(memory_small_n_nulls_with_reasons, 60)
+{
+    json_t *doc = run_cells("--workload", "spawn", "--impl", "asm", "--param", "n=50,500",
+                            "--reps", "1", NULL);
+    json_t *m50 = mem_of(cell_at(doc, 0)), *m500 = mem_of(cell_at(doc, 1));
+    json_t *r50 = json_object_get(m50, "null_reasons"), *r500 = json_object_get(m500, "null_reasons");
+    CB_CHECK(json_is_null(json_object_get(m50, "rss_bytes_per_coro")));
+    CB_CHECK(json_is_null(json_object_get(m50, "kernel_bytes_per_coro")));
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(r50, "rss_bytes_per_coro")), "fewer than 100");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(r50, "kernel_bytes_per_coro")),
+                      "fewer than 1000");
+    CB_CHECK(num(m500, "rss_bytes_per_coro") > 0);
+    CB_CHECK(json_is_null(json_object_get(m500, "kernel_bytes_per_coro")));
+    CB_CHECK(json_object_get(r500, "rss_bytes_per_coro") == NULL);
+    CB_CHECK(json_object_get(r500, "kernel_bytes_per_coro") != NULL);
+    json_decref(doc);
+}

@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "impls/runtime.h"
+#include "kmem.h"
 #include "impls/stack.h"
 #include "workloads/workload.h"
 
@@ -22,12 +23,19 @@
  * chunk is at least 32 bytes; below, tcache may hand back chunks freed before the baseline. */
 enum { MEM_CHUNK_OVERHEAD = 32, MEM_SLACK = 64 * 1024 };
 
+/* Below these many coroutines at the rest point a per-coroutine figure is mostly something else:
+ * RSS moves by whole pages and with the process's own growth; the kernel's bytes per VMA are an
+ * average over thousands (a maple-tree node holds many VMAs, a slab page many objects). */
+enum { MEM_MIN_CORO_RSS = 100, MEM_MIN_CORO_KERNEL = 1000 };
+
 typedef struct mem_snap {
     int64_t rss, pagetables;    /* bytes: anonymous RSS (statm resident - shared), VmPTE */
     int64_t heap, allocs;       /* cb_rt: live bytes, allocations made */
     int64_t malloc_bytes;       /* mallinfo2: uordblks + hblkhd */
     int64_t touched, reserved;  /* stack bytes resident (mincore), stack bytes reserved (live) */
     int64_t stack_used;         /* sum of the stacks' high-water marks */
+    int64_t bookkeeping;        /* resident bytes of the stack allocator's own arrays */
+    int64_t vmas;               /* mappings of the process (/proc/self/maps lines) */
 } mem_snap;
 
 static struct {
@@ -79,6 +87,10 @@ static void snapshot(mem_snap *s)
         mem.error = "mincore over the stack mappings failed";
     s->touched = (int64_t)touched;
     s->stack_used = (int64_t)used;
+    s->bookkeeping = (int64_t)cb_stack_bookkeeping_bytes();
+    s->vmas = cb_kmem_vma_count();
+    if (s->vmas < 0 && !mem.error)
+        mem.error = "cannot read /proc/self/maps";
     /* Anonymous pages only: file pages (code mapped in by fault-around as new code first runs)
      * are not what coroutines cost. */
     long long size = 0, resident = 0, shared = 0;
@@ -189,6 +201,20 @@ static json_t *per_coro(int64_t total)
     return mem.alive ? json_real((double)total / (double)mem.alive) : json_null();
 }
 
+/* A per-coroutine figure that needs at least min coroutines at the rest point; else null, and
+ * the reason under null_reasons. */
+static json_t *per_coro_min(double total, uint64_t min, const char *field, const char *why,
+                            json_t *reasons)
+{
+    char text[256];
+    if (mem.alive >= min)
+        return json_real(total / (double)mem.alive);
+    snprintf(text, sizeof text, "%s: %llu coroutines at the rest point, fewer than %llu",
+             why, (unsigned long long)mem.alive, (unsigned long long)min);
+    json_object_set_new(reasons, field, json_string(text));
+    return json_null();
+}
+
 json_t *cb_mem_json(uint64_t ops)
 {
     if (!mem.taken)
@@ -196,7 +222,12 @@ json_t *cb_mem_json(uint64_t ops)
     const mem_snap *b = &mem.base, *a = &mem.at;
     int64_t reserved = a->reserved - b->reserved, touched = a->touched - b->touched;
     int64_t heap = a->heap - b->heap, allocs = a->allocs - b->allocs;
-    int64_t mall = a->malloc_bytes - b->malloc_bytes, rss = a->rss - b->rss;
+    /* The stack allocator's list of mappings is the harness's (cb_stack_usage walks it), not
+     * the coroutines': its resident growth is taken out of RSS. */
+    int64_t book = a->bookkeeping - b->bookkeeping;
+    int64_t mall = a->malloc_bytes - b->malloc_bytes, rss = a->rss - b->rss - book;
+    int64_t vmas = a->vmas - b->vmas;
+    double per_vma = cb_kmem_bytes_per_vma(), kernel = (double)vmas * per_vma;
     int64_t pte = a->pagetables - b->pagetables, used = a->stack_used - b->stack_used;
     char check[256];
     if (mall >= heap - MEM_SLACK && mall <= heap + allocs * MEM_CHUNK_OVERHEAD + MEM_SLACK)
@@ -220,19 +251,41 @@ json_t *cb_mem_json(uint64_t ops)
     json_object_set_new(o, "malloc_bytes_per_coro", per_coro(mall));
     json_object_set_new(o, "heap_allocs_per_coro", per_coro(allocs));
     json_object_set_new(o, "heap_check", json_string(check));
-    json_object_set_new(o, "rss_bytes_per_coro", per_coro(rss));
+    json_t *reasons = json_object();
+    json_object_set_new(o, "rss_bytes_per_coro",
+                        mem.alive ? per_coro_min((double)rss, MEM_MIN_CORO_RSS,
+                                                 "rss_bytes_per_coro",
+                                                 "RSS grows by whole pages and with the process",
+                                                 reasons)
+                                  : json_null());
     json_object_set_new(o, "pagetable_bytes_per_coro", per_coro(pte));
+    if (!mem.alive)
+        json_object_set_new(o, "kernel_bytes_per_coro", json_null());
+    else if (per_vma <= 0) {
+        json_object_set_new(o, "kernel_bytes_per_coro", json_null());
+        json_object_set_new(reasons, "kernel_bytes_per_coro",
+                            json_string("no bytes-per-VMA figure from the parent "
+                                        "(machine.kernel_memory)"));
+    } else
+        json_object_set_new(o, "kernel_bytes_per_coro",
+                            per_coro_min(kernel, MEM_MIN_CORO_KERNEL, "kernel_bytes_per_coro",
+                                         "the bytes per VMA are an average over thousands",
+                                         reasons));
+    json_object_set_new(o, "vmas_per_coro", per_coro(vmas));
+    json_object_set_new(o, "null_reasons", reasons);
     json_object_set_new(o, "peak_rss_bytes", json_integer((json_int_t)ru.ru_maxrss * 1024));
     json_object_set_new(o, "page_faults_per_op",
                         json_real(ops ? (double)mem.faults / (double)ops : 0));
     json_object_set_new(o, "stack_mode", modes ? json_string(modes) : json_null());
     json_object_set_new(
         o, "totals",
-        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "reserved_bytes",
+        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "reserved_bytes",
                   (json_int_t)reserved, "touched_bytes", (json_int_t)touched, "stack_used_bytes",
                   (json_int_t)used, "heap_bytes", (json_int_t)heap,
                   "malloc_bytes", (json_int_t)mall, "heap_allocs", (json_int_t)allocs,
-                  "rss_bytes", (json_int_t)rss, "pagetable_bytes", (json_int_t)pte));
+                  "rss_bytes", (json_int_t)rss, "pagetable_bytes", (json_int_t)pte,
+                  "bookkeeping_bytes", (json_int_t)book, "vmas", (json_int_t)vmas,
+                  "kernel_bytes", per_vma > 0 ? json_real(kernel) : json_null()));
     json_object_set_new(o, "error", mem.error ? json_string(mem.error) : json_null());
     return o;
 }

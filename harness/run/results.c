@@ -15,6 +15,8 @@
 
 #include "harness/build.h"
 #include "harness/measure/clock.h"
+#include "harness/measure/env.h"
+#include "harness/measure/kmem.h"
 #include "harness/measure/rsbsim.h"
 #include "rsbcal.h"
 
@@ -111,7 +113,7 @@ static json_t *meminfo_bytes(const char *key)
     return r ? r : json_null();
 }
 
-static json_t *machine(void)
+static json_t *machine(const cb_run_opts *o)
 {
     struct utsname u;
     char host[256] = "unknown";
@@ -136,6 +138,14 @@ static json_t *machine(void)
     json_object_set_new(lim, "mem_total_bytes", meminfo_bytes("MemTotal"));
     json_object_set_new(lim, "swap_total_bytes", meminfo_bytes("SwapTotal"));
     json_object_set_new(m, "rsb", cb_rsbcal_machine()); /* docs/rsb.md, "Calibration" */
+    /* In the parent, before any cell: the cells' kernel_bytes_per_coro use this figure. */
+    cb_kmem_cal kc;
+    cb_kmem_calibrate(&kc);
+    json_object_set_new(m, "kernel_memory", cb_kmem_json(&kc));
+    /* What spoils timing here, one warning line each on stderr (never a refusal). */
+    json_t *env = cb_env_check(o->pin_cpu);
+    cb_env_print_warnings(env, stderr);
+    json_object_set_new(m, "environment", env);
     return m;
 }
 
@@ -163,7 +173,7 @@ json_t *cb_results_new(const cb_run_opts *o)
         "{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:{s:o, s:i, s:i, s:f, s:o, s:b, s:f, s:s}, "
         "s:o, s:[]}",
         "schema", CB_SCHEMA, "corobench_version", CB_VERSION, "git_commit", cb_build_commit,
-        "created_utc", created, "machine", machine(), "build", "compiler", compiler, "cflags",
+        "created_utc", created, "machine", machine(o), "build", "compiler", compiler, "cflags",
         cb_build_cflags, "arch", cb_build_arch, "run", "argv", argv, "reps", (int)o->measure.reps,
         "warmup", (int)o->measure.warmup, "min_rep_ms", o->measure.min_rep_ms, "pin_cpu",
         o->pin_cpu >= 0 ? json_integer(o->pin_cpu) : json_null(), "quick", o->quick,
