@@ -50,11 +50,14 @@ variants=()
 [ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim)
 # The default suite: enough points for every plot and claim of the report (docs/report.md).
 # pingpong runs 20,000 switches per instance (ucontext, about 0.3-1.3 us per switch, stays
-# short; batching makes every repetition last 10 ms anyway); io sends 50 messages per connection.
+# short; batching makes every repetition last 10 ms anyway); io sends 50 messages per connection;
+# spawn runs both layouts (docs/memory.md): aligned, the regular layout's best case, and offset,
+# every stack top and stackless frame moved by a seeded multiple of 64 bytes.
 grid=(--workload pingpong,recursive,spawn,io
       --param pingpong.depth=0,1,2,4,8,12,16,24,32 --param sites=distinct,same
       --param pingpong.switches=20000 --param recursive.height=8,10,12,14,16,18,20
-      --param spawn.n=1000,10000,100000 --param io.conns=1,4,16,64,256 --param io.msgs=50)
+      --param spawn.n=1000,10000,100000 --param spawn.layout=aligned,offset
+      --param io.conns=1,4,16,64,256 --param io.msgs=50)
 # --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
 # claims' test need to decide anything).
 [ ${#quick[@]} -eq 0 ] ||

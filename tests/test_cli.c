@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "harness/report/load.h"
 #include "impls/impls.h"
 #include "test.h"
 
@@ -937,4 +938,114 @@ CB_TEST_T(cli_environment_checked, 60)
     unlink(out);
     free(c.out);
     free(c.err);
+}
+
+/* The repetitions a cell keeps (docs/measurement.md): 10 by default, after a separate memory
+ * pass and at least two warm-ups at the final batch; each at least min_rep_ms long or the cell
+ * batch_limited with the reason; the drift between halves, steal time; the table's overhead over
+ * direct and its flags. No timing is asserted: only the fields and their consistency. */
+CB_TEST_T(cli_repetition_fields, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "reps.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm,direct", "--workload", "pingpong",
+                                      "--param", "switches=2000", "--min-rep-ms", "1", "--pin",
+                                      "0", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(doc, "run"), "reps")), 10);
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        CB_CHECK_EQ_INT(json_integer_value(field(field(cell, "ns_per_op", JSON_OBJECT), "reps",
+                                                 JSON_INTEGER)),
+                        10);
+        CB_CHECK(json_integer_value(field(cell, "warmup_reps", JSON_INTEGER)) >= 2);
+        double shortest = json_real_value(field(cell, "shortest_rep_ms", JSON_REAL));
+        json_t *limited = field(cell, "batch_limited", -1), *why = field(cell, "batch_limited_why", -1);
+        CB_CHECK(json_is_boolean(limited));
+        if (json_is_true(limited))
+            CB_CHECK(json_is_string(why) && json_string_length(why) > 0);
+        else
+            CB_CHECK(shortest >= 1.0 && json_is_null(why));
+        double drift = json_real_value(field(cell, "drift_pct", JSON_REAL));
+        json_t *u = field(cell, "unstable", -1);
+        if (drift > 3 || drift < -3) {
+            CB_CHECK(json_is_object(u));
+            CB_CHECK(json_real_value(json_object_get(u, "first_half_median")) > 0);
+            CB_CHECK(json_real_value(json_object_get(u, "second_half_median")) > 0);
+        } else {
+            CB_CHECK(json_is_null(u));
+        }
+        json_t *steal = field(cell, "steal_ns_per_rep", -1);
+        CB_CHECK(json_is_null(steal) || json_number_value(steal) >= 0);
+    }
+    /* The table: sm's overhead over direct, and the flags' legend when a cell has one. */
+    CB_CHECK_CONTAINS(c.out, "over direct");
+    CB_CHECK_CONTAINS(c.out, "flags");
+    json_t *sm = json_array_get(json_object_get(doc, "cells"), 0);
+    CB_CHECK_STREQ(json_string_value(json_object_get(sm, "impl")), "sm");
+    char flags[16];
+    if (cb_cell_flags(sm, flags, sizeof flags)[0])
+        CB_CHECK_CONTAINS(c.out, "flags: P preempted");
+    json_decref(doc);
+    unlink(out);
+    free(c.out);
+    free(c.err);
+}
+
+/* A repetition that cannot reach min_rep_ms (the batch at the harness's cap) is batch limited,
+ * and says why. */
+CB_TEST_T(cli_batch_limited_says_why, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "limited.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "direct", "--workload", "recursive",
+                                      "--param", "height=1", "--min-rep-ms", "60000", "--reps",
+                                      "2", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    CB_CHECK(json_is_true(field(cell, "batch_limited", -1)));
+    CB_CHECK_CONTAINS(json_string_value(field(cell, "batch_limited_why", JSON_STRING)),
+                      "harness's limit");
+    CB_CHECK(json_real_value(field(cell, "shortest_rep_ms", JSON_REAL)) < 60000);
+    json_decref(doc);
+    unlink(out);
+    free(c.out);
+    free(c.err);
+}
+
+/* The report: overhead over direct beside each model's median, and the memory table with page
+ * tables and the kernel's bytes (> 0 for guarded stacks). */
+CB_TEST_T(cli_report_direct_and_kernel_bytes, 120)
+{
+    char out[256], md[256];
+    cb_test_tmp_path(out, sizeof out, "rk.json");
+    cb_test_tmp_path(md, sizeof md, "rk.md");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,direct", "--workload", "spawn",
+                                      "--param", "n=2000", "--param", "stack_mode=guarded",
+                                      "--reps", "2", "--min-rep-ms", "1", "--no-table", "-o", out,
+                                      NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_cli r = cb_test_corobench("report", out, "-o", md, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    char *text = cb_test_slurp(md);
+    CB_CHECK_CONTAINS(text, "[+d] = ns over direct");
+    CB_CHECK_CONTAINS(text, "page tables / kernel");
+    json_t *doc = load(out), *asm_ = json_array_get(json_object_get(doc, "cells"), 0);
+    double kb = json_real_value(json_object_get(json_object_get(asm_, "memory"),
+                                                "kernel_bytes_per_coro"));
+    CB_CHECK(kb > 0);
+    char want[64];
+    snprintf(want, sizeof want, " / %.0f |", kb); /* the asm column ends with its kernel bytes */
+    CB_CHECK_CONTAINS(text, want);
+    CB_CHECK_CONTAINS(text, " [+"); /* asm's overhead over direct */
+    json_decref(doc);
+    free(text);
+    unlink(out);
+    unlink(md);
+    free(c.out);
+    free(c.err);
+    free(r.out);
+    free(r.err);
 }

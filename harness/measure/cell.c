@@ -1,11 +1,11 @@
 /* One cell, measured inside its own child process, in named steps (as google benchmark's
- * BenchmarkRunner): the warm-up, which chooses the batch; the timed repetitions; in each, a check
- * that every instance did the same work; the memory pass riding on the cell's first repetition;
- * and the cell's JSON. Only run() sits between the two clock reads; setup (coroutine creation,
- * stack mapping) and finish (checksum, teardown) of every instance happen outside. The warm-up
- * repetition is timed only to choose the batch and is dropped; it also takes the first-touch page
- * faults of pooled stacks and allocator arenas, so the kept repetitions measure warm runs. Memory
- * is measured on the first run, at the workload's rest point, with the clock paused (memory.h). */
+ * BenchmarkRunner): the memory pass, the cell's first run, on its own (memory.h); the warm-up,
+ * which grows the batch until a repetition lasts min_rep_ms and then runs at that final batch at
+ * least `warmup` times; the timed repetitions, each checked to last min_rep_ms (or the cell says
+ * why it could not: batch_limited); in each, a check that every instance did the same work; the
+ * drift between the first and second half of the samples; steal time; and the cell's JSON.
+ * Only run() sits between the two clock reads; setup (coroutine creation, stack mapping) and
+ * finish (checksum, teardown) of every instance happen outside. docs/measurement.md. */
 #include "cell.h"
 
 #include <inttypes.h>
@@ -16,13 +16,22 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "env.h"
 #include "impls/runtime.h"
 #include "memory.h"
 #include "rsbsim.h"
 #include "stats.h"
 #include "workloads/run_once.h"
 
-enum { CB_MAX_BATCH = 1024 };
+enum {
+    CB_MAX_BATCH = 16384,
+    /* Warm-up repetitions before the batch must have settled (it only grows, so it settles far
+     * sooner: each growth aims past min_rep_ms by CB_BATCH_MARGIN). */
+    CB_MAX_WARMUPS = 32,
+};
+#define CB_BATCH_MARGIN 1.125
+/* Medians of the two halves of the samples further apart than this: the cell is unstable. */
+#define CB_DRIFT_PCT 3.0
 
 /* A cell being measured: what the steps share. */
 typedef struct measure {
@@ -37,6 +46,13 @@ typedef struct measure {
     cb_wl_result first; /* the first instance's result: every other must equal it */
     int have_first;
     uint64_t susp_per_run;
+    int have_susp;
+    unsigned warmups;      /* warm-up repetitions run */
+    unsigned redone;       /* kept repetitions redone at a larger batch because they were short */
+    unsigned short_reps;   /* kept repetitions shorter than min_rep_ms */
+    double shortest_ns;    /* the shortest kept repetition */
+    uint64_t steal_ns;     /* steal time of the cell's CPU (or all) over the kept repetitions */
+    int have_steal;
     /* Counters count the kept repetitions only: enabled right before each one's first clock
      * read, disabled right after its second, read (accumulated) outside. */
     cb_counters *ctr;
@@ -95,10 +111,12 @@ static int check_result(measure *ms, const cb_wl_result *res)
 }
 
 /* Check same work, for a repetition: as many suspensions per run as the first repetition's. */
-static int check_suspensions(measure *ms, unsigned r, uint64_t susp)
+static int check_suspensions(measure *ms, uint64_t susp)
 {
-    if (r == 0)
+    if (!ms->have_susp) {
         ms->susp_per_run = susp / ms->batch;
+        ms->have_susp = 1;
+    }
     if (susp != ms->susp_per_run * ms->batch) {
         snprintf(ms->err, sizeof ms->err,
                  "nondeterministic suspensions: %" PRIu64 " per run, then %" PRIu64
@@ -109,14 +127,14 @@ static int check_suspensions(measure *ms, unsigned r, uint64_t susp)
     return 0;
 }
 
-/* Repetition r: set up the batch, run it back to back between two clock reads, finish it and
- * check it did the same work. The memory pass is the first repetition (r == 0): the baseline
- * before its setup, the snapshot inside it, closed before its finish. */
-static int run_repetition(measure *ms, unsigned r, rep *out)
+/* One repetition: set up the batch, run it back to back between two clock reads, finish it and
+ * check it did the same work. With `memory` it is the memory pass: the baseline before its
+ * setup, the snapshot inside it, closed before its finish. `counted`: counters around run(). */
+static int run_repetition(measure *ms, int memory, int counted, rep *out)
 {
-    int counted = ms->ctr && r >= ms->m->warmup;
     uint64_t made = 0;
-    if (r == 0)
+    counted = counted && ms->ctr;
+    if (memory)
         cb_mem_begin();
     for (; made < ms->batch; made++)
         if (!(ms->inst[made] = ms->f->setup(ms->c->impl, &ms->c->params, ms->err, sizeof ms->err)))
@@ -138,7 +156,7 @@ static int run_repetition(measure *ms, unsigned r, rep *out)
     if (counted)
         cb_counters_read(ms->ctr);
     uint64_t susp = cb_rt.suspensions - s0;
-    if (r == 0)
+    if (memory)
         cb_mem_end();
     for (uint64_t b = 0; b < made; b++) {
         cb_wl_result res;
@@ -146,7 +164,7 @@ static int run_repetition(measure *ms, unsigned r, rep *out)
         if (rc == 0)
             rc = check_result(ms, &res);
     }
-    if (rc || check_suspensions(ms, r, susp))
+    if (rc || check_suspensions(ms, susp))
         return -1;
     out->t0 = t0;
     out->ns = (double)(t1 - t0 - cb_mem_rep_paused()) * 1e9 / ms->hz;
@@ -154,32 +172,80 @@ static int run_repetition(measure *ms, unsigned r, rep *out)
     return 0;
 }
 
-/* Choose the batch so one repetition lasts at least min_rep_ms. */
-static void choose_batch(measure *ms, const rep *w)
+/* After a repetition that lasted w->ns: when it was shorter than min_rep_ms and the batch can
+ * grow, grow it so the next lasts min_rep_ms with a margin; 1 if it grew. Never shrinks: warm runs
+ * are faster than the cold memory pass, so the estimate only rises, and the warm-up settles. */
+static int grow_batch(measure *ms, const rep *w)
 {
+    double min_ns = ms->m->min_rep_ms * 1e6;
+    if (w->ns >= min_ns || ms->batch >= ms->cap)
+        return 0;
     double per_run = w->ns / (double)ms->batch;
-    double want = ms->m->min_rep_ms * 1e6 / (per_run > 1 ? per_run : 1);
-    ms->batch = want < 1 ? 1 : want > (double)ms->cap ? ms->cap : (uint64_t)(want + 0.999);
+    double want = min_ns * CB_BATCH_MARGIN / (per_run > 1 ? per_run : 1);
+    uint64_t next = want > (double)ms->cap ? ms->cap : (uint64_t)(want + 0.999);
+    if (next <= ms->batch)
+        next = ms->batch + 1;
+    ms->batch = next;
+    return 1;
 }
 
-static int warm_up(measure *ms)
+/* Step 1, the memory pass: the cell's first run, one instance in the fresh process (the cold
+ * run: first-touch faults, the heap's growth), measured at its rest point and dropped; its time
+ * is the batch's first estimate. With --warmup 0 there is no separate pass: the first kept
+ * repetition is it (cold runs, measured on purpose). */
+static int memory_pass(measure *ms)
 {
     rep w;
-    for (unsigned r = 0; r < ms->m->warmup; r++) {
-        if (run_repetition(ms, r, &w))
+    if (ms->m->warmup == 0)
+        return 0;
+    if (run_repetition(ms, 1, 0, &w))
+        return -1;
+    grow_batch(ms, &w);
+    return 0;
+}
+
+/* Step 2, the warm-up: repetitions until `warmup` in a row ran at the final batch (each lasted
+ * min_rep_ms, or the batch is at its cap), dropped. */
+static int warm_up(measure *ms)
+{
+    unsigned at_final = 0;
+    while (at_final < ms->m->warmup) {
+        rep w;
+        if (run_repetition(ms, 0, 0, &w))
             return -1;
-        choose_batch(ms, &w);
+        ms->warmups++;
+        if (grow_batch(ms, &w) && ms->warmups < CB_MAX_WARMUPS)
+            at_final = 0;
+        else
+            at_final++;
     }
     return 0;
 }
 
-/* The kept repetitions: ns per op, and create_ns_per_coro where the workload has a rest point. */
+/* Step 3, the kept repetitions: ns per op, and create_ns_per_coro where the workload has a rest
+ * point. A repetition shorter than min_rep_ms (a quieter moment than the warm-up's) is redone at
+ * a larger batch while the batch can grow (at most `reps` redos); one still short is kept and
+ * counted (batch_limited). Steal time is read around them all. */
 static int time_repetitions(measure *ms)
 {
+    int cpu = cb_env_pinned_cpu();
+    uint64_t steal0 = 0, steal1 = 0;
+    ms->have_steal = cb_env_steal_ns(cpu, &steal0) == 0;
     for (unsigned k = 0; k < ms->m->reps; k++) {
         rep t;
-        if (run_repetition(ms, ms->m->warmup + k, &t))
+        int memory = ms->m->warmup == 0 && k == 0;
+        if (run_repetition(ms, memory, 1, &t))
             return -1;
+        if (t.ns < ms->m->min_rep_ms * 1e6 && !memory && ms->redone < ms->m->reps &&
+            grow_batch(ms, &t)) {
+            ms->redone++;
+            k--;
+            continue;
+        }
+        if (t.ns < ms->m->min_rep_ms * 1e6)
+            ms->short_reps++;
+        if (k == 0 || t.ns < ms->shortest_ns)
+            ms->shortest_ns = t.ns;
         double ops = (double)ms->first.ops * (double)ms->batch;
         ms->samples[k] = t.ns / ops;
         ms->counted_ops += ops;
@@ -190,7 +256,53 @@ static int time_repetitions(measure *ms)
         else
             ms->have_create = 0;
     }
+    ms->have_steal = ms->have_steal && cb_env_steal_ns(cpu, &steal1) == 0;
+    ms->steal_ns = ms->have_steal ? steal1 - steal0 : 0;
     return 0;
+}
+
+/* Why kept repetitions were shorter than min_rep_ms, or NULL when none was. */
+static const char *batch_limit_reason(const measure *ms, char *buf, size_t len)
+{
+    if (!ms->short_reps)
+        return NULL;
+    if (ms->m->warmup == 0)
+        snprintf(buf, len, "--warmup 0: the batch is not sized (cold runs, one instance each)");
+    else if (ms->batch >= ms->cap && ms->cap == CB_MAX_BATCH)
+        snprintf(buf, len, "the batch is at the harness's limit of %d instances per repetition",
+                 CB_MAX_BATCH);
+    else if (ms->batch >= ms->cap)
+        snprintf(buf, len,
+                 "the workload allows at most %llu instances per repetition (max_batch, which "
+                 "bounds the memory the batch sets up before the clock starts)",
+                 (unsigned long long)ms->cap);
+    else
+        snprintf(buf, len, "%u repetitions stayed short after %u redone at larger batches",
+                 ms->short_reps, ms->redone);
+    return buf;
+}
+
+/* The drift check: medians of the first and the second half of the samples (the middle one
+ * left out when odd). Samples that still fall (or rise) from one half to the next come from a
+ * cell that had not settled, or a machine whose load changed: the median then depends on when
+ * it was taken. */
+static void drift_to_json(const measure *ms, json_t *cell)
+{
+    unsigned n = ms->m->reps, h = n / 2;
+    if (h == 0) {
+        json_object_set_new(cell, "drift_pct", json_null());
+        json_object_set_new(cell, "unstable", json_null());
+        return;
+    }
+    double a = cb_median(ms->samples, h), b = cb_median(ms->samples + (n - h), h);
+    double pct = (b - a) / a * 100;
+    json_object_set_new(cell, "drift_pct", json_real(pct));
+    json_object_set_new(cell, "unstable",
+                        pct > CB_DRIFT_PCT || pct < -CB_DRIFT_PCT
+                            ? json_pack("{s:f, s:f, s:f, s:f}", "first_half_median", a,
+                                        "second_half_median", b, "drift_pct", pct, "threshold_pct",
+                                        CB_DRIFT_PCT)
+                            : json_null());
 }
 
 static json_t *to_json(const measure *ms, json_t *cell)
@@ -214,6 +326,16 @@ static json_t *to_json(const measure *ms, json_t *cell)
         json_array_append_new(arr, json_real(ms->samples[i]));
     json_object_set_new(cell, "samples_ns_per_op", arr);
     json_object_set_new(cell, "preemptions", json_integer(ms->preempted));
+    json_object_set_new(cell, "steal_ns_per_rep",
+                        ms->have_steal ? json_real((double)ms->steal_ns / ms->m->reps)
+                                       : json_null());
+    json_object_set_new(cell, "warmup_reps", json_integer(ms->warmups));
+    char why[256];
+    const char *limited = batch_limit_reason(ms, why, sizeof why);
+    json_object_set_new(cell, "shortest_rep_ms", json_real(ms->shortest_ns / 1e6));
+    json_object_set_new(cell, "batch_limited", json_boolean(limited != NULL));
+    json_object_set_new(cell, "batch_limited_why", limited ? json_string(limited) : json_null());
+    drift_to_json(ms, cell);
     json_object_set_new(cell, "memory", cb_mem_json(ms->first.ops));
     return cell;
 }
@@ -238,7 +360,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
         cb_mem_on_snapshot(counters_pause, counters_resume, ms.ctr);
 
     cb_impl_configure(c->impl, &c->params);
-    if (warm_up(&ms) == 0 && time_repetitions(&ms) == 0)
+    if (memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0)
         to_json(&ms, cell);
     else
         failed(cell, ms.err);

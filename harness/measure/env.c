@@ -5,6 +5,7 @@
 #include "env.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,17 @@ static int cpu_times(int cpu, uint64_t f[8])
                            &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) == 8;
     fclose(fp);
     return found ? 0 : -1;
+}
+
+int cb_env_pinned_cpu(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1)
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set))
+            return c;
+    return -1;
 }
 
 int cb_env_steal_ns(int cpu, uint64_t *ns)

@@ -16,6 +16,8 @@ json_t *cb_env_check(int pin_cpu);
 /* Prints each warning of an environment object as "corobench: warning: ..." to out. */
 void cb_env_print_warnings(json_t *env, FILE *out);
 
+/* The one CPU this process may run on (pinned), or -1 when it may run on several. */
+int cb_env_pinned_cpu(void);
 /* Steal time so far, in ns: of cpu (its /proc/stat line), or of all CPUs when cpu < 0.
  * 0 and -1 when /proc/stat cannot be read. Tick-granular (USER_HZ, 10 ms here). */
 int cb_env_steal_ns(int cpu, uint64_t *ns);

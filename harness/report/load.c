@@ -47,6 +47,46 @@ void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
 }
 
 
+double cb_cell_direct_ns(json_t *cells, json_t *cell)
+{
+    char want[512], have[512];
+    const char *wl = json_string_value(json_object_get(cell, "workload"));
+    const char *var = json_string_value(json_object_get(cell, "variant"));
+    cb_cell_params_text(cell, 0, want, sizeof want);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cells, i, c)
+    {
+        const char *im = json_string_value(json_object_get(c, "impl"));
+        const char *st = json_string_value(json_object_get(c, "status"));
+        const char *cv = json_string_value(json_object_get(c, "variant"));
+        if (!im || strcmp(im, "direct") || !st || strcmp(st, "ok") ||
+            strcmp(json_string_value(json_object_get(c, "workload")), wl) ||
+            (var && cv && strcmp(var, cv)))
+            continue;
+        cb_cell_params_text(c, 0, have, sizeof have);
+        if (!strcmp(have, want))
+            return json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+    }
+    return -1;
+}
+
+const char cb_cell_flags_legend[] =
+    "flags: P preempted during the kept repetitions, S steal time by the hypervisor, "
+    "D drift over 3% between the first and second half of the samples (unstable), "
+    "B repetitions shorter than min_rep_ms (batch limited)";
+
+const char *cb_cell_flags(json_t *cell, char *buf, size_t len)
+{
+    json_t *steal = json_object_get(cell, "steal_ns_per_rep"), *u = json_object_get(cell, "unstable");
+    snprintf(buf, len, "%s%s%s%s",
+             json_integer_value(json_object_get(cell, "preemptions")) > 0 ? "P" : "",
+             json_is_number(steal) && json_number_value(steal) > 0 ? "S" : "",
+             json_is_object(u) ? "D" : "",
+             json_is_true(json_object_get(cell, "batch_limited")) ? "B" : "");
+    return buf;
+}
+
 json_t *cb_results_load(const char *path)
 {
     json_error_t jerr;

@@ -52,29 +52,51 @@ static size_t intern(json_t *arr, const char *s)
 
 /* What a table shows of one ok cell: a number (for the ratio to the row's best, when the
  * table has ratios) and its text; 0 when the cell has nothing for this table. */
-typedef int (*cell_value)(json_t *cell, double *v, char *text, size_t len);
+typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, size_t len);
 
-static int timing_value(json_t *c, double *v, char *text, size_t len)
+/* The median, its overhead over the direct cell of the same point ("+d" ns per op: the price of
+ * the model itself) where the results have one, and the flags that make it doubtful. */
+static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
 {
     *v = json_real_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
-    snprintf(text, len, "%.2f", *v);
+    double direct = cb_cell_direct_ns(cells, c);
+    char flags[16];
+    cb_cell_flags(c, flags, sizeof flags);
+    size_t n = (size_t)snprintf(text, len, "%.2f", *v);
+    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct") && n < len)
+        n += (size_t)snprintf(text + n, len - n, " [%+.2f]", *v - direct);
+    if (flags[0] && n < len)
+        snprintf(text + n, len - n, " %s", flags);
     return 1;
+}
+
+static void bytes_text(json_t *m, const char *key, char *buf, size_t len)
+{
+    json_t *x = json_object_get(m, key);
+    if (json_is_number(x))
+        snprintf(buf, len, "%.0f", json_number_value(x));
+    else
+        snprintf(buf, len, "-");
 }
 
 /* Bytes per coroutine at the workload's rest point; identical in every build variant, so only
  * the plain one is shown. */
-static int memory_value(json_t *c, double *v, char *text, size_t len)
+static int memory_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
 {
+    (void)cells;
     json_t *m = json_object_get(c, "memory");
     const char *point = json_string_value(json_object_get(m, "point"));
     const char *variant = json_string_value(json_object_get(c, "variant"));
     if (!point || strcmp(point, "rest") || (variant && strcmp(variant, "plain")))
         return 0;
     *v = 0;
-    snprintf(text, len, "%.0f / %.0f / %.0f",
-             json_real_value(json_object_get(m, "touched_bytes_per_coro")),
-             json_real_value(json_object_get(m, "heap_bytes_per_coro")),
-             json_real_value(json_object_get(m, "rss_bytes_per_coro")));
+    static const char *const keys[] = {"touched_bytes_per_coro", "heap_bytes_per_coro",
+                                       "rss_bytes_per_coro", "pagetable_bytes_per_coro",
+                                       "kernel_bytes_per_coro"};
+    char f[5][32];
+    for (int k = 0; k < 5; k++)
+        bytes_text(m, keys[k], f[k], sizeof f[k]);
+    snprintf(text, len, "%s / %s / %s / %s / %s", f[0], f[1], f[2], f[3], f[4]);
     return 1;
 }
 
@@ -96,7 +118,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
     {
         const char *st = json_string_value(json_object_get(c, "status"));
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
-            !value(c, &e[n].num, e[n].text, sizeof e[n].text))
+            !value(cells, c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
         e[n].row = intern(rows, key);
@@ -149,14 +171,16 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
 static void workload_tables(FILE *out, json_t *cells, const char *wl)
 {
     const char *unit = cb_results_unit(cells, wl);
-    char title[128];
+    char title[256];
     snprintf(title, sizeof title,
-             "(median ns per %s; x = times the fastest plain build in the row; a variant: "
-             "times its plain twin)",
+             "(median ns per %s; [+d] = ns over direct, no coroutine; x = times the fastest "
+             "plain build in the row; a variant: times its plain twin)",
              unit);
-    grid_table(out, cells, wl, title, timing_value, 1);
+    if (grid_table(out, cells, wl, title, timing_value, 1))
+        fprintf(out, "\n%s.\n", cb_cell_flags_legend);
     grid_table(out, cells, wl,
-               "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS)",
+               "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS / page "
+               "tables / kernel; - = not measured, see null_reasons)",
                memory_value, 0);
 }
 

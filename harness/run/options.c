@@ -324,7 +324,7 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
 {
     cb_cell_mode mode = o->cell_mode;
     size_t index = o->cell_index;
-    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 1, .min_rep_ms = 10},
+    *o = (cb_run_opts){.measure = {.reps = 10, .warmup = 2, .min_rep_ms = 10},
                        .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
                        .argv = argv, .cell_mode = mode, .cell_index = index};
     parse_state ps = {.impl_arg = "all", .wl_arg = "all"};

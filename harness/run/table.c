@@ -7,10 +7,10 @@
 #include "results.h"
 #include "rsbcal.h"
 
-enum { TBL_COLS = 10, TBL_CELL = 160 };
+enum { TBL_COLS = 12, TBL_CELL = 160 };
 
 /* One row's columns; ok rows fill them all, others put the error after the status. */
-static void table_row(json_t *c, char col[TBL_COLS][TBL_CELL])
+static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
 {
     static const char *const text_fields[] = {"workload", NULL, "impl", "variant", "status"};
     for (int k = 0; k < 5; k++)
@@ -27,11 +27,16 @@ static void table_row(json_t *c, char col[TBL_COLS][TBL_CELL])
     snprintf(col[5], TBL_CELL, "%.2f ns/%s", json_real_value(json_object_get(ns, "median")),
              json_string_value(json_object_get(c, "unit")));
     snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
-    snprintf(col[7], TBL_CELL, "%lld",
+    double direct = cb_cell_direct_ns(cells, c);
+    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct"))
+        snprintf(col[7], TBL_CELL, "%+.2f",
+                 json_real_value(json_object_get(ns, "median")) - direct);
+    snprintf(col[8], TBL_CELL, "%lld",
              (long long)json_integer_value(json_object_get(c, "suspensions")));
-    snprintf(col[8], TBL_CELL, "%s", json_string_value(json_object_get(c, "checksum")));
+    snprintf(col[9], TBL_CELL, "%s", json_string_value(json_object_get(c, "checksum")));
+    cb_cell_flags(c, col[10], TBL_CELL);
     if (rsb)
-        snprintf(col[9], TBL_CELL, "%.3f",
+        snprintf(col[11], TBL_CELL, "%.3f",
                  json_real_value(json_object_get(rsb, "mispredicted_per_op")));
 }
 
@@ -46,20 +51,22 @@ void cb_results_print_table(json_t *doc, FILE *out)
                     sizeof label);
     snprintf(rsb_head, sizeof rsb_head, "mispredicted/op (%s)", label);
     const char *const head[TBL_COLS] = {
-        "workload", "params", "impl", "variant", "status", "median", "mad", "suspensions",
-        "checksum", rsb_head};
+        "workload", "params",      "impl",        "variant",  "status", "median",
+        "mad",      "over direct", "suspensions", "checksum", "flags",  rsb_head};
     /* Right-aligned numeric columns. */
-    static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 1};
+    static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1};
     json_t *cells = json_object_get(doc, "cells"), *c;
     size_t i, w[TBL_COLS];
     char col[TBL_COLS][TBL_CELL];
     int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
+    int any_flag = 0;
     for (int k = 0; k < TBL_COLS; k++)
         w[k] = strlen(head[k]);
     json_array_foreach(cells, i, c)
     {
         any_rsb |= json_object_get(c, "rsbsim") != NULL;
-        table_row(c, col);
+        table_row(cells, c, col);
+        any_flag |= col[10][0] != '\0';
         if (strcmp(col[4], "ok"))
             continue; /* an error runs to the end of its line */
         for (int k = 0; k < TBL_COLS; k++)
@@ -71,11 +78,13 @@ void cb_results_print_table(json_t *doc, FILE *out)
     fputc('\n', out);
     json_array_foreach(cells, i, c)
     {
-        table_row(c, col);
+        table_row(cells, c, col);
         int ok = !strcmp(col[4], "ok");
         for (int k = 0; k < (ok ? ncols : 6); k++)
             fprintf(out, "%s%*s", k ? "  " : "",
                     (!ok && k == 5) ? 0 : right[k] ? (int)w[k] : -(int)w[k], col[k]);
         fputc('\n', out);
     }
+    if (any_flag)
+        fprintf(out, "%s\n", cb_cell_flags_legend);
 }
