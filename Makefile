@@ -23,12 +23,23 @@ CFLAGS    ?= $(OPT) -g -Wall -Wextra -Werror -fstack-clash-protection
 CSTD      ?= -std=gnu11
 BUILD     ?= build/$(ARCH)
 BIN       ?= bin
-LIBS      ?= -ljansson -lpfm -lm
+LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
-ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I.
+# The languages' own runtimes (docs/external.md). Lua 5.4 is embedded (workloads/lua_family.c)
+# when pkg-config finds it (liblua5.4-dev); without it, or with HAVE_LUA=0 (the AArch64 cross
+# build), the lua implementation reports itself unavailable. bin/corobench-go is built when `go`
+# is installed, with its caches inside $(BUILD) and no network (GOPROXY=off); node needs no build.
+LUA_PC     ?= lua5.4
+HAVE_LUA   := $(shell pkg-config --exists $(LUA_PC) 2>/dev/null && echo 1 || echo 0)
+LUA_CFLAGS := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --cflags $(LUA_PC)))
+LUA_LIBS   := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --libs $(LUA_PC)))
+GO         ?= go
+GO_BIN     := $(if $(shell command -v $(GO) 2>/dev/null),$(BIN)/corobench-go)
+
+ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
 ASM_SRC := $(wildcard impls/asm/$(ARCH)/*.S)
@@ -38,7 +49,8 @@ endif
 
 CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/clock_generic.c)
 
-# The parameters, runtimes and workloads: portable to every ARCH, no third-party libraries.
+# The parameters, runtimes and workloads: portable to every ARCH, no third-party library but the
+# optional Lua.
 CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c)
 # The harness by role (docs/architecture.md): measure/ inside a cell's child, run/ the parent,
 # report/ the readers of results; main.c (the command table), cli.c and buildinfo.c above them.
@@ -56,7 +68,7 @@ GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git
 
 .PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	clean FORCE variants
-all: $(BIN)/corobench variants
+all: $(BIN)/corobench variants $(GO_BIN)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -70,13 +82,19 @@ $(BUILD)/harness/buildinfo.o: FORCE
 
 $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/run/proc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS)
 
 $(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(TEST_LIBS)
 
 tests: $(BUILD)/cbtest-core
+
+$(BIN)/corobench-go: $(wildcard impls/go/*.go) impls/go/go.mod
+	@mkdir -p $(@D)
+	cd impls/go && GOCACHE=$(abspath $(BUILD))/go-cache GOPATH=$(abspath $(BUILD))/gopath \
+		GOENV=off GOFLAGS= GOPROXY=off GO111MODULE=on \
+		$(GO) build -buildvcs=false -trimpath -o $(abspath $@) .
 
 # Variant builds (x86-64 only; docs/rsb.md): every source of corobench's own code, the switch
 # assembly included, is compiled to assembly with the same flags, rewritten by tools/asmrw.c
@@ -149,7 +167,7 @@ $(BUILD)/%.o: %.S
 # then the deterministic gate (tests/gate.sh; docs/ci.md). tests/check.sh prints one summary line
 # at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
-check: $(BIN)/corobench variants $(BUILD)/cbtest $(BUILD)/cbtest-core
+check: $(BIN)/corobench variants $(GO_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
@@ -164,7 +182,7 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		LIBS= build/aarch64/cbtest-core
+		LIBS= HAVE_LUA=0 build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core

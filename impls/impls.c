@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "closure.h"
+#include "languages.h"
 
 extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext;
 
@@ -26,22 +27,41 @@ static const cb_param_def closure_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+static const cb_param_def go_params[] = {
+    {"procs", CB_PARAM_INT, "1", 1, 1024, NULL,
+     "GOMAXPROCS: 1 runs goroutines on one thread, like the C runtimes; more lets Go run them "
+     "in parallel"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
 const cb_impl cb_impls[] = {
-    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params},
-    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params},
+    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params, NULL, 0},
+    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params, NULL, 0},
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0},
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
      "points, live locals in a frame struct, callee frames embedded in the caller's",
-     NULL, NULL},
+     NULL, NULL, NULL, 0},
     {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
-     NULL, closure_params},
+     NULL, closure_params, NULL, 0},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
-     NULL, NULL},
+     NULL, NULL, NULL, 0},
+    {"lua", CB_STYLE_LUA,
+     "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
+     "stack of its own, resumed and yielded by the Lua VM",
+     NULL, NULL, cb_lang_lua_unavailable, 0},
+    {"go", CB_STYLE_GO,
+     "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
+     "runtime; measured by its own program through docs/external.md's protocol",
+     NULL, go_params, cb_lang_go_unavailable, 1},
+    {"node", CB_STYLE_NODE,
+     "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
+     "measured by its own program through docs/external.md's protocol",
+     NULL, NULL, cb_lang_node_unavailable, 1},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
@@ -61,16 +81,23 @@ static const struct {
     [CB_STYLE_SM] = {"state-machine", "stackless"},
     [CB_STYLE_CLOSURE] = {"closure", "stackless"},
     [CB_STYLE_DIRECT] = {"direct", "baseline"},
+    [CB_STYLE_LUA] = {"lua", "stackful"},
+    [CB_STYLE_GO] = {"go", "stackful"},
+    [CB_STYLE_NODE] = {"node", "stackless"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
 
 const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style].body; }
 
+int cb_impl_is_language(const cb_impl *impl) { return impl->style >= CB_STYLE_LUA; }
+
 const char *cb_impl_unavailable(const cb_impl *impl)
 {
     if (impl->backend && impl->backend->unavailable)
         return impl->backend->unavailable();
+    if (impl->unavailable)
+        return impl->unavailable();
     return NULL;
 }
 

@@ -7,12 +7,18 @@
 #include "params/params.h"
 #include "coro.h"
 
-/* Which body of a workload an implementation runs. */
+/* Which body of a workload an implementation runs. The last three are the languages' own
+ * runtimes (docs/external.md): lua's body of every workload is its Lua file, run in the cell's
+ * process (workloads/lua_family.c); go's and node's are programs of their own, measured through the
+ * external protocol, so no workload has a C body for them. */
 typedef enum cb_style {
     CB_STYLE_STACKFUL,
     CB_STYLE_SM,
     CB_STYLE_CLOSURE,
     CB_STYLE_DIRECT, /* no coroutine: the workload's data path with plain calls, the baseline */
+    CB_STYLE_LUA,
+    CB_STYLE_GO,
+    CB_STYLE_NODE,
     CB_STYLE_COUNT
 } cb_style;
 
@@ -22,18 +28,27 @@ typedef struct cb_impl {
     const char *description;
     const cb_co_backend *backend; /* stackful only */
     const cb_param_def *params;   /* implementation parameters, NULL-name-terminated */
+    /* Where there is no backend: NULL when it runs here, else why not. */
+    const char *(*unavailable)(void);
+    /* A program of its own measures the cell (harness/measure/external.c), not a C body. */
+    int external;
 } cb_impl;
 
 extern const cb_impl cb_impls[];
 extern const size_t cb_nimpls;
 
 const cb_impl *cb_impl_find(const char *name);
-/* "stackful", "stackless" or "baseline" (the JSON "family"). */
+/* "stackful", "stackless" or "baseline" (the JSON "family"): goroutines and Lua coroutines
+ * each have a stack of their own, JavaScript async functions do not. */
 const char *cb_impl_family(const cb_impl *impl);
-/* Which body of a workload it runs: "stackful", "state-machine", "closure" or "direct". */
+/* Which body of a workload it runs: "stackful", "state-machine", "closure", "direct", "lua",
+ * "go" or "node". */
 const char *cb_impl_style_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
+/* A language's own runtime (lua, go, node), not code corobench compiles: the build variants and
+ * the return-stack simulator do not apply to it. */
+int cb_impl_is_language(const cb_impl *impl);
 /* Applies implementation parameters that are process state (the stack mode) and installs the
  * stack-overflow reporter (coro.h); called in the cell's child before setup. */
 void cb_impl_configure(const cb_impl *impl, const cb_params *p);

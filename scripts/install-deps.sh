@@ -10,7 +10,12 @@ packages=(
     valgrind                              # <valgrind/valgrind.h> stack annotations
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   # make check-aarch64
     gnuplot-nox                           # plots
+    pkg-config liblua5.4-dev              # the lua implementation, embedded (docs/external.md)
+    golang-go                             # the go implementation: make builds bin/corobench-go
 )
+# The node implementation needs a `node` (Node.js 18 or later); Debian's nodejs only when none is
+# there (a newer one from elsewhere, e.g. NodeSource's, is kept).
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -49,12 +49,20 @@ static const char *expected(const char *kind, const char *family)
     return "exited with status 0 without sending its result";
 }
 
-/* Every kind in every family, between two ordinary cells that must complete. */
+/* Every kind in every C family, between two ordinary cells that must complete. (The languages'
+ * runtimes have no fault body: their cells are unsupported, tests/test_external.c.) */
 CB_TEST_T(fault_every_kind_every_family, 240)
 {
-    char out[256];
+    char out[256], impls[256] = "";
+    size_t nc = 0, len = 0;
+    for (size_t i = 0; i < cb_nimpls; i++)
+        if (!cb_impl_is_language(&cb_impls[i])) {
+            len += (size_t)snprintf(impls + len, sizeof impls - len, "%s%s", nc ? "," : "",
+                                    cb_impls[i].name);
+            nc++;
+        }
     cb_test_tmp_path(out, sizeof out, "faults.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "all", "--workload", "recursive,fault", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--impl", impls, "--workload", "recursive,fault", "--param",
                       "kind=segv,overflow,hang,abort,exit", "--param", "height=4", "--reps", "1",
                       "--warmup", "0", "--timeout", "1", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -78,8 +86,8 @@ CB_TEST_T(fault_every_kind_every_family, 240)
                     str(cell, "impl"), err, expected(kind, str(cell, "family")));
         faults++;
     }
-    CB_CHECK_EQ_INT(faults, 5 * cb_nimpls);
-    CB_CHECK_EQ_INT(ok, cb_nimpls);
+    CB_CHECK_EQ_INT(faults, 5 * nc);
+    CB_CHECK_EQ_INT(ok, nc);
     CB_CHECK_CONTAINS(c.err, "failed or timed out");
     json_decref(cells);
     unlink(out);

@@ -19,6 +19,7 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "io.h"
 #include "workload.h"
 
 enum {
@@ -360,29 +361,61 @@ static int io_tcp_pair(int lfd, const struct sockaddr_in *addr, int sv[2], char 
     return 0;
 }
 
-static int io_listen(int *lfd, struct sockaddr_in *addr, char *err, size_t errlen)
+int cb_io_net_open(cb_io_net *net, int tcp, char *err, size_t errlen)
 {
-    socklen_t len = sizeof *addr;
-    memset(addr, 0, sizeof *addr);
-    addr->sin_family = AF_INET;
-    addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    *lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (*lfd < 0)
+    socklen_t len = sizeof net->addr;
+    net->tcp = tcp;
+    net->lfd = -1;
+    if (io_raise_nofile(err, errlen) != 0)
+        return -1;
+    if (!tcp)
+        return 0;
+    memset(&net->addr, 0, sizeof net->addr);
+    net->addr.sin_family = AF_INET;
+    net->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    net->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (net->lfd < 0)
         return io_syserr(err, errlen, "socket(AF_INET)");
-    if (bind(*lfd, (const struct sockaddr *)addr, sizeof *addr) != 0)
+    if (bind(net->lfd, (const struct sockaddr *)&net->addr, sizeof net->addr) != 0)
         return io_syserr(err, errlen, "bind(127.0.0.1:0)");
-    if (listen(*lfd, SOMAXCONN) != 0)
+    if (listen(net->lfd, SOMAXCONN) != 0)
         return io_syserr(err, errlen, "listen");
-    if (getsockname(*lfd, (struct sockaddr *)addr, &len) != 0)
+    if (getsockname(net->lfd, (struct sockaddr *)&net->addr, &len) != 0)
         return io_syserr(err, errlen, "getsockname");
     return 0;
+}
+
+int cb_io_net_pair(cb_io_net *net, int sv[2], char *err, size_t errlen)
+{
+    sv[0] = sv[1] = -1;
+    if (net->tcp)
+        return io_tcp_pair(net->lfd, &net->addr, sv, err, errlen);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
+        return io_syserr(err, errlen, "socketpair(AF_UNIX)");
+    return 0;
+}
+
+void cb_io_net_close(cb_io_net *net)
+{
+    if (net->lfd >= 0)
+        close(net->lfd);
+    net->lfd = -1;
+}
+
+int cb_io_drain(int epfd, char *err, size_t errlen)
+{
+    struct epoll_event ev[IO_MAXEVENTS];
+    int n;
+    while ((n = epoll_wait(epfd, ev, IO_MAXEVENTS, 0)) > 0)
+        ;
+    return n < 0 ? io_syserr(err, errlen, "epoll_wait") : 0;
 }
 
 /* Sockets, buffers, epoll registration and the family's coroutines. */
 static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, char *err,
                       size_t errlen)
 {
-    if (io_check(p, err, errlen) != 0 || io_raise_nofile(err, errlen) != 0)
+    if (io_check(p, err, errlen) != 0)
         return NULL;
     io_inst *in = calloc(1, sizeof *in);
     if (!in) {
@@ -393,8 +426,7 @@ static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params
     in->conns = (uint32_t)cb_params_int(p, "conns");
     in->msgs = (uint64_t)cb_params_int(p, "msgs");
     in->size = (size_t)cb_params_int(p, "size");
-    int tcp = strcmp(cb_params_str(p, "transport"), "tcp") == 0, lfd = -1;
-    struct sockaddr_in addr;
+    cb_io_net net = {.lfd = -1};
     in->epfd = -1;
     in->conn = calloc(in->conns, sizeof *in->conn);
     in->bufs = malloc(3 * in->size * in->conns);
@@ -419,15 +451,11 @@ static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params
         io_syserr(err, errlen, "epoll_create1");
         goto fail;
     }
-    if (tcp && io_listen(&lfd, &addr, err, errlen) != 0)
+    if (cb_io_net_open(&net, strcmp(cb_params_str(p, "transport"), "tcp") == 0, err, errlen))
         goto fail;
     for (uint32_t c = 0; c < in->conns; c++) {
         io_conn *k = &in->conn[c];
-        int sv[2] = {-1, -1}, r;
-        if (tcp)
-            r = io_tcp_pair(lfd, &addr, sv, err, errlen);
-        else if ((r = socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv)))
-            io_syserr(err, errlen, "socketpair(AF_UNIX)");
+        int sv[2], r = cb_io_net_pair(&net, sv, err, errlen);
         k->ep[0].fd = sv[0];
         k->ep[1].fd = sv[1];
         if (r != 0)
@@ -445,24 +473,13 @@ static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params
             }
         }
     }
-    if (lfd >= 0)
-        close(lfd);
-    lfd = -1;
-    /* Registration reports every socket writable once (edge-triggered, so only once): consume
-     * those events here so the timed run starts with an empty ready list. */
-    struct epoll_event ev[IO_MAXEVENTS];
-    int n;
-    while ((n = epoll_wait(in->epfd, ev, IO_MAXEVENTS, 0)) > 0)
-        ;
-    if (n < 0) {
-        io_syserr(err, errlen, "epoll_wait");
+    cb_io_net_close(&net);
+    if (cb_io_drain(in->epfd, err, errlen) != 0)
         goto fail;
-    }
     in->live = 2 * (size_t)in->conns;
     return in;
 fail:
-    if (lfd >= 0)
-        close(lfd);
+    cb_io_net_close(&net);
     io_finish(in, NULL);
     return NULL;
 }

@@ -4,9 +4,12 @@
 #include <stdio.h>
 
 #include "impls/runtime.h"
+#include "lua_family.h"
 
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
 {
+    if (impl->style == CB_STYLE_LUA)
+        return cb_lua_family(wl); /* one body for every workload: its Lua file */
     const cb_family_ops *f = &wl->family[impl->style];
     return f->setup && f->run && f->finish ? f : NULL;
 }

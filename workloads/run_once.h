@@ -11,7 +11,8 @@
 
 #include "workload.h"
 
-/* The body of wl that impl runs, or NULL when wl has none for impl's family. */
+/* The body of wl that impl runs, or NULL when wl has none for impl's family (go and node never
+ * have one: their own programs run the workloads, harness/measure/external.c). */
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl);
 
 /* "WORKLOAD has no FAMILY body", and the family's reason when the workload gives one. */

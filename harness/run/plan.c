@@ -257,7 +257,11 @@ int cb_plan_build(const cb_run_opts *o, cb_plan *plan)
         return cb_usage_error("out of memory expanding %zu cells (valid: a smaller grid)", n);
     for (size_t i = 0, k = 0; i < ncells; i++)
         for (size_t v = 0; v < o->nvariants; v++, k++)
-            plan->cells[k] = (cb_plan_cell){cells[i], o->variants[v], bins[v][0], bins[v][1], k};
+            plan->cells[k] = (cb_plan_cell){cells[i], o->variants[v], bins[v][0],
+                                            /* the simulator sees corobench's code only */
+                                            cb_impl_is_language(cells[i].impl) ? NULL
+                                                                               : bins[v][1],
+                                            k};
     plan->ncells = n;
     free(cells);
     return CB_OPTS_PARSED;

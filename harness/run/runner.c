@@ -164,7 +164,13 @@ static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
         set_outcome(cell, "unsupported", buf);
         return;
     }
-    if (!cb_wl_family(pc->cell.wl, pc->cell.impl)) {
+    if (cb_impl_is_language(pc->cell.impl) && strcmp(pc->variant, "plain") != 0) {
+        snprintf(buf, sizeof buf, "unsupported: the %s variant rewrites corobench's own code, "
+                 "and the %s runtime is not corobench's code", pc->variant, pc->cell.impl->name);
+        set_outcome(cell, "unsupported", buf);
+        return;
+    }
+    if (!pc->cell.impl->external && !cb_wl_family(pc->cell.wl, pc->cell.impl)) {
         char why[512];
         cb_wl_no_body(pc->cell.wl, pc->cell.impl, why, sizeof why);
         snprintf(buf, sizeof buf, "unsupported: %s", why);

@@ -1,0 +1,216 @@
+/* The harness side of the external runtime protocol (docs/external.md): the request, one child
+ * through the process API, a checked reply, and the cell object made from it. */
+#include "external.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "harness/run/proc.h"
+#include "impls/languages.h"
+#include "stats.h"
+
+/* Warm-up of every external cell: V8 compiles the hot paths while it runs (the C cells' one
+ * warm-up repetition would time its interpreter); go and node get the same. */
+enum { CB_EXT_WARMUP_MS = 200, CB_EXT_MAX_BATCH = 1024 };
+
+static json_t *request_json(const cb_ext_request *rq)
+{
+    json_t *params = json_object();
+    for (size_t i = 0; i < rq->params->n; i++) {
+        const cb_param_val *v = &rq->params->v[i];
+        json_object_set_new(params, v->def->name,
+                            v->def->kind == CB_PARAM_INT ? json_integer(v->i) : json_string(v->s));
+    }
+    return json_pack("{s:s, s:s, s:o, s:i, s:f, s:i, s:o, s:f, s:I, s:b}", "protocol",
+                     CB_EXT_PROTOCOL, "workload", rq->workload, "params", params, "warmup",
+                     (int)rq->warmup, "warmup_ms", rq->warmup_ms, "reps", (int)rq->reps, "batch",
+                     rq->batch ? json_integer((json_int_t)rq->batch) : json_string("auto"),
+                     "min_rep_ms", rq->min_rep_ms, "max_batch", (json_int_t)rq->max_batch,
+                     "memory", rq->memory);
+}
+
+static int bad_reply(const char *name, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: reply: %s", name, what);
+    return -1;
+}
+
+/* Checks the reply's fields and fills out. */
+static int parse_reply(const char *name, json_t *doc, cb_ext_reply *out, char *err,
+                       size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    json_t *e = json_object_get(doc, "error");
+    if (e && json_is_string(e)) {
+        snprintf(err, errlen, "%s", json_string_value(e));
+        return json_is_true(json_object_get(doc, "unsupported")) ? 1 : -1;
+    }
+    const char *proto = json_string_value(json_object_get(doc, "protocol"));
+    if (!proto || strcmp(proto, CB_EXT_PROTOCOL) != 0)
+        return bad_reply(name, "protocol is not " CB_EXT_PROTOCOL, err, errlen);
+    json_t *ops = json_object_get(doc, "ops"), *susp = json_object_get(doc, "suspensions");
+    json_t *batch = json_object_get(doc, "batch");
+    json_t *samples = json_object_get(doc, "samples_ns_per_op");
+    const char *sum = json_string_value(json_object_get(doc, "checksum"));
+    if (!json_is_integer(ops) || !json_is_integer(susp) || !json_is_integer(batch) ||
+        json_integer_value(ops) < 1 || json_integer_value(batch) < 1)
+        return bad_reply(name, "ops and batch must be positive integers, suspensions an integer", err, errlen);
+    char *end = NULL;
+    errno = 0;
+    unsigned long long cs = sum ? strtoull(sum, &end, 0) : 0;
+    if (!sum || errno || *end || end == sum)
+        return bad_reply(name, "checksum must be a 64-bit number in a string (\"0x...\")", err,
+                         errlen);
+    if (!json_is_array(samples) || json_array_size(samples) == 0)
+        return bad_reply(name, "samples_ns_per_op must be a non-empty array", err, errlen);
+    size_t i;
+    json_t *s;
+    json_array_foreach(samples, i, s) if (!json_is_number(s) || json_number_value(s) <= 0) return
+        bad_reply(name, "samples_ns_per_op must hold positive numbers", err, errlen);
+    out->doc = doc;
+    out->ops = (uint64_t)json_integer_value(ops);
+    out->suspensions = (uint64_t)json_integer_value(susp);
+    out->batch = (uint64_t)json_integer_value(batch);
+    out->checksum = cs;
+    out->samples = samples;
+    json_t *rss = json_object_get(doc, "peak_rss_bytes");
+    json_t *cb = json_object_get(doc, "coroutine_bytes");
+    out->peak_rss = json_is_integer(rss) ? json_integer_value(rss) : -1;
+    out->coroutine_bytes = json_is_number(cb) ? json_number_value(cb) : -1;
+    return 0;
+}
+
+/* The runtime's descriptor limit raised to the hard one (io keeps 2 sockets per connection per
+ * batched instance, as the C io workload's setup raises its own); inherited by the child. */
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
+               char *err, size_t errlen)
+{
+    const char *argv[5], *why = NULL;
+    memset(out, 0, sizeof *out);
+    if (cb_lang_argv(name, argv, &why) != 0) {
+        snprintf(err, errlen, "%s: %s", name, why);
+        return -1;
+    }
+    json_t *req = request_json(rq);
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    argv[n++] = text; /* the request is small: one argument */
+    argv[n] = NULL;
+    raise_nofile();
+    /* In the cell's process group (a timeout kills both), on the cell's CPU (inherited). */
+    cb_proc_opts po = {.own_group = 0, .pin_cpu = -1, .stdin_null = 1};
+    cb_proc p;
+    cb_proc_result r;
+    int rc = -1;
+    if (cb_proc_start(&p, &po, cb_proc_exec, (void *)argv, err, errlen) != 0) {
+        free(text);
+        return -1;
+    }
+    free(text);
+    cb_proc_wait(&p, timeout_s, &r);
+    json_error_t je;
+    json_t *doc = NULL;
+    if (r.timed_out) {
+        snprintf(err, errlen, "%s: no reply within %g s", name, timeout_s);
+    } else if (!(doc = json_loads(r.out, 0, &je))) {
+        char failure[512];
+        cb_proc_failure(&r, failure, sizeof failure);
+        snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, je.text, failure);
+    } else if ((rc = parse_reply(name, doc, out, err, errlen)) != 0) {
+        json_decref(doc);
+    } else if (cb_proc_exit_code(r.wait_status) != 0) {
+        char failure[512];
+        cb_proc_failure(&r, failure, sizeof failure);
+        snprintf(err, errlen, "%s: %s after its reply", name, failure);
+        json_decref(doc);
+        memset(out, 0, sizeof *out);
+        rc = -1;
+    }
+    cb_proc_result_free(&r);
+    return rc;
+}
+
+static json_t *stats_object(json_t *samples)
+{
+    size_t n = json_array_size(samples), i;
+    double *x = calloc(n, sizeof *x), lo = 0, hi = 0;
+    json_t *s;
+    json_array_foreach(samples, i, s) {
+        x[i] = json_number_value(s);
+        lo = i == 0 || x[i] < lo ? x[i] : lo;
+        hi = i == 0 || x[i] > hi ? x[i] : hi;
+    }
+    double med = cb_median(x, n);
+    json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:I}", "median", med, "mad", cb_mad(x, n, med),
+                          "min", lo, "max", hi, "reps", (json_int_t)n);
+    free(x);
+    return o;
+}
+
+/* What a runtime can say of its memory: its peak RSS, and bytes per coroutine at the rest point
+ * from its own statistics (which ones in runtime_stats); the probes of a C cell (mincore,
+ * cb_rt, mallinfo2, statm) cannot see inside another process. */
+static json_t *memory_json(const cb_ext_reply *rp)
+{
+    json_t *src = json_object_get(rp->doc, "coroutine_bytes_source");
+    int rest = rp->coroutine_bytes >= 0;
+    return json_pack("{s:s?, s:n, s:n, s:n, s:n, s:o, s:n, s:n, s:n, s:n, s:I, s:n, s:n, s:n, "
+                     "s:O?, s:n}",
+                     "point", rest ? "rest" : NULL, "coroutines", "reserved_bytes_per_coro",
+                     "touched_bytes_per_coro", "stack_used_bytes_per_coro",
+                     "heap_bytes_per_coro",
+                     rest ? json_real(rp->coroutine_bytes) : json_null(),
+                     "malloc_bytes_per_coro", "heap_allocs_per_coro", "rss_bytes_per_coro",
+                     "pagetable_bytes_per_coro", "peak_rss_bytes", (json_int_t)rp->peak_rss,
+                     "page_faults_per_op", "stack_mode", "totals", "runtime_stats", src,
+                     "error");
+}
+
+json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
+{
+    uint64_t cap = c->wl->max_batch ? c->wl->max_batch(&c->params) : CB_EXT_MAX_BATCH;
+    cb_ext_request rq = {.workload = c->wl->name, .params = &c->params, .warmup = m->warmup,
+                         .reps = m->reps ? m->reps : 1, .warmup_ms = CB_EXT_WARMUP_MS,
+                         .batch = 0, .min_rep_ms = m->min_rep_ms,
+                         .max_batch = cap < 1 ? 1 : cap > CB_EXT_MAX_BATCH ? CB_EXT_MAX_BATCH : cap,
+                         .memory = 1};
+    cb_ext_reply rp;
+    char err[1024];
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_CHILDREN, &ru0);
+    /* No timeout here: the parent's timeout kills the cell's process group, the runtime with it. */
+    int rc = cb_ext_run(cb_impl_style_name(c->impl), &rq, 0, &rp, err, sizeof err);
+    getrusage(RUSAGE_CHILDREN, &ru1);
+    if (rc != 0) {
+        char buf[1100];
+        snprintf(buf, sizeof buf, "%s%s", rc > 0 ? "unsupported: " : "", err);
+        return json_pack("{s:s, s:s}", "status", rc > 0 ? "unsupported" : "failed", "error", buf);
+    }
+    char sum[19];
+    cb_checksum_text(rp.checksum, sum);
+    json_t *cell = json_pack(
+        "{s:s, s:n, s:I, s:s, s:I, s:I, s:n, s:o, s:n, s:O, s:I, s:o, s:s?}", "status", "ok",
+        "error", "ops", (json_int_t)rp.ops, "checksum", sum, "suspensions",
+        (json_int_t)rp.suspensions, "batch", (json_int_t)rp.batch, "stack_mode", "ns_per_op",
+        stats_object(rp.samples), "create_ns_per_coro", "samples_ns_per_op", rp.samples,
+        "preemptions", (json_int_t)(ru1.ru_nivcsw - ru0.ru_nivcsw), "memory", memory_json(&rp),
+        "runtime", json_string_value(json_object_get(rp.doc, "runtime")));
+    json_decref(rp.doc);
+    return cell;
+}

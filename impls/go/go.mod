@@ -1,0 +1,3 @@
+module corobench/impls/go
+
+go 1.19

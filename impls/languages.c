@@ -1,0 +1,87 @@
+/* Finding bin/corobench-go, node + impls/node/corobench.mjs, and impls/lua/. */
+#include "languages.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "root.h"
+
+static char path[PATH_MAX], script[PATH_MAX];
+
+/* node from PATH (Debian's nodejs package installs /usr/bin/node). */
+static int find_in_path(const char *prog, char *out, size_t len)
+{
+    const char *env = getenv("PATH");
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, prog);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+int cb_lang_argv(const char *name, const char *argv[4], const char **why)
+{
+    const char *root = cb_root_dir();
+    memset(argv, 0, 4 * sizeof *argv);
+    if (!root) {
+        *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
+        return -1;
+    }
+    if (strcmp(name, "go") == 0) {
+        snprintf(path, sizeof path, "%s/bin/corobench-go", root);
+        if (access(path, X_OK) != 0) {
+            *why = "bin/corobench-go not built (go was not installed when make ran; "
+                   "scripts/install-deps.sh installs golang-go)";
+            return -1;
+        }
+        argv[0] = path;
+        return 0;
+    }
+    if (strcmp(name, "node") == 0) {
+        if (find_in_path("node", path, sizeof path) != 0) {
+            *why = "node not found in PATH (scripts/install-deps.sh installs nodejs)";
+            return -1;
+        }
+        snprintf(script, sizeof script, "%s/impls/node/corobench.mjs", root);
+        if (access(script, R_OK) != 0) {
+            *why = "impls/node/corobench.mjs not found";
+            return -1;
+        }
+        argv[0] = path;
+        argv[1] = "--expose-gc"; /* the runtime collects between repetitions, untimed */
+        argv[2] = script;
+        return 0;
+    }
+    *why = "no such language runtime (valid: go, node)";
+    return -1;
+}
+
+static const char *unavailable(const char *name)
+{
+    const char *argv[4], *why = NULL;
+    return cb_lang_argv(name, argv, &why) == 0 ? NULL : why;
+}
+
+const char *cb_lang_go_unavailable(void) { return unavailable("go"); }
+
+const char *cb_lang_lua_unavailable(void)
+{
+#if CB_HAVE_LUA
+    char dir[PATH_MAX + 16];
+    const char *root = cb_root_dir();
+    snprintf(dir, sizeof dir, "%s/impls/lua", root ? root : "");
+    if (!root || access(dir, R_OK) != 0)
+        return "impls/lua/ not found above the executable";
+    return NULL;
+#else
+    return "built without Lua 5.4 (liblua5.4-dev was not installed when make ran; "
+           "scripts/install-deps.sh installs it)";
+#endif
+}
+const char *cb_lang_node_unavailable(void) { return unavailable("node"); }

@@ -1,0 +1,18 @@
+/* The languages' own runtimes (docs/external.md): where the programs of those that run outside
+ * the cell's process are (go, node), and why a runtime cannot run here. Lua runs inside the
+ * process (workloads/lua_family.c). */
+#ifndef CB_LANGUAGES_H
+#define CB_LANGUAGES_H
+
+/* NULL when the runtime can run here, else why not: go's and node's programs found, Lua built
+ * in (liblua5.4-dev at build time) with its files in impls/lua/. */
+const char *cb_lang_go_unavailable(void);
+const char *cb_lang_node_unavailable(void);
+const char *cb_lang_lua_unavailable(void);
+
+/* The command line that starts the runtime `name` ("go" or "node"): argv[0] a path, then its
+ * fixed arguments, NULL-terminated in argv[0..3]; the strings live until the next call. 0, or
+ * -1 with *why set. */
+int cb_lang_argv(const char *name, const char *argv[4], const char **why);
+
+#endif
