@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
 #   ./run.sh                 the default suite (under 3 minutes on a 2-core VM)
-#   ./run.sh --quick         a small grid (under 20 seconds once built)
+#   ./run.sh --quick         a small grid (under 30 seconds once built)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
@@ -65,17 +65,40 @@ grid=(--workload pingpong,recursive,spawn,io
           --param sites=distinct,same --param pingpong.switches=20000
           --param recursive.height=8,12 --param spawn.n=1000 --param io.conns=4
           --param io.msgs=50 --reps 5 --min-rep-ms 2)
-bin/corobench run "${quick[@]}" --pin "$pin" "${grid[@]}" "${variants[@]}" -o "$out" --no-table \
-    "${extra[@]}" || status=$?
+# The C implementations on that grid; the languages' own runtimes (docs/external.md) on a
+# smaller one in a second file beside it (an interpreter at recursive.height=20 or
+# spawn.n=100000 would take minutes), both in one report.
+langs=lua,go,node
+c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
+    on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
+bin/corobench run "${quick[@]}" --pin "$pin" --impl "$c_impls" "${grid[@]}" "${variants[@]}" \
+    -o "$out" --no-table "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"
 fi
 echo "run.sh: results in $out (results/latest.json points at it)"
+lang_out="${out%.json}-languages.json"
+lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
+           --param pingpong.switches=20000 --param recursive.height=8,12,16
+           --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50)
+[ ${#quick[@]} -eq 0 ] ||
+    lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
+               --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
+               --param io.conns=1 --param io.msgs=50 --reps 5 --min-rep-ms 2)
+lang_status=0
+bin/corobench run --pin "$pin" --impl "$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
+    || lang_status=$?
+if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
+    exit "$lang_status"
+fi
+[ "$lang_status" -eq 0 ] || status=1
+ln -sfn "$(basename "$out")" results/latest.json # the main run's, not the languages'
+echo "run.sh: the languages' runtimes in $lang_out"
 
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
 # all derived from the JSON.
 report="${out%.json}.md"
-bin/corobench report "$out" -o "$report"
+bin/corobench report "$out" "$lang_out" -o "$report"
 echo "run.sh: report $report, plots in ${report%.md}-plots/"
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"
