@@ -595,6 +595,20 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     free(text);
     json_decref(doc);
 
+    /* Without gnuplot the plots are not drawn, and the report says why. */
+    const char *path = getenv("PATH");
+    char *saved_path = path ? strdup(path) : NULL;
+    setenv("PATH", "/nonexistent", 1);
+    c = cb_test_corobench("report", out, "-o", mdmod, NULL);
+    if (saved_path)
+        setenv("PATH", saved_path, 1);
+    free(saved_path);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = cb_test_slurp(mdmod);
+    CB_CHECK_CONTAINS(text, "### io\n\nio: messages per second vs connections.\n\nNot drawn: "
+                            "cannot run gnuplot");
+    CB_CHECK_CONTAINS(text, "Plots: io (not drawn: cannot run gnuplot");
+    free(text);
     /* Two results files: side by side per machine, then a section each. */
     c = cb_test_corobench("report", out, mod, "-o", mdmod, "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -606,7 +620,8 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     expect_usage("unexpected argument '--bogus' for report", NULL, "report", out, "--bogus",
                  NULL);
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s' '%s' '%s'", out, md, mod, mdmod, plots);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s' '%s' '%s' '%.*s-plots'", out, md, mod, mdmod,
+             plots, (int)(strlen(mdmod) - 3), mdmod);
     CB_CHECK(system(cmd) == 0);
 }
 

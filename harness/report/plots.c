@@ -287,14 +287,20 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         model_text(doc, model, sizeof model);
         cb_append(assign, sizeof assign, "model='%s'; ", model);
     }
-    char script[4096], why[512];
+    char script[4096], why[512] = "";
     snprintf(script, sizeof script, "%s/%s.gp", scripts, p->script);
     static const char *const exts[] = {"png", "svg"};
     for (size_t e = 0; e < 2; e++) {
-        char one[8192 + 4096] = "";
+        /* gnuplot writes a temporary file (same extension: common.gp picks the terminal by
+         * it), renamed into place when it succeeded, so a reader never sees half a picture. */
+        char one[8192 + 4096] = "", tmp[4200];
         snprintf(path, sizeof path, "%s/%s.%s", dir, p->name, exts[e]);
-        cb_append(one, sizeof one, "%sout='%s'", assign, path);
-        if (gnuplot(one, script, why, sizeof why) != 0) {
+        snprintf(tmp, sizeof tmp, "%s/.%s.tmp%ld.%s", dir, p->name, (long)getpid(), exts[e]);
+        cb_append(one, sizeof one, "%sout='%s'", assign, tmp);
+        if (gnuplot(one, script, why, sizeof why) != 0 || rename(tmp, path) != 0) {
+            if (!why[0])
+                cb_append(why, sizeof why, "cannot rename %s: %s", tmp, strerror(errno));
+            unlink(tmp);
             json_object_set_new(res, "skipped", json_string(why));
             return res;
         }
