@@ -7,6 +7,8 @@
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
 #   make check-sanitize       only the runtime and workload tests under ASan+UBSan
+#   make check-sanitize-all   the whole tree (CLI, variants, tools, every test) under ASan+UBSan
+#   make fuzz                 the libFuzzer targets of tests/fuzz/ (clang), FUZZ_RUNS inputs each
 #   make ARCH=aarch64 CC=aarch64-linux-gnu-gcc BUILD=build/aarch64 tests   (what check-aarch64 runs)
 # Sources are found by wildcard; objects go to $(BUILD); dependencies come from -MMD -MP.
 # The switch assembly is picked by directory: impls/asm/$(ARCH)/. An unknown ARCH is an error.
@@ -67,7 +69,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 .PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
-	clean FORCE variants
+	check-sanitize-all clean FORCE variants
 all: $(BIN)/corobench variants $(GO_BIN)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
@@ -198,6 +200,58 @@ check-sanitize-build:
 
 check-sanitize: check-sanitize-build
 	$(SAN_RUN)
+
+# The whole tree under AddressSanitizer and UBSan (any UB report fatal): the CLI, the variant
+# binaries, tools/asmrw (which runs, leak-checked, while building them) and every test, then the
+# full native suite against that build. Not part of `make check` (it takes minutes); tests whose
+# exact figures the instrumentation changes skip with the reason (CB_SKIP_UNDER_ASAN).
+SANALL_BUILD := build/$(ARCH)-sanitize-all
+check-sanitize-all:
+	@$(MAKE) --no-print-directory BUILD=$(SANALL_BUILD) BIN=$(SANALL_BUILD)/bin \
+		CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS) -fno-sanitize-recover=undefined" \
+		LDFLAGS="$(SAN_FLAGS)" all $(SANALL_BUILD)/cbtest
+	ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 CB_BUILD_ROOT=$(SANALL_BUILD) \
+		$(SANALL_BUILD)/cbtest
+
+# make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c, clang) for the results reader behind report,
+# export and compare, and for the parameter parser, built with AddressSanitizer and UBSan. Each
+# runs from its seed corpus tests/fuzz/<target>/ (new inputs go to a copy in the build directory)
+# until FUZZ_RUNS inputs or FUZZ_SECONDS, and fails on a crash, a hang (FUZZ_TIMEOUT s per
+# input), a leak, a sanitizer report, or fewer than FUZZ_RUNS inputs run (a loaded machine: raise
+# FUZZ_SECONDS). It prints each target's executions.
+FUZZ_CC      ?= clang
+FUZZ_RUNS    ?= 1000000
+FUZZ_SECONDS ?= 900
+FUZZ_TIMEOUT ?= 5
+FUZZ_BUILD   := build/$(ARCH)-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# The code is GNU C for GCC: clang must accept a flexible-array struct inside another and
+# GCC's noclone attribute.
+FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes
+FUZZ_TARGETS := $(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c)))
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
+		CFLAGS="-O1 -g -Wall -Wextra -Werror $(FUZZ_WNO) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+		$(patsubst %,$(FUZZ_BUILD)/%,$(FUZZ_TARGETS))
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(HARNESS_OBJ) $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+		echo "== $$t (up to $(FUZZ_RUNS) inputs or $(FUZZ_SECONDS) s)"; \
+		case $$t in fuzz_params) len=256 ;; *) len=8192 ;; esac; \
+		$(FUZZ_BUILD)/$$t -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=$(FUZZ_TIMEOUT) -max_len=$$len \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/$$t > $(FUZZ_BUILD)/$$t.log 2>&1 \
+			|| { tail -n 40 $(FUZZ_BUILD)/$$t.log; echo "FAIL $$t"; exit 1; }; \
+		grep -E '^(Done|stat::number_of_executed_units)' $(FUZZ_BUILD)/$$t.log; \
+		runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_BUILD)/$$t.log); \
+		[ "$${runs:-0}" -ge $(FUZZ_RUNS) ] || { echo "FAIL $$t: $$runs inputs in $(FUZZ_SECONDS) s"; exit 1; }; \
+	done
 
 clean:
 	rm -rf $(BUILD) build $(BIN)

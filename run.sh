@@ -28,7 +28,7 @@ make -j"$(nproc)" all >/dev/null
 # Pin the measured children to the last CPU we may use (away from CPU 0's interrupts).
 pin=$(( $(nproc) - 1 ))
 host=$(hostname)
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
+stamp=$(date -u +%Y%m%dT%H%M%S.%6NZ)
 out="results/${host}-${stamp}.json"
 
 if [ "$calibrate" -eq 1 ]; then

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "params/params.h" /* cb_quote: every message quotes a value through it */
+
 /* Exit statuses of the CLI. */
 enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2 };
 

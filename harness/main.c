@@ -2,11 +2,13 @@
  * One table of commands (as perf's builtin-bench.c): dispatch, the usage text and the "valid: ..."
  * list of an unknown command all come from it. Each command lives in its module: run/ for run,
  * list and the hidden cell, report/ for report, export and compare. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "build.h"
 #include "cli.h"
+#include "params/params.h"
 #include "report/commands.h"
 #include "run/commands.h"
 
@@ -18,9 +20,9 @@ static const cb_command commands[] = {
     {"export",
      "RESULTS.json [--format gnuplot|csv|gbench|deterministic]\n"
      "                         [--workload W] [--x PARAM] [--where N=V]... [--y FIELD]...\n"
-     "                         [--relative-to IMPL] [-o FILE]",
+     "                         [--relative-to IMPL] [-o FILE [--force]]",
      "plot data, CSV, google benchmark JSON", cb_cmd_export},
-    {"report", "RESULTS.json [MORE.json...] [-o FILE.md] [--no-plots]",
+    {"report", "RESULTS.json [MORE.json...] [-o FILE.md [--force]] [--no-plots]",
      "claims with verdicts, plots, tables", cb_cmd_report},
     {"compare",
      "BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
@@ -64,7 +66,7 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -86,5 +88,16 @@ int main(int argc, char **argv)
         if (commands[i].summary)
             n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
                                   commands[i].name);
-    return cb_usage_error("unknown command '%s' (valid: %s)", cmd, valid);
+    return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Standard output on a full device or a closed pipe: say so and fail, never exit 0. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "corobench: cannot write to standard output: %s\n", strerror(errno));
+        return rc ? rc : CB_EXIT_CELLS_FAILED;
+    }
+    return rc;
 }

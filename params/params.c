@@ -29,6 +29,41 @@ int64_t cb_params_int(const cb_params *p, const char *name) { return must_find(p
 
 const char *cb_params_str(const cb_params *p, const char *name) { return must_find(p, name)->s; }
 
+int cb_parse_int(const char *text, int64_t min, int64_t max, int64_t *out)
+{
+    const char *p = text;
+    int neg = *p == '-';
+    p += neg;
+    if (*p < '0' || *p > '9')
+        return -1;
+    uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (limit - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    int64_t x = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    if (x < min || x > max)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+const char *cb_quote(const char *text)
+{
+    enum { SHOWN = 80 };
+    static char bufs[8][SHOWN + 4];
+    static unsigned next;
+    char *b = bufs[next++ % 8];
+    size_t n = 0;
+    for (; text[n] && n < SHOWN; n++) /* control characters would break the one line */
+        b[n] = (unsigned char)text[n] < 0x20 || text[n] == 0x7f ? '?' : text[n];
+    memcpy(b + n, text[n] ? "..." : "", text[n] ? 4 : 1);
+    return b;
+}
 
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,
                    size_t errlen)
@@ -42,22 +77,21 @@ int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, c
                 return 0;
             }
         size_t n = (size_t)snprintf(err, errlen, "invalid value '%s' for parameter %s (valid: ",
-                                    text, def->name);
+                                    cb_quote(text), def->name);
         for (size_t i = 0; def->choices[i] && n < errlen; i++)
             n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", def->choices[i]);
         if (n < errlen)
             snprintf(err + n, errlen - n, ")");
         return -1;
     }
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(text, &end, 0);
-    /* Plain integers only (no k/M suffixes), so a result's params say exactly what ran. */
-    if (errno || end == text || *end != '\0' || x < def->min || x > def->max) {
+    int64_t x;
+    /* Plain decimal integers only (no 0x, no k/M suffixes), so a result's params say exactly
+     * what ran and "010" means ten everywhere. */
+    if (cb_parse_int(text, def->min, def->max, &x) != 0) {
         snprintf(err, errlen,
-                 "invalid value '%s' for parameter %s (valid: an integer from %" PRId64
+                 "invalid value '%s' for parameter %s (valid: a decimal integer from %" PRId64
                  " to %" PRId64 ")",
-                 text, def->name, def->min, def->max);
+                 cb_quote(text), def->name, def->min, def->max);
         return -1;
     }
     v->i = x;

@@ -36,6 +36,15 @@ int64_t cb_params_int(const cb_params *p, const char *name);
 const char *cb_params_str(const cb_params *p, const char *name);
 const cb_param_val *cb_params_find(const cb_params *p, const char *name);
 
+/* Parses a decimal integer: an optional '-', then digits only (leading zeros are decimal: "010"
+ * is 10; no "0x", no '+', no spaces, no suffix). 0 with *out set, or -1 (not such an integer, or
+ * outside min..max). */
+int cb_parse_int(const char *text, int64_t min, int64_t max, int64_t *out);
+/* A value as typed, for a one-line message: its first 80 characters, then "..." if there were
+ * more; control characters shown as '?'. The result lives in one of 8 rotating static buffers,
+ * so one message may quote up to 8 values. */
+const char *cb_quote(const char *text);
+
 /* Parses text for def into v. Returns 0, or -1 with a one-line reason in err naming the value
  * and the valid choices or range. */
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,

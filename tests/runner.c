@@ -102,6 +102,14 @@ static int run_one(const test *t, int verbose)
     return result;
 }
 
+int cb_test_exists(const char *name)
+{
+    for (size_t i = 0; i < ntests; i++)
+        if (!strcmp(tests[i].name, name))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int verbose = 0, list = 0;

@@ -1,5 +1,6 @@
 /* Helpers the test files share (test.h): running bin/corobench or a function in a child, the
  * parameters of a (workload, implementation) point, temporary paths and whole files. */
+#include <dirent.h>
 #include <unistd.h>
 
 #include "harness/run/proc.h"
@@ -131,4 +132,33 @@ void cb_test_params(const cb_workload *wl, const cb_impl *im, const char *const 
             if (cb_param_parse(d, text, &p->v[p->n++], err, sizeof err))
                 CB_FAIL("%s", err);
         }
+}
+
+pid_t cb_test_child_of(pid_t parent, long *cpu_ticks)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    while (d && !found && (e = readdir(d))) {
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        char *rp = strrchr(buf, ')'), state;
+        long ppid, ut, st;
+        if (rp && sscanf(rp + 2, "%c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &state,
+                         &ppid, &ut, &st) == 4 &&
+            ppid == parent && state != 'Z') {
+            found = (pid_t)atol(e->d_name);
+            if (cpu_ticks)
+                *cpu_ticks = ut + st;
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
 }

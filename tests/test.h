@@ -72,6 +72,17 @@ enum { CB_TEST_SKIP = 77 };
         exit(CB_TEST_SKIP);                                                                    \
     } while (0)
 
+/* In the whole-tree sanitizer build (make check-sanitize-all) the instrumentation changes some
+ * figures a test asserts exactly (the calls and returns the simulator counts, heap and stack
+ * bytes); such a test skips there, saying why. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CB_SKIP_UNDER_ASAN(why) CB_SKIP("under AddressSanitizer, %s", why)
+#else
+#define CB_SKIP_UNDER_ASAN(why)                                                                \
+    do {                                                                                       \
+    } while (0)
+#endif
+
 #define CB_CHECK(cond)                                                                         \
     do {                                                                                       \
         if (!(cond))                                                                           \
@@ -118,6 +129,8 @@ int cb_test_fork(void (*fn)(void), char **out, char **err);
  * when they do not fit in cap - 1 entries. */
 size_t cb_test_argv(char **argv, size_t cap, char *path, size_t pathlen, const char *binary,
                     const char *a0, va_list ap);
+/* 1 if a test of that name is registered (docs that name a test can be checked). */
+int cb_test_exists(const char *name);
 /* Directory holding bin/ (the build root), from CB_BUILD_ROOT or ".". */
 const char *cb_test_root(void);
 
@@ -133,6 +146,9 @@ cb_test_cli cb_test_corobench(const char *a0, ...);
 /* The same started in the background (p->pid is bin/corobench), and its end: the wait status. */
 void cb_test_corobench_start(cb_proc *p, const char *a0, ...);
 int cb_test_wait(cb_proc *p);
+/* A live (not zombie) child of parent from /proc, 0 if none; with cpu_ticks its user + system
+ * clock ticks. */
+pid_t cb_test_child_of(pid_t parent, long *cpu_ticks);
 /* /tmp/cbtest-<pid>-<name>, removed if it exists. */
 void cb_test_tmp_path(char *buf, size_t len, const char *name);
 /* The whole file, malloc'd; fails the test when it cannot be read. */

@@ -37,6 +37,13 @@ static const char *str(json_t *cell, const char *key)
 /* What the error of a fault cell must say, by kind and family. */
 static const char *expected(const char *kind, const char *family)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* The sanitizers see a null store or a stack overflow first, and name it. */
+    if (!strcmp(kind, "segv"))
+        return "store to null pointer";
+    if (!strcmp(kind, "overflow"))
+        return "overflow";
+#endif
     if (!strcmp(kind, "segv"))
         return "killed by signal 11 (Segmentation fault)";
     if (!strcmp(kind, "overflow"))
@@ -124,6 +131,10 @@ CB_TEST(fault_chunked_overflow_named)
         char want[128];
         snprintf(want, sizeof want, "coroutine stack overflow (impl=%s, stack=16384 bytes)",
                  str(cell, "impl"));
+#if defined(__SANITIZE_ADDRESS__)
+        if (strstr(str(cell, "error"), "AddressSanitizer")) /* it saw the overflow first */
+            continue;
+#endif
         CB_CHECK_CONTAINS(str(cell, "error"), want);
         CB_CHECK_CONTAINS(str(cell, "error"), "chunked stack");
     }
@@ -159,31 +170,6 @@ CB_TEST(fault_io_low_file_limit_named)
     CB_CHECK(strstr(c.err, "conns up to 0") == NULL);
 }
 
-/* The pid of a child of parent, 0 if none. */
-static pid_t child_of(pid_t parent)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-    while (d && !found && (e = readdir(d))) {
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = '\0';
-        char *rp = strrchr(buf, ')');
-        long ppid;
-        if (rp && sscanf(rp + 2, "%*c %ld", &ppid) == 1 && ppid == parent)
-            found = (pid_t)atol(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* A cell's process killed from outside is recorded as failed with the signal; the run goes on. */
 CB_TEST_T(fault_cell_killed_from_outside, 120)
 {
@@ -194,7 +180,7 @@ CB_TEST_T(fault_cell_killed_from_outside, 120)
                             "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0",
                             "--timeout", "60", "--no-table", "-o", out, NULL);
     pid_t cell = 0;
-    for (int i = 0; i < 200 && !(cell = child_of(run.pid)); i++)
+    for (int i = 0; i < 200 && !(cell = cb_test_child_of(run.pid, NULL)); i++)
         usleep(20000);
     CB_CHECK(cell > 0);
     usleep(100000);

@@ -244,6 +244,7 @@ static const char *impl_of(json_t *cell) { return json_string_value(json_object_
 
 CB_TEST_T(memory_spawn_cell_metrics, 120)
 {
+    CB_SKIP_UNDER_ASAN("its allocator is not the one whose growth the heap check reads");
     double pg = (double)cb_stack_page_size();
     json_t *doc = run_cells("--workload", "spawn", "--impl", "asm,ucontext,sm,closure", "--param",
                             "n=2000", "--reps", "1", NULL);
@@ -328,6 +329,7 @@ CB_TEST_T(memory_auto_past_map_budget, 120)
 /* At the deepest point, each family's footprint grows with the height of the recursion. */
 CB_TEST_T(memory_recursion_grows_with_height, 120)
 {
+    CB_SKIP_UNDER_ASAN("frames live on its fake stacks, not on the coroutine's");
     json_t *doc = run_cells("--workload", "recursive", "--impl", "asm,ucontext,sm,closure",
                             "--param", "height=4,12", "--reps", "1", NULL);
     size_t n = json_array_size(json_object_get(doc, "cells"));

@@ -47,6 +47,16 @@ static int set_has(const nameset *s, const char *name, size_t len)
     }
 }
 
+/* Puts an owned string in a free slot (the set has room). */
+static void set_put(nameset *s, char *owned, size_t len)
+{
+    size_t i = hash(owned, len) & (s->cap - 1);
+    while (s->slot[i])
+        i = (i + 1) & (s->cap - 1);
+    s->slot[i] = owned;
+    s->n++;
+}
+
 static void set_add(nameset *s, const char *name, size_t len)
 {
     if (set_has(s, name, len))
@@ -57,18 +67,23 @@ static void set_add(nameset *s, const char *name, size_t len)
         if (!g.slot)
             exit(1);
         for (size_t i = 0; i < s->cap; i++)
-            if (s->slot[i])
-                set_add(&g, s->slot[i], strlen(s->slot[i]));
+            if (s->slot[i]) /* the strings move to the bigger table */
+                set_put(&g, s->slot[i], strlen(s->slot[i]));
         free(s->slot);
         *s = g;
     }
-    size_t i = hash(name, len) & (s->cap - 1);
-    while (s->slot[i])
-        i = (i + 1) & (s->cap - 1);
-    s->slot[i] = xmalloc(len + 1);
-    memcpy(s->slot[i], name, len);
-    s->slot[i][len] = '\0';
-    s->n++;
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    set_put(s, copy, len);
+}
+
+static void set_free(nameset *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->slot[i]);
+    free(s->slot);
+    memset(s, 0, sizeof *s);
 }
 
 typedef struct asmfile {
@@ -456,5 +471,14 @@ int main(int argc, char **argv)
         label_counter = 0;
         rewrite(&files[i], suffix);
     }
+    for (size_t i = 0; i < nf; i++) { /* everything freed, so LeakSanitizer has nothing to say */
+        set_free(&files[i].funcs);
+        set_free(&files[i].labels);
+        set_free(&files[i].globls);
+        free(files[i].line);
+        free(files[i].text);
+    }
+    set_free(&global_funcs);
+    free(files);
     return 0;
 }

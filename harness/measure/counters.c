@@ -13,6 +13,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "counters.h"
+#include "params/params.h"
 
 /* ---- The alias table --------------------------------------------------------------------------
  * Each alias lists candidates in order; on a host it resolves to the first whose model is an
@@ -737,14 +738,14 @@ int cb_counters_validate(const char *list, char *err, size_t errlen)
             snprintf(err, errlen,
                      "--events: empty event name in '%s' (valid: a libpfm4 event name or an "
                      "alias: %s)",
-                     list ? list : "", names);
+                     cb_quote(list ? list : ""), names);
             rc = -1;
             break;
         }
         for (size_t j = 0; j < i && !rc; j++)
             if (!strcmp(items[j], it)) {
                 snprintf(err, errlen, "--events: event '%s' listed twice (valid: each event once)",
-                         it);
+                         cb_quote(it));
                 rc = -1;
             }
         if (rc || find_alias(it))
@@ -754,7 +755,8 @@ int cb_counters_validate(const char *list, char *err, size_t errlen)
         if (r != PFM_SUCCESS) {
             snprintf(err, errlen,
                      "%s event '%s': %s (valid: a libpfm4 event name or an alias: %s)",
-                     r == PFM_ERR_NOTFOUND ? "unknown" : "bad", it, pfm_strerror(r), names);
+                     r == PFM_ERR_NOTFOUND ? "unknown" : "bad", cb_quote(it), pfm_strerror(r),
+                     names);
             rc = -1;
         }
     }

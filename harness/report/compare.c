@@ -263,36 +263,38 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
     static const char usage[] = "BASE.json NEW.json [--threshold PERCENT] [--alpha A] "
                                 "[--metric time|deterministic|all] [--allow-missing]";
     size_t nf = 0;
+    int threshold_set = 0, alpha_set = 0, metric_set = 0; /* each option once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
         char *end;
-        if (!strcmp(a, "--threshold") && has) {
+        if (!strcmp(a, "--threshold") && has && !threshold_set++) {
             o->threshold = strtod(argv[++i], &end);
             if (*end || end == argv[i] || !(o->threshold >= 0) || !isfinite(o->threshold))
                 return cb_usage_error("invalid value '%s' for --threshold (valid: a percentage "
                                       ">= 0)",
-                                      argv[i]);
-        } else if (!strcmp(a, "--alpha") && has) {
+                                      cb_quote(argv[i]));
+        } else if (!strcmp(a, "--alpha") && has && !alpha_set++) {
             o->alpha = strtod(argv[++i], &end);
             if (*end || end == argv[i] || !(o->alpha > 0 && o->alpha < 1))
                 return cb_usage_error("invalid value '%s' for --alpha (valid: a number between "
                                       "0 and 1)",
-                                      argv[i]);
-        } else if (!strcmp(a, "--metric") && has) {
+                                      cb_quote(argv[i]));
+        } else if (!strcmp(a, "--metric") && has && !metric_set++) {
             const char *m = argv[++i];
             o->time = !strcmp(m, "time") || !strcmp(m, "all");
             o->deterministic = !strcmp(m, "deterministic") || !strcmp(m, "all");
             if (!o->time && !o->deterministic)
                 return cb_usage_error("invalid value '%s' for --metric (valid: time, "
                                       "deterministic, all)",
-                                      m);
+                                      cb_quote(m));
         } else if (!strcmp(a, "--allow-missing")) {
             o->allow_missing = 1;
         } else if ((a[0] != '-' || !a[1]) && nf < 2) {
             files[nf++] = a;
         } else {
-            return cb_usage_error("unexpected argument '%s' for compare (valid: %s)", a, usage);
+            return cb_usage_error("unexpected argument '%s' for compare (valid: %s, each once)",
+                                  cb_quote(a), usage);
         }
     }
     if (nf != 2)

@@ -19,6 +19,7 @@
 #include "harness/build.h"
 #include "harness/cli.h"
 #include "harness/measure/stats.h"
+#include "harness/output.h"
 #include "load.h"
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
@@ -131,9 +132,7 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
 static int export_gnuplot(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
 {
     (void)doc;
-    if (!cb_export_gnuplot(out, cells, o))
-        fprintf(stderr, "corobench: export: no ok %s cells with an integer parameter '%s'\n",
-                o->workload, o->x);
+    cb_export_gnuplot(out, cells, o); /* cb_cmd_export made sure it has rows */
     return 0;
 }
 
@@ -407,23 +406,28 @@ enum { NFORMATS = sizeof formats / sizeof formats[0] };
 
 static const char usage[] =
     "RESULTS.json [--format gnuplot|csv|gbench|deterministic] [--workload W] "
-    "[--where NAME=VALUE]... [-o FILE]; gnuplot also needs --x PARAM and takes [--y FIELD]... "
+    "[--where NAME=VALUE]... [-o FILE [--force]]; gnuplot also needs --x PARAM and takes "
+    "[--y FIELD]... "
     "[--relative-to IMPL]";
 
 static int parse(int argc, char **argv, cb_export_opts *o)
 {
+    int format_set = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
-        if (!strcmp(a, "--workload") && has)
+        /* Single-valued options once each; --y and --where repeat. */
+        if (!strcmp(a, "--workload") && has && !o->workload)
             o->workload = argv[++i];
-        else if (!strcmp(a, "--x") && has)
+        else if (!strcmp(a, "--x") && has && !o->x)
             o->x = argv[++i];
-        else if (!strcmp(a, "-o") && has)
+        else if (!strcmp(a, "-o") && has && !o->out)
             o->out = argv[++i];
-        else if (!strcmp(a, "--format") && has)
+        else if (!strcmp(a, "--force"))
+            o->force = 1;
+        else if (!strcmp(a, "--format") && has && !format_set++)
             o->format = argv[++i];
-        else if (!strcmp(a, "--relative-to") && has)
+        else if (!strcmp(a, "--relative-to") && has && !o->relative_to)
             o->relative_to = argv[++i];
         else if (!strcmp(a, "--y") && has) {
             if (o->ny == CB_EXPORT_MAX)
@@ -433,13 +437,15 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             char *eq = strchr(argv[++i], '=');
             if (!eq || eq == argv[i] || o->nw == CB_EXPORT_MAX)
                 return cb_usage_error("invalid --where '%s' (valid: NAME=VALUE, at most %d)",
-                                      argv[i], CB_EXPORT_MAX);
+                                      cb_quote(argv[i]), CB_EXPORT_MAX);
             o->w[o->nw].name = strndup(argv[i], (size_t)(eq - argv[i]));
             o->w[o->nw++].value = eq + 1;
         } else if (a[0] != '-' && !o->in)
             o->in = a;
         else
-            return cb_usage_error("unexpected argument '%s' for export (valid: %s)", a, usage);
+            return cb_usage_error("unexpected argument '%s' for export (valid: %s, each but --y "
+                                  "and --where once)",
+                                  cb_quote(a), usage);
     }
     size_t k = 0;
     while (k < NFORMATS && strcmp(o->format, formats[k].name))
@@ -450,7 +456,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
         for (k = 0; k < NFORMATS && len < sizeof valid; k++)
             len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", k ? ", " : "",
                                     formats[k].name);
-        return cb_usage_error("invalid value '%s' for --format (valid: %s)", o->format, valid);
+        return cb_usage_error("invalid value '%s' for --format (valid: %s)", cb_quote(o->format),
+                              valid);
     }
     int gnuplot = !strcmp(o->format, "gnuplot");
     if (!o->in || (gnuplot && (!o->workload || !o->x)))
@@ -462,27 +469,62 @@ static int parse(int argc, char **argv, cb_export_opts *o)
     return 0;
 }
 
+/* The cells a format would write: those of the workload and --where (gnuplot: ok ones with an
+ * integer x). */
+static size_t count_rows(json_t *cells, const cb_export_opts *o)
+{
+    int gnuplot = !strcmp(o->format, "gnuplot");
+    size_t i, n = 0;
+    json_t *c;
+    json_array_foreach(cells, i, c)
+        n += matches(c, o) &&
+             (!gnuplot ||
+              (cb_cell_ok(c) && json_is_integer(json_object_get(json_object_get(c, "params"), o->x))));
+    return n;
+}
+
+static void free_where(cb_export_opts *o)
+{
+    for (size_t i = 0; i < o->nw; i++)
+        free(o->w[i].name);
+}
+
 int cb_cmd_export(int argc, char **argv)
 {
     cb_export_opts o = {.format = "gnuplot"};
+    cb_out out;
     int rc = parse(argc, argv, &o);
-    if (rc)
-        return rc;
-    json_t *doc = cb_results_load(o.in);
-    if (!doc)
-        return CB_EXIT_USAGE;
-    char tmp[4096];
-    FILE *out = cb_output_open(o.out, tmp, sizeof tmp);
-    if (!out) {
-        json_decref(doc);
-        return CB_EXIT_CELLS_FAILED;
+    if (!rc)
+        rc = cb_out_prepare(&out, "export", o.out, o.force);
+    json_t *doc = rc ? NULL : cb_results_load(o.in);
+    if (!doc) {
+        free_where(&o);
+        return rc ? rc : CB_EXIT_USAGE;
     }
     json_t *cells = json_object_get(doc, "cells");
+    if (!count_rows(cells, &o)) {
+        /* Nothing to export is an error, and nothing is written (an old file stays). */
+        rc = cb_usage_error("export: no %s%s cells%s%s%s%s (valid: a workload, x and --where "
+                            "that match cells of the file)",
+                            strcmp(o.format, "gnuplot") ? "" : "ok ",
+                            o.workload ? cb_quote(o.workload) : "matching",
+                            strcmp(o.format, "gnuplot") ? "" : " with an integer parameter '",
+                            strcmp(o.format, "gnuplot") ? "" : cb_quote(o.x),
+                            strcmp(o.format, "gnuplot") ? "" : "'",
+                            o.nw ? " matching --where" : "");
+        json_decref(doc);
+        free_where(&o);
+        return rc;
+    }
+    FILE *f = cb_out_stream(&out);
     for (size_t k = 0; k < NFORMATS; k++)
         if (!strcmp(o.format, formats[k].name))
-            rc = formats[k].write(out, doc, cells, &o);
+            rc = formats[k].write(f, doc, cells, &o);
     json_decref(doc);
-    if (cb_output_commit(out, o.out, tmp) != 0 || rc != 0)
+    free_where(&o);
+    if (rc != 0) {
+        cb_out_discard(&out);
         return CB_EXIT_CELLS_FAILED;
-    return 0;
+    }
+    return cb_out_commit(&out) ? CB_EXIT_CELLS_FAILED : 0;
 }

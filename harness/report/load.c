@@ -1,9 +1,17 @@
-/* Reading results documents (load.h). */
+/* Reading results documents (load.h): the JSON parsed with the parser's line and column on an
+ * error, then every field a reader uses checked for type, range and finiteness, and every cell
+ * present once. After cb_results_load succeeds a reader may use those fields without checking
+ * their type again (no NULL reaches strcmp, no string is read as 0); optional ones may be absent. */
 #include "load.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/build.h"
@@ -87,50 +95,361 @@ const char *cb_cell_flags(json_t *cell, char *buf, size_t len)
     return buf;
 }
 
-json_t *cb_results_load(const char *path)
+typedef struct checker {
+    const char *name; /* the file, as given */
+    char where[64];   /* "cell 3: " or "" */
+    int failed;
+} checker;
+
+static const char *json_kind(const json_t *v)
+{
+    if (!v)
+        return "missing";
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    default: return "missing";
+    }
+}
+
+static int bad(checker *k, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad(checker *k, const char *field, const char *fmt, ...)
+{
+    if (k->failed++)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "corobench: results '%s': %sfield '%s' ", cb_quote(k->name), k->where, field);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return -1;
+}
+
+/* Absent members are allowed where a reader does without them (opt): a results file written by
+ * `export --format deterministic` (the CI baseline) has no timing and little of the machine. */
+enum { REQUIRED = 0, OPTIONAL = 1 };
+
+/* A string (non-empty unless empty_ok). */
+static int want_string(checker *k, json_t *obj, const char *field, const char *path, int empty_ok,
+                       int opt)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v && opt)
+        return 0;
+    if (!json_is_string(v))
+        return bad(k, path, "is %s (valid: a string)", json_kind(v));
+    if (!empty_ok && !*json_string_value(v))
+        return bad(k, path, "is empty (valid: a non-empty string)");
+    return 0;
+}
+
+static int want_object(checker *k, json_t *obj, const char *field, const char *path, int opt)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v && opt)
+        return 0;
+    return json_is_object(v) ? 0 : bad(k, path, "is %s (valid: an object)", json_kind(v));
+}
+
+static int want_integer(checker *k, json_t *obj, const char *field, const char *path,
+                        json_int_t min, int opt)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v && opt)
+        return 0;
+    if (!json_is_integer(v))
+        return bad(k, path, "is %s (valid: an integer)", json_kind(v));
+    if (json_integer_value(v) < min)
+        return bad(k, path, "is %lld (valid: an integer >= %lld)",
+                   (long long)json_integer_value(v), (long long)min);
+    return 0;
+}
+
+/* A finite number >= 0 (> 0 when positive); null allowed when null_ok. */
+static int want_number(checker *k, json_t *obj, const char *field, const char *path, int positive,
+                       int null_ok)
+{
+    json_t *v = json_object_get(obj, field);
+    if (null_ok && json_is_null(v))
+        return 0;
+    if (!json_is_number(v))
+        return bad(k, path, "is %s (valid: a number%s)", json_kind(v), null_ok ? " or null" : "");
+    double x = json_number_value(v);
+    if (!isfinite(x) || x < 0 || (positive && x == 0))
+        return bad(k, path, "is %g (valid: a finite number %s 0)", x, positive ? ">" : ">=");
+    return 0;
+}
+
+/* Optional members: absent, or of the type wanted. */
+static int optional_type(checker *k, json_t *obj, const char *field, int type1, int type2,
+                         const char *valid)
+{
+    json_t *v = json_object_get(obj, field);
+    if (!v || (int)json_typeof(v) == type1 || (int)json_typeof(v) == type2)
+        return 0;
+    return bad(k, field, "is %s (valid: %s)", json_kind(v), valid);
+}
+
+static const char *const statuses[] = {"ok", "failed", "timeout", "unsupported", NULL};
+
+static int check_timing(checker *k, json_t *cell)
+{
+    json_t *ns = json_object_get(cell, "ns_per_op");
+    if (ns && (want_object(k, cell, "ns_per_op", "ns_per_op", REQUIRED) ||
+               want_number(k, ns, "median", "ns_per_op.median", 1, 0) ||
+               want_number(k, ns, "mad", "ns_per_op.mad", 0, 0) ||
+               want_number(k, ns, "min", "ns_per_op.min", 0, 0) ||
+               want_number(k, ns, "max", "ns_per_op.max", 0, 0) ||
+               want_integer(k, ns, "reps", "ns_per_op.reps", 1, REQUIRED)))
+        return -1;
+    json_t *samples = json_object_get(cell, "samples_ns_per_op"), *s;
+    size_t i;
+    if (samples && !json_is_array(samples))
+        return bad(k, "samples_ns_per_op", "is %s (valid: an array of numbers)",
+                   json_kind(samples));
+    json_array_foreach(samples, i, s)
+    {
+        if (!json_is_number(s) || !isfinite(json_number_value(s)) || json_number_value(s) < 0) {
+            char f[64];
+            snprintf(f, sizeof f, "samples_ns_per_op[%zu]", i);
+            return bad(k, f, "is %s (valid: a finite number >= 0)", json_kind(s));
+        }
+    }
+    return 0;
+}
+
+static int check_extras(checker *k, json_t *cell)
+{
+    json_t *m = json_object_get(cell, "memory");
+    if (optional_type(k, cell, "memory", JSON_OBJECT, JSON_NULL, "an object or null") ||
+        optional_type(k, cell, "rsbsim", JSON_OBJECT, JSON_NULL, "an object or null") ||
+        optional_type(k, cell, "counters", JSON_OBJECT, JSON_NULL, "an object or null") ||
+        optional_type(k, cell, "create_ns_per_coro", JSON_OBJECT, JSON_NULL,
+                      "an object or null"))
+        return -1;
+    if (json_is_object(m)) {
+        static const char *const per_coro[] = {"touched_bytes_per_coro", "heap_bytes_per_coro",
+                                               "rss_bytes_per_coro", NULL};
+        json_t *point = json_object_get(m, "point");
+        if (point && !json_is_string(point) && !json_is_null(point))
+            return bad(k, "memory.point", "is %s (valid: a string or null)", json_kind(point));
+        for (size_t i = 0; per_coro[i]; i++) {
+            char f[64];
+            snprintf(f, sizeof f, "memory.%s", per_coro[i]);
+            if (json_object_get(m, per_coro[i]) && want_number(k, m, per_coro[i], f, 0, 1))
+                return -1;
+        }
+    }
+    /* The simulator's counts: whichever are present, numbers >= 0. */
+    json_t *rsb = json_object_get(cell, "rsbsim"), *v;
+    const char *name;
+    json_object_foreach(rsb, name, v)
+    {
+        char f[160];
+        snprintf(f, sizeof f, "rsbsim.%s", cb_quote(name));
+        if (!json_is_string(v) && want_number(k, rsb, name, f, 0, 0))
+            return -1;
+    }
+    return 0;
+}
+
+static int check_cell(checker *k, json_t *cell)
+{
+    if (!json_is_object(cell))
+        return bad(k, "cell", "is %s (valid: an object)", json_kind(cell));
+    if (want_string(k, cell, "impl", "impl", 0, REQUIRED) ||
+        want_string(k, cell, "family", "family", 0, OPTIONAL) ||
+        want_string(k, cell, "workload", "workload", 0, REQUIRED) ||
+        want_string(k, cell, "variant", "variant", 0, REQUIRED) ||
+        want_string(k, cell, "unit", "unit", 0, OPTIONAL) ||
+        want_object(k, cell, "params", "params", REQUIRED) ||
+        want_string(k, cell, "status", "status", 0, REQUIRED))
+        return -1;
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(cell, "params"), name, v)
+    {
+        if (!json_is_integer(v) && !json_is_string(v)) {
+            char f[160];
+            snprintf(f, sizeof f, "params.%s", cb_quote(name));
+            return bad(k, f, "is %s (valid: an integer or a string)", json_kind(v));
+        }
+    }
+    const char *st = json_string_value(json_object_get(cell, "status"));
+    size_t s = 0;
+    while (statuses[s] && strcmp(statuses[s], st))
+        s++;
+    if (!statuses[s])
+        return bad(k, "status", "is '%s' (valid: ok, failed, timeout, unsupported)", cb_quote(st));
+    json_t *err = json_object_get(cell, "error");
+    if (s == 0 ? !json_is_null(err) && !json_is_string(err) && err != NULL : !json_is_string(err))
+        return bad(k, "error", "is %s (valid: %s)", json_kind(err),
+                   s == 0 ? "null or a string" : "a string, the reason the cell did not run");
+    if (s != 0)
+        return check_extras(k, cell);
+    if (want_integer(k, cell, "ops", "ops", 1, OPTIONAL) ||
+        want_integer(k, cell, "suspensions", "suspensions", 0, OPTIONAL) ||
+        want_string(k, cell, "checksum", "checksum", 0, OPTIONAL) || check_timing(k, cell))
+        return -1;
+    return check_extras(k, cell);
+}
+
+/* "workload impl/variant {params}": what makes a cell the same cell. */
+static char *cell_identity(json_t *cell)
+{
+    char *params = json_dumps(json_object_get(cell, "params"), JSON_SORT_KEYS | JSON_COMPACT);
+    char *id = NULL;
+    if (asprintf(&id, "%s %s/%s %s", json_string_value(json_object_get(cell, "workload")),
+                 json_string_value(json_object_get(cell, "impl")),
+                 json_string_value(json_object_get(cell, "variant")), params ? params : "{}") < 0)
+        abort();
+    free(params);
+    return id;
+}
+
+static int check_top(checker *k, json_t *doc)
+{
+    if (!json_is_object(doc))
+        return bad(k, "(document)", "is %s (valid: an object)", json_kind(doc));
+    json_t *schema = json_object_get(doc, "schema");
+    if (!json_is_string(schema) || strcmp(json_string_value(schema), CB_SCHEMA))
+        return bad(k, "schema", "is %s%s%s (valid: \"%s\")",
+                   json_is_string(schema) ? "'" : json_kind(schema),
+                   json_is_string(schema) ? cb_quote(json_string_value(schema)) : "",
+                   json_is_string(schema) ? "'" : "", CB_SCHEMA);
+    json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
+    if (want_string(k, doc, "created_utc", "created_utc", 1, OPTIONAL) ||
+        want_string(k, doc, "git_commit", "git_commit", 1, OPTIONAL) ||
+        want_object(k, doc, "machine", "machine", OPTIONAL) ||
+        want_string(k, m, "hostname", "machine.hostname", 1, OPTIONAL) ||
+        want_string(k, m, "cpu_model", "machine.cpu_model", 1, OPTIONAL) ||
+        want_string(k, m, "kernel", "machine.kernel", 1, OPTIONAL) ||
+        want_string(k, m, "clock", "machine.clock", 1, OPTIONAL) ||
+        want_string(k, m, "arch", "machine.arch", 1, OPTIONAL) ||
+        want_integer(k, m, "logical_cpus", "machine.logical_cpus", 0, OPTIONAL) ||
+        want_object(k, doc, "build", "build", OPTIONAL) ||
+        want_string(k, b, "compiler", "build.compiler", 1, OPTIONAL) ||
+        want_string(k, b, "cflags", "build.cflags", 1, OPTIONAL) ||
+        optional_type(k, doc, "unavailable", JSON_OBJECT, JSON_OBJECT, "an object") ||
+        optional_type(k, doc, "run", JSON_OBJECT, JSON_OBJECT, "an object"))
+        return -1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(doc, "unavailable"), key, v)
+    {
+        if (!json_is_string(v)) {
+            char f[160];
+            snprintf(f, sizeof f, "unavailable.%s", cb_quote(key));
+            return bad(k, f, "is %s (valid: a string, the reason)", json_kind(v));
+        }
+    }
+    json_t *cells = json_object_get(doc, "cells");
+    if (!json_is_array(cells))
+        return bad(k, "cells", "is %s (valid: an array of cells)", json_kind(cells));
+    return 0;
+}
+
+int cb_results_check(json_t *doc, const char *name)
+{
+    checker k = {.name = name};
+    if (check_top(&k, doc))
+        return CB_EXIT_USAGE;
+    json_t *cells = json_object_get(doc, "cells"), *cell, *seen = json_object();
+    size_t i;
+    json_array_foreach(cells, i, cell)
+    {
+        snprintf(k.where, sizeof k.where, "cell %zu: ", i);
+        if (check_cell(&k, cell))
+            break;
+        char *id = cell_identity(cell);
+        json_t *first = json_object_get(seen, id);
+        if (first) {
+            fprintf(stderr,
+                    "corobench: results '%s': cells %lld and %zu are the same cell (%s) (valid: "
+                    "each cell once; merge runs with distinct parameters)\n",
+                    cb_quote(name), (long long)json_integer_value(first), i, cb_quote(id));
+            k.failed = 1;
+        } else {
+            json_object_set_new(seen, id, json_integer((json_int_t)i));
+        }
+        free(id);
+        if (k.failed)
+            break;
+    }
+    json_decref(seen);
+    return k.failed ? CB_EXIT_USAGE : 0;
+}
+
+json_t *cb_results_parse(const char *name, const char *data, size_t len)
 {
     json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    json_t *doc = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!doc) {
-        if (jerr.line > 0) /* a parse error: where the parser stopped */
-            cb_usage_error("cannot read results '%s': line %d column %d: %s (valid: a %s file)",
-                           path, jerr.line, jerr.column, jerr.text, CB_SCHEMA);
-        else
-            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", path, jerr.text,
-                           CB_SCHEMA);
+        cb_usage_error("cannot read results '%s': %s at line %d, column %d (valid: a %s "
+                       "file)",
+                       cb_quote(name), jerr.text, jerr.line, jerr.column, CB_SCHEMA);
         return NULL;
     }
-    const char *schema = json_string_value(json_object_get(doc, "schema"));
-    if (!schema || strcmp(schema, CB_SCHEMA)) {
-        cb_usage_error("'%s' has schema '%s' (valid: %s)", path, schema ? schema : "none",
-                       CB_SCHEMA);
+    if (cb_results_check(doc, name)) {
         json_decref(doc);
         return NULL;
     }
     return doc;
 }
 
-FILE *cb_output_open(const char *path, char *tmp, size_t tmplen)
+json_t *cb_results_load(const char *path)
 {
-    if (!path)
-        return stdout;
-    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        fprintf(stderr, "corobench: cannot write %s: %s\n", tmp, strerror(errno));
-    return f;
-}
-
-int cb_output_commit(FILE *f, const char *path, const char *tmp)
-{
-    if (!path)
-        return fflush(f) == 0 ? 0 : -1;
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "corobench: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        cb_usage_error("cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
+                       strerror(errno), CB_SCHEMA);
+        if (fd >= 0)
+            close(fd);
+        return NULL;
     }
-    return 0;
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        cb_usage_error("results '%s' is a directory (valid: a %s file)", cb_quote(path),
+                       CB_SCHEMA);
+        return NULL;
+    }
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *d = realloc(data, cap);
+            if (!d)
+                abort();
+            data = d;
+        }
+        ssize_t k = read(fd, data + len, cap - len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
+                           strerror(errno), CB_SCHEMA);
+            free(data);
+            close(fd);
+            return NULL;
+        }
+        if (k == 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fd);
+    json_t *doc = cb_results_parse(path, data, len);
+    free(data);
+    return doc;
 }
 
 const char *cb_results_unit(json_t *cells, const char *workload)

@@ -1,14 +1,20 @@
-/* Reading results documents (docs/results-schema.md): load and check the schema, name a cell's
- * parameters and its workload's unit, and write a text output atomically. Shared by the report,
- * export and compare commands and by the table a run prints. */
+/* Reading results documents (docs/results-schema.md): load and check every field, name a cell's
+ * parameters and its workload's unit. Shared by the report, export and compare commands and by
+ * the table a run prints. Outputs go through harness/output.h. */
 #ifndef CB_LOAD_H
 #define CB_LOAD_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-/* Reads a results document and checks its schema; NULL after printing a usage error. */
+/* Reads a results document and checks every field a reader uses (type, range, finite; each cell
+ * once); NULL after one line naming the parser's line and column, or the cell index and the
+ * field that is wrong (docs/bad-input.md). A directory is named as such. */
 json_t *cb_results_load(const char *path);
+/* The same from memory; name is the file's name for the messages. */
+json_t *cb_results_parse(const char *name, const char *data, size_t len);
+/* 0, or prints one line and returns CB_EXIT_USAGE. */
+int cb_results_check(json_t *doc, const char *name);
 /* Whether parameter name of a cell is one of its implementation's (from the implementation's
  * definition table, impls/impls.c) and at its default: -1 not an implementation parameter (or an
  * implementation this build does not know), 1 at its default, 0 set to another value. */
@@ -27,9 +33,5 @@ const char *cb_cell_flags(json_t *cell, char *buf, size_t len);
 extern const char cb_cell_flags_legend[];
 /* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one. */
 const char *cb_results_unit(json_t *cells, const char *workload);
-/* Text output to path through a temporary file (stdout when path is NULL); commit renames it
- * into place, so a reader never sees half a file. */
-FILE *cb_output_open(const char *path, char *tmp, size_t tmplen);
-int cb_output_commit(FILE *f, const char *path, const char *tmp);
 
 #endif

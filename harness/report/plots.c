@@ -13,6 +13,7 @@
 
 #include "export.h"
 #include "fields.h"
+#include "harness/output.h"
 #include "harness/run/proc.h"
 #include "load.h"
 #include "plots.h"
@@ -113,18 +114,18 @@ static int write_set(json_t *doc, const char *in, const plot_set *s, const char 
     }
     for (size_t i = 0; i < PLOT_Y && s->y[i]; i++)
         o.y[o.ny++] = s->y[i];
-    char tmp[4096];
-    FILE *f = cb_output_open(path, tmp, sizeof tmp);
+    /* A plot's data is derived: a regular file there is replaced, nothing else is. */
+    cb_out out;
     memset(st, 0, sizeof *st);
-    if (!f)
+    if (cb_out_prepare(&out, "plot data", path, 1) != 0)
         return -1;
-    st->series = cb_export_gnuplot(f, json_object_get(doc, "cells"), &o);
+    st->series = cb_export_gnuplot(cb_out_stream(&out), json_object_get(doc, "cells"), &o);
     for (size_t i = 0; i < o.nw; i++)
         free(o.w[i].name);
-    if (cb_output_commit(f, path, tmp) != 0)
+    if (cb_out_commit(&out) != 0)
         return -1;
     /* Which columns have values: read the data back (it is small). */
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     char line[1024];
     while (f && fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '"' || line[0] == '\n')

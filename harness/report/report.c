@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "fields.h"
 #include "harness/cli.h"
+#include "harness/output.h"
 #include "load.h"
 #include "plots.h"
 
@@ -58,7 +59,10 @@ typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, si
  * the model itself) where the results have one, and the flags that make it doubtful. */
 static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
 {
-    *v = json_real_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+    json_t *ns = json_object_get(c, "ns_per_op");
+    if (!ns) /* a document of deterministic fields only */
+        return 0;
+    *v = json_real_value(json_object_get(ns, "median"));
     double direct = cb_cell_direct_ns(cells, c);
     char flags[16];
     cb_cell_flags(c, flags, sizeof flags);
@@ -184,16 +188,24 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
                memory_value, 0);
 }
 
+/* A string member the loader checked but a file may lack (the CI baseline): "?" then. */
+static const char *text_or(json_t *obj, const char *key)
+{
+    const char *s = cb_str(obj, key);
+    return s ? s : "?";
+}
+
 static void machine_line(FILE *out, const char *in, json_t *doc)
 {
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
     fprintf(out,
             "- results: `%s` (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
             "clock %s\n- build: %s, `%s`\n",
-            in, cb_str(doc, "created_utc"), cb_str(doc, "git_commit"), cb_str(m, "hostname"),
-            cb_str(m, "cpu_model"),
-            (long long)json_integer_value(json_object_get(m, "logical_cpus")), cb_str(m, "kernel"),
-            cb_str(m, "clock"), cb_str(b, "compiler"), cb_str(b, "cflags"));
+            in, text_or(doc, "created_utc"), text_or(doc, "git_commit"), text_or(m, "hostname"),
+            text_or(m, "cpu_model"),
+            (long long)json_integer_value(json_object_get(m, "logical_cpus")),
+            text_or(m, "kernel"), text_or(m, "clock"), text_or(b, "compiler"),
+            text_or(b, "cflags"));
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), k, v)
@@ -338,27 +350,33 @@ static void scripts_dir(char *buf, size_t len)
         snprintf(buf, len, "plots");
 }
 
-static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] [-o FILE.md] "
-                                   "[--no-plots]";
+static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
+                                   "[-o FILE.md [--force]] [--no-plots]";
 
 int cb_cmd_report(int argc, char **argv)
 {
     const char *ins[64], *out_path = NULL;
     size_t n = 0;
-    int plots_on = 1;
+    int plots_on = 1, force = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && !out_path)
             out_path = argv[++i];
         else if (!strcmp(argv[i], "--no-plots"))
             plots_on = 0;
+        else if (!strcmp(argv[i], "--force"))
+            force = 1;
         else if (argv[i][0] != '-' && n < sizeof ins / sizeof ins[0])
             ins[n++] = argv[i];
         else
-            return cb_usage_error("unexpected argument '%s' for report (valid: %s)", argv[i],
-                                  report_usage);
+            return cb_usage_error("unexpected argument '%s' for report (valid: %s, -o once)",
+                                  cb_quote(argv[i]), report_usage);
     }
     if (!n)
         return cb_usage_error("report needs RESULTS.json (valid: %s)", report_usage);
+    cb_out o;
+    int rc = cb_out_prepare(&o, "report", out_path, force);
+    if (rc)
+        return rc;
     json_t *docs[64];
     for (size_t f = 0; f < n; f++)
         if (!(docs[f] = cb_results_load(ins[f]))) {
@@ -372,13 +390,7 @@ int cb_cmd_report(int argc, char **argv)
     if (out_path)
         split_path(out_path, dir, sizeof dir, stem, sizeof stem);
     scripts_dir(scripts, sizeof scripts);
-    char tmp[4096];
-    FILE *out = cb_output_open(out_path, tmp, sizeof tmp);
-    int rc = 0;
-    if (!out) {
-        rc = CB_EXIT_CELLS_FAILED;
-        goto done;
-    }
+    FILE *out = cb_out_stream(&o);
     fprintf(out, "# corobench report\n\n");
     if (n > 1)
         side_by_side(out, docs, ins, n);
@@ -404,8 +416,7 @@ int cb_cmd_report(int argc, char **argv)
         tables_and_failures(out, docs[f]);
         json_decref(plots);
     }
-    rc = cb_output_commit(out, out_path, tmp) ? CB_EXIT_CELLS_FAILED : 0;
-done:
+    rc = cb_out_commit(&o) ? CB_EXIT_CELLS_FAILED : 0;
     for (size_t f = 0; f < n; f++)
         json_decref(docs[f]);
     return rc;

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "harness/build.h"
 #include "harness/cli.h"
+#include "harness/output.h"
 #include "harness/measure/counters.h"
 #include "harness/report/load.h"
 #include "harness/report/rsbfit.h"
@@ -415,12 +416,9 @@ static void print_table(json_t *doc, FILE *out)
 }
 
 /* gnuplot data: one block per (impl, sites): depth, diff_ns, fitted ns. */
-static int write_data(json_t *doc, const char *path)
+static int write_data(json_t *doc, cb_out *out)
 {
-    char tmp[4200];
-    FILE *f = cb_output_open(path, tmp, sizeof tmp);
-    if (!f)
-        return -1;
+    FILE *f = cb_out_stream(out);
     static const char *const impls[] = {"asm", "asmjmp"}, *const sites[] = {"distinct", "same"};
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++) {
@@ -438,7 +436,7 @@ static int write_data(json_t *doc, const char *path)
             }
             fputs("\n\n", f);
         }
-    return cb_output_commit(f, path, tmp);
+    return cb_out_commit(out);
 }
 
 int cb_cmd_calibrate(int argc, char **argv)
@@ -459,7 +457,12 @@ int cb_cmd_calibrate(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
     if (make_parent(path) != 0)
         return cb_usage_error("cannot create the directory of '%s': %s (valid: a writable "
-                              "path)", path, strerror(errno));
+                              "path)", cb_quote(path), strerror(errno));
+    /* Checked before the sweep: recalibrating replaces the file (and --data), when regular. */
+    cb_out cal_out, data_out;
+    if ((rc = cb_out_prepare(&cal_out, "calibration", path, 1)) ||
+        (o.data_path && (rc = cb_out_prepare(&data_out, "calibration data", o.data_path, 1))))
+        return rc;
     char sweep_why[1024] = "";
     cb_proc_kill_on_interrupt();
     rc = run_sweep(&o, !pmu_why, tmp, sweep_why, sizeof sweep_why);
@@ -509,17 +512,14 @@ int cb_cmd_calibrate(int argc, char **argv)
         print_table(doc, stdout);
         if (pmu_why)
             printf("no PMU: calibrated against timing only (%s)\n", pmu_why);
-        if (cb_results_write(doc, path) != 0) {
-            fprintf(stderr, "corobench calibrate: cannot write %s: %s\n", path, strerror(errno));
-            status = CB_EXIT_CELLS_FAILED;
-        } else {
+        if (json_dumpf(doc, cb_out_stream(&cal_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+            abort(); /* into memory */
+        if (cb_out_commit(&cal_out) != 0)
+            status = CB_EXIT_CELLS_FAILED; /* the message is out */
+        else
             printf("calibration: %s (%.1f s)\n", path, now_s() - t0);
-        }
-        if (o.data_path && write_data(doc, o.data_path) != 0) {
-            fprintf(stderr, "corobench calibrate: cannot write %s: %s\n", o.data_path,
-                    strerror(errno));
+        if (o.data_path && write_data(doc, &data_out) != 0)
             status = CB_EXIT_CELLS_FAILED;
-        }
         json_decref(doc);
     }
     for (size_t k = 0; k < ncand; k++)

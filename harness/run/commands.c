@@ -3,15 +3,18 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cli.h"
+#include "harness/output.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
 #include "options.h"
 #include "plan.h"
+#include "proc.h"
 #include "results.h"
 #include "runner.h"
 
@@ -19,34 +22,53 @@ int cb_cmd_run(int argc, char **argv)
 {
     cb_run_opts o = {0};
     cb_plan plan;
+    cb_out out;
     int rc;
     if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
         (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
         return rc;
-    char path[4096];
-    if (o.out_path)
-        snprintf(path, sizeof path, "%s", o.out_path);
-    else
-        cb_results_default_path(path, sizeof path);
+    /* The output is checked (its directory made, tried for writing) before anything runs. */
+    if ((rc = o.out_path ? cb_out_prepare(&out, "results", o.out_path, o.force)
+                         : cb_out_prepare_default(&out, "results", "results"))) {
+        cb_plan_free(&plan);
+        return rc;
+    }
+    /* From here an interrupt kills the running cell and stops the run, which then writes what
+     * finished; a second one quits at once, removing a half-written output. */
+    cb_proc_stop_on_interrupt(cb_out_tmp_now);
 
     cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
     json_t *doc = cb_results_new(&o);
     size_t bad = cb_run_plan(&o, &plan, json_object_get(doc, "cells"));
-    if (cb_results_write(doc, path) != 0) {
-        fprintf(stderr, "corobench: cannot write results to %s: %s\n", path, strerror(errno));
-        return CB_EXIT_CELLS_FAILED;
+    size_t done = json_array_size(json_object_get(doc, "cells"));
+    int sig = cb_proc_interrupted(), moved;
+    if (sig)
+        cb_results_interrupted(doc, &plan, done);
+    if (cb_results_write(doc, &out, o.out_path, &moved) != 0) {
+        json_decref(doc);
+        cb_plan_free(&plan);
+        return sig ? 128 + sig : CB_EXIT_CELLS_FAILED;
     }
-    int latest = cb_results_link_latest(path);
+    int latest = cb_results_link_latest(out.path);
     if (latest < 0)
-        fprintf(stderr, "corobench: cannot update latest.json beside %s: %s\n", path,
+        fprintf(stderr, "corobench: cannot update latest.json beside %s: %s\n", out.path,
                 strerror(errno));
     if (o.print_table)
         cb_results_print_table(doc, stdout);
-    fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s%s\n",
-            plan.ncells, bad, path, latest > 0 ? " (latest.json points at it)" : "");
+    if (sig)
+        fprintf(stderr,
+                "corobench: interrupted by SIG%s: %zu of %zu cells finished, %zu failed or timed "
+                "out; results in %s (run.interrupted true, run.unfinished lists %zu cells)%s\n",
+                sigabbrev_np(sig), done, plan.ncells, bad, out.path, plan.ncells - done,
+                latest > 0 ? " (latest.json points at it)" : "");
+    else
+        fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s%s\n",
+                plan.ncells, bad, out.path, latest > 0 ? " (latest.json points at it)" : "");
     json_decref(doc);
     cb_plan_free(&plan);
-    return bad ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;
+    if (sig)
+        return 128 + sig;
+    return bad || moved ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;
 }
 
 int cb_cmd_cell(int argc, char **argv)
@@ -58,7 +80,8 @@ int cb_cmd_cell(int argc, char **argv)
     errno = 0;
     long index = strtol(argv[1], &end, 10);
     if (errno || end == argv[1] || *end || index < 0)
-        return cb_usage_error("invalid cell index '%s' (valid: an integer from 0)", argv[1]);
+        return cb_usage_error("invalid cell index '%s' (valid: an integer from 0)",
+                              cb_quote(argv[1]));
     cb_run_opts o = {.cell_mode = strcmp(argv[2], "count") ? CB_CELL_TIME : CB_CELL_COUNT,
                      .cell_index = (size_t)index};
     cb_plan plan;
@@ -96,7 +119,8 @@ int cb_cmd_list(int argc, char **argv)
 {
     (void)argv;
     if (argc > 1)
-        return cb_usage_error("unexpected argument '%s' for list (valid: none)", argv[1]);
+        return cb_usage_error("unexpected argument '%s' for list (valid: none)",
+                              cb_quote(argv[1]));
     printf("implementations:\n");
     for (size_t i = 0; i < cb_nimpls; i++) {
         const cb_impl *im = &cb_impls[i];
@@ -110,8 +134,9 @@ int cb_cmd_list(int argc, char **argv)
     for (size_t i = 0; i < cb_nworkloads; i++) {
         const cb_workload *w = cb_workloads[i];
         if (w->selftest)
-            printf("  %-10s self-test of the harness, not a benchmark ('all' never selects it): %s\n", w->name,
-                   w->description);
+            printf("  %-10s self-test of the harness, not a benchmark ('all' never selects it): "
+                   "%s\n",
+                   w->name, w->description);
         else
             printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
         print_params(w->params);

@@ -60,7 +60,8 @@ static int select_list(const char *arg, const registry *r, const void **out, siz
                 len += (size_t)snprintf(valid + len, sizeof valid - len, "%s, ", r->name(r->at(t)));
             if (len < sizeof valid)
                 snprintf(valid + len, sizeof valid - len, "all");
-            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", r->what, items[i], valid);
+            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", r->what, cb_quote(items[i]),
+                                    valid);
             free(items);
             return rc;
         }
@@ -69,23 +70,15 @@ static int select_list(const char *arg, const registry *r, const void **out, siz
     return 0;
 }
 
-/* -1 unless s is an integer from lo to hi. */
-static int parse_uint_quiet(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
+/* A decimal integer from lo to hi (params.h: no 0x, no sign but '-', leading zeros decimal). */
 static int parse_uint(const char *opt, const char *s, long lo, long hi, long *out)
 {
-    if (parse_uint_quiet(s, lo, hi, out))
-        return cb_usage_error("invalid value '%s' for %s (valid: an integer from %ld to %ld)", s,
-                              opt, lo, hi);
+    int64_t v;
+    if (cb_parse_int(s, lo, hi, &v) != 0)
+        return cb_usage_error("invalid value '%s' for %s (valid: a decimal integer from %ld to "
+                              "%ld)",
+                              cb_quote(s), opt, lo, hi);
+    *out = (long)v;
     return 0;
 }
 
@@ -95,13 +88,14 @@ static int parse_pos_double(const char *opt, const char *s, double *out)
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !(v > 0) || !isfinite(v))
-        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s)", s,
-                              opt, strcmp(opt, "--timeout") ? "milliseconds" : "seconds");
+        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s)",
+                              cb_quote(s), opt,
+                              strcmp(opt, "--timeout") ? "milliseconds" : "seconds");
     *out = v;
     return 0;
 }
 
-static int check_pin(int cpu)
+static int check_pin(int cpu, const char *typed)
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set)) {
@@ -110,9 +104,9 @@ static int check_pin(int cpu)
         for (int i = 0; i < CPU_SETSIZE && n < sizeof valid; i++)
             if (CPU_ISSET(i, &set))
                 n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%d", n ? ", " : "", i);
-        return cb_usage_error("invalid value '%d' for --pin (valid: a CPU this process may run "
+        return cb_usage_error("invalid value '%s' for --pin (valid: a CPU this process may run "
                               "on: %s)",
-                              cpu, valid);
+                              cb_quote(typed), valid);
     }
     return 0;
 }
@@ -132,10 +126,10 @@ static int parse_variants(const char *arg, cb_run_opts *o)
             k++;
         if (!cb_variant_names[k]) {
             int rc = items[i][0] ? cb_usage_error("unknown variant '%s' (valid: plain, jmpret)",
-                                                  items[i])
+                                                  cb_quote(items[i]))
                                  : cb_usage_error("invalid --variant '%s': empty item (valid: "
                                                   "plain, jmpret, comma-separated)",
-                                                  arg);
+                                                  cb_quote(arg));
             free(items);
             return rc;
         }
@@ -154,19 +148,19 @@ static int parse_param(const char *arg, cb_run_opts *o)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return cb_usage_error("invalid --param '%s' (valid: NAME=V1,V2,...)", arg);
+        return cb_usage_error("invalid --param '%s' (valid: NAME=V1,V2,...)", cb_quote(arg));
     cb_param_arg *pa = &o->params[o->nparams++];
     pa->name = strndup(arg, (size_t)(eq - arg));
     pa->values = cb_split_list(eq + 1, &pa->nvalues);
     for (size_t k = 0; k < pa->nvalues; k++)
         if (!pa->values[k][0])
             return cb_usage_error("invalid --param '%s': empty value (valid: NAME=V1,V2,...)",
-                                  arg);
+                                  cb_quote(arg));
     for (size_t k = 0; k + 1 < o->nparams; k++)
         if (!strcmp(o->params[k].name, pa->name))
             return cb_usage_error("parameter '%s' given twice (valid: once, with a "
                                   "comma-separated list)",
-                                  pa->name);
+                                  cb_quote(pa->name));
     return 0;
 }
 
@@ -174,7 +168,7 @@ static void run_usage(FILE *f)
 {
     fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
           "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
-          "                     [--timeout SEC] [-o FILE] [--no-table]\n"
+          "                     [--timeout SEC] [-o FILE [--force]] [--no-table]\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
           "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
@@ -195,6 +189,7 @@ static const struct option longopts[] = {
     {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
     {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
     {"rsb-candidates", no_argument, 0, 'C'},
+    {"force", no_argument, 0, 'F'},
     {0, 0, 0, 0},
 };
 
@@ -203,13 +198,15 @@ static const struct option longopts[] = {
 typedef struct parse_state {
     const char *impl_arg, *wl_arg;
     int reps_set, min_set;
+    unsigned char seen[128]; /* options given so far, by their letter */
 } parse_state;
 
 /* One option c with its argument into o; 0, or an exit status. */
 static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
 {
     int rc;
-    long v;
+    long v = 0;
+    int64_t i64;
     switch (c) {
     case 'i': ps->impl_arg = arg; return 0;
     case 'w': ps->wl_arg = arg; return 0;
@@ -230,13 +227,15 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         return parse_pos_double("--min-rep-ms", arg, &o->measure.min_rep_ms);
     case 'q': o->quick = 1; return 0;
     case 'P':
-        if ((rc = parse_uint("--pin", arg, 0, CPU_SETSIZE - 1, &v)) || (rc = check_pin((int)v)))
+        if ((rc = parse_uint("--pin", arg, 0, CPU_SETSIZE - 1, &v)) ||
+            (rc = check_pin((int)v, arg)))
             return rc;
         o->pin_cpu = (int)v;
         return 0;
     case 't': return parse_pos_double("--timeout", arg, &o->timeout_s);
     case 'o': o->out_path = arg; return 0;
     case 'n': o->print_table = 0; return 0;
+    case 'F': o->force = 1; return 0;
     case 'e': {
         char err[1024];
         if (cb_counters_validate(arg, err, sizeof err) != 0)
@@ -248,7 +247,7 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'V': return parse_variants(arg, o);
     case 'B':
         if (strcmp(arg, "sim") && strcmp(arg, "off"))
-            return cb_usage_error("invalid value '%s' for --rsb (valid: sim, off)", arg);
+            return cb_usage_error("invalid value '%s' for --rsb (valid: sim, off)", cb_quote(arg));
         o->rsb_sim = !strcmp(arg, "sim");
         return 0;
     case 'M': {
@@ -257,17 +256,18 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         if (o->rsb_model_set && cb_rsb_model_parse(arg, &m) != 0)
             return cb_usage_error("invalid value '%s' for --rsb-model (valid: auto, circular, "
                                   "underflow-btb)",
-                                  arg);
+                                  cb_quote(arg));
         o->measure.rsb_model = (int)m;
         return 0;
     }
     case 'C': o->measure.rsb_candidates = 1; return 0;
     case 'E':
-        if (parse_uint_quiet(arg, 1, CB_RSBSIM_MAX_ENTRIES, &v))
-            return cb_usage_error("invalid value '%s' for --rsb-entries (valid: an integer "
-                                  "from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
+        if (cb_parse_int(arg, 1, CB_RSBSIM_MAX_ENTRIES, &i64))
+            return cb_usage_error("invalid value '%s' for --rsb-entries (valid: a decimal "
+                                  "integer from 1 to %d; 32 as on AMD Zen 1-4, 16 as on Intel "
                                   "since Skylake)",
-                                  arg, CB_RSBSIM_MAX_ENTRIES);
+                                  cb_quote(arg), CB_RSBSIM_MAX_ENTRIES);
+        v = (long)i64;
         o->measure.rsb_entries = (unsigned)v;
         return 0;
     }
@@ -281,12 +281,23 @@ static int unknown_option(const char *arg)
     for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++)
         len += (size_t)snprintf(valid + len, sizeof valid - len, "%s--%s%s", len ? ", " : "",
                                 lo->name, lo->val == 'o' ? " (-o)" : "");
-    return cb_usage_error("unknown option '%s' for run (valid: %s)", arg, valid);
+    return cb_usage_error("unknown option '%s' for run (valid: %s)", cb_quote(arg), valid);
 }
 
 /* The defaults that depend on other options, then the selections against the registries. */
 static int finish(cb_run_opts *o, const parse_state *ps)
 {
+    /* Options that need another. A cell's counting pass is given --rsb-entries alone. */
+    if (ps->seen['E'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+        return cb_usage_error("--rsb-entries needs --rsb sim (valid: --rsb sim --rsb-entries N)");
+    if (ps->seen['M'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+        return cb_usage_error("--rsb-model needs --rsb sim (valid: --rsb sim --rsb-model M)");
+    if (ps->seen['C'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+        return cb_usage_error("--rsb-candidates needs --rsb sim (valid: --rsb sim "
+                              "--rsb-candidates)");
+    if (o->measure.events_kernel && !o->measure.events)
+        return cb_usage_error("--events-kernel needs --events (valid: --events LIST "
+                              "--events-kernel)");
     if (o->quick) {
         if (!ps->reps_set)
             o->measure.reps = 3;
@@ -338,7 +349,17 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
             return 0;
         }
         if (c == ':')
-            return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
+            return cb_usage_error("option '%s' needs a value (valid: see 'corobench run "
+                                  "--help')",
+                                  cb_quote(argv[optind - 1]));
+        /* One value per option (a list is comma-separated); --param once per name. */
+        for (const struct option *lo = longopts; c != 'p' && lo->name; lo++)
+            if (lo->val == c && lo->has_arg && c > 0 && c < 128 && ps.seen[c]++)
+                return cb_usage_error("option %s%s given twice (valid: once%s)",
+                                      c == 'o' ? "-o/--" : "--", lo->name,
+                                      strchr("iweV", c) ? ", with a comma-separated list" : "");
+        if (c > 0 && c < 128)
+            ps.seen[c] = ps.seen[c] ? ps.seen[c] : 1;
         if ((rc = apply_option(o, &ps, c, optarg)) < 0)
             return unknown_option(argv[optind - 1]);
         if (rc)
@@ -347,6 +368,6 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
     if (optind < argc)
         return cb_usage_error("unexpected argument '%s' for run (valid: options only; see "
                               "'corobench run --help')",
-                              argv[optind]);
+                              cb_quote(argv[optind]));
     return finish(o, &ps);
 }

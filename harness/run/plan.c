@@ -122,7 +122,7 @@ static int check_param_names(const cb_run_opts *o, char *err, size_t errlen)
             snprintf(err, errlen,
                      "unknown parameter '%s' for the selected workloads and implementations "
                      "(valid: %s)",
-                     o->params[k].name, valid);
+                     cb_quote(o->params[k].name), valid);
             return -1;
         }
     }

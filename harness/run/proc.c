@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,9 +35,36 @@ static double now_s(void)
 
 /* The child being waited for, when it has its own group: what an interrupt must kill. Process
  * state, not run state: a signal handler can reach nothing else. */
-static volatile sig_atomic_t waited_group;
+static volatile sig_atomic_t waited_group, interrupted;
+static const volatile char *remove_on_second; /* a half-written output, "" when none */
 
 static void on_interrupt(int sig)
+{
+    if (waited_group > 0)
+        kill(-(pid_t)waited_group, SIGKILL);
+    if (interrupted) { /* the second: at once, leaving nothing behind */
+        if (remove_on_second && remove_on_second[0])
+            unlink((const char *)remove_on_second);
+        _exit(128 + sig);
+    }
+    interrupted = sig;
+}
+
+void cb_proc_stop_on_interrupt(const volatile char *remove_path)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    remove_on_second = remove_path;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+int cb_proc_interrupted(void) { return interrupted; }
+
+static void kill_then_die(int sig)
 {
     if (waited_group > 0)
         kill(-(pid_t)waited_group, SIGKILL);
@@ -45,9 +74,9 @@ static void on_interrupt(int sig)
 
 void cb_proc_kill_on_interrupt(void)
 {
-    signal(SIGINT, on_interrupt);
-    signal(SIGTERM, on_interrupt);
-    signal(SIGHUP, on_interrupt);
+    signal(SIGINT, kill_then_die);
+    signal(SIGTERM, kill_then_die);
+    signal(SIGHUP, kill_then_die);
 }
 
 int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *arg, char *err,
@@ -64,13 +93,27 @@ int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *ar
         return -1;
     }
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         close(op[0]), close(op[1]), close(ep[0]), close(ep[1]);
         return -1;
     }
     if (pid == 0) {
+        /* No orphans: the child dies with its parent. A parent that died before prctl took
+         * effect would go unnoticed, hence the check after it. */
+        if (o->die_with_parent &&
+            (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent))
+            _exit(CB_CHILD_ORPHANED);
+        /* The child's own deadline, for a parent that lives but cannot kill it in time
+         * (stopped, say): SIGALRM ends it. Kept across exec. */
+        if (o->backstop_s > 0) {
+            struct itimerval it = {{0, 0},
+                                   {(time_t)o->backstop_s,
+                                    (suseconds_t)((o->backstop_s - (double)(time_t)o->backstop_s) *
+                                                  1e6)}};
+            setitimer(ITIMER_REAL, &it, NULL);
+        }
         if (o->own_group)
             setpgid(0, 0);
         if (dup2(op[1], 1) < 0 || dup2(ep[1], 2) < 0)
@@ -192,10 +235,28 @@ void cb_proc_last_line(const char *s, char *buf, size_t len)
     buf[n] = '\0';
 }
 
+/* The line of s that holds needle, copied into buf; 0 if none. */
+static int line_with(const char *s, const char *needle, char *buf, size_t len)
+{
+    const char *at = strstr(s, needle);
+    if (!at)
+        return 0;
+    while (at > s && at[-1] != '\n')
+        at--;
+    size_t n = strcspn(at, "\n");
+    n = n < len ? n : len - 1;
+    memcpy(buf, at, n);
+    buf[n] = '\0';
+    return 1;
+}
+
 void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len)
 {
     char line[512], st[128];
-    cb_proc_last_line(r->err, line, sizeof line);
+    /* In a sanitizer build the report's first line names the fault; its last says ABORTING. */
+    if (!line_with(r->err, "ERROR: AddressSanitizer:", line, sizeof line) &&
+        !line_with(r->err, "runtime error:", line, sizeof line))
+        cb_proc_last_line(r->err, line, sizeof line);
     cb_proc_describe(r->wait_status, st, sizeof st);
     if (line[0])
         snprintf(buf, len, "%s [%s]", line, st);

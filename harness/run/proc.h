@@ -13,6 +13,7 @@
 enum {
     CB_CHILD_SETUP_FAILED = 3, /* pinning or redirecting failed; the reason is on its stderr */
     CB_CHILD_WRITE_FAILED = 4, /* could not write its result to stdout */
+    CB_CHILD_ORPHANED = 87,    /* die_with_parent: the parent was gone before the child began */
     CB_CHILD_EXEC_FAILED = 127 /* the program to exec could not be run */
 };
 
@@ -20,6 +21,8 @@ typedef struct cb_proc_opts {
     int own_group;  /* its own process group: a timeout or an interrupt kills all of it */
     int pin_cpu;    /* -1: not pinned */
     int stdin_null; /* stdin from /dev/null */
+    int die_with_parent; /* PR_SET_PDEATHSIG: killed (SIGKILL) when the parent dies */
+    double backstop_s;   /* > 0: its own timer kills it (SIGALRM) after this many seconds */
 } cb_proc_opts;
 
 typedef struct cb_proc {
@@ -51,13 +54,22 @@ void cb_proc_result_free(cb_proc_result *r);
 /* After this, SIGINT, SIGTERM and SIGHUP kill the group of the child being waited for (one that
  * was started with own_group), then end this process by the same signal. */
 void cb_proc_kill_on_interrupt(void);
+/* After this, SIGINT, SIGTERM and SIGHUP kill the group of the child being waited for (one that
+ * was started with own_group) and are remembered (cb_proc_interrupted), so the caller stops at
+ * its next step and keeps what it has. A second one ends this process at once, with exit status
+ * 128 + the signal, after removing the file named in remove_path (when it is not ""): a
+ * half-written output. */
+void cb_proc_stop_on_interrupt(const volatile char *remove_path);
+/* The signal that interrupted, 0 if none. */
+int cb_proc_interrupted(void);
 
 /* Exit code, or 128 + signal number. */
 int cb_proc_exit_code(int wait_status);
 /* "exit status 3" or "killed by signal 11 (Segmentation fault)". */
 void cb_proc_describe(int wait_status, char *buf, size_t len);
 /* Why a child that did not exit 0 failed: its last stderr line (the overflow report, an abort
- * message) and the status, "coroutine stack overflow (...) [exit status 86]". */
+ * message), or a sanitizer's error line if there is one, and the status,
+ * "coroutine stack overflow (...) [exit status 86]". */
 void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len);
 /* The last non-empty line of s, copied into buf. */
 void cb_proc_last_line(const char *s, char *buf, size_t len);

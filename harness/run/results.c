@@ -19,6 +19,7 @@
 #include "harness/measure/kmem.h"
 #include "harness/measure/rsbsim.h"
 #include "rsbcal.h"
+#include "harness/report/load.h"
 
 static void utc_stamp(char *buf, size_t len, const char *fmt)
 {
@@ -26,14 +27,6 @@ static void utc_stamp(char *buf, size_t len, const char *fmt)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, fmt, &tm);
-}
-
-void cb_results_default_path(char *buf, size_t len)
-{
-    char host[256] = "unknown", stamp[32];
-    gethostname(host, sizeof host - 1);
-    utc_stamp(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ");
-    snprintf(buf, len, "results/%s-%s.json", host, stamp);
 }
 
 static json_t *read_first_line(const char *path)
@@ -211,29 +204,23 @@ json_t *cb_cell_header(const cb_plan_cell *pc)
                      pc->variant, "unit", c->wl->unit);
 }
 
-int cb_results_write(json_t *doc, const char *path)
+int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved)
 {
-    char tmp[4096];
-    char *dir = strdup(path), *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = '\0';
-        if (*dir)
-            mkdir(dir, 0777); /* one level, like results/; an existing one is fine */
-    }
-    free(dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-        int e = errno ? errno : EIO;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
+    *moved = 0;
+    if (json_dumpf(doc, cb_out_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+        abort(); /* into memory */
+    if (cb_out_commit(out) == 0)
+        return 0;
+    /* Never lose measured cells: a file that appeared at -o meanwhile gets a sibling. */
+    if (!out_path || !out->raced)
+        return 1;
+    cb_out_prepare_beside(out, "results", out_path);
+    if (json_dumpf(doc, cb_out_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+        abort();
+    if (cb_out_commit(out) != 0)
+        return 1;
+    fprintf(stderr, "corobench: results written to '%s' instead\n", out->path);
+    *moved = 1;
     return 0;
 }
 
@@ -258,3 +245,23 @@ int cb_results_link_latest(const char *path)
     }
     return 1;
 }
+
+void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done)
+{
+    json_t *run = json_object_get(doc, "run"), *unfinished = json_array();
+    json_object_set_new(run, "interrupted", json_true());
+    for (size_t i = done; i < plan->ncells; i++) {
+        const cb_plan_cell *pc = &plan->cells[i];
+        json_t *h = cb_cell_header(pc);
+        char p[512], *text;
+        cb_cell_params_text(h, 1, p, sizeof p);
+        if (asprintf(&text, "%s %s/%s %s", pc->cell.wl->name, pc->cell.impl->name, pc->variant,
+                     p) < 0)
+            abort();
+        json_array_append_new(unfinished, json_string(text));
+        free(text);
+        json_decref(h);
+    }
+    json_object_set_new(run, "unfinished", unfinished);
+}
+

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "harness/output.h"
 #include "options.h"
 #include "plan.h"
 
@@ -12,10 +13,13 @@
 json_t *cb_results_new(const cb_run_opts *o);
 /* A cell's identity: impl, family, workload, params, variant, unit. */
 json_t *cb_cell_header(const cb_plan_cell *pc);
-/* Writes through a temporary file and rename. 0, or -1 with errno. */
-int cb_results_write(json_t *doc, const char *path);
-/* results/<hostname>-<UTC timestamp>.json */
-void cb_results_default_path(char *buf, size_t len);
+/* Writes doc through out (prepared before the run, harness/output.h). A file that appeared at
+ * out_path (-o) meanwhile is not replaced: the document goes beside it (NAME-2.json), said on
+ * stderr, and *moved is set. 0, or 1 after a one-line message. */
+int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved);
+/* An interrupted run: run.interrupted true, and run.unfinished naming the plan's cells from
+ * index done on. */
+void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done);
 /* When path is directly in a directory named results: points results/latest.json at it (a
  * relative symbolic link, replaced atomically). 1 if linked, 0 if not applicable, -1 with errno. */
 int cb_results_link_latest(const char *path);

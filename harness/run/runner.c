@@ -11,7 +11,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/build.h"
@@ -92,7 +94,9 @@ static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, int count
                          double timeout_s, int *timed_out, char *why, size_t len)
 {
     child ch = {o, pc, counting};
-    cb_proc_opts po = {.own_group = 1, .pin_cpu = o->pin_cpu};
+    /* A cell never outlives its run, and ends by its own timer if the run cannot end it. */
+    cb_proc_opts po = {.own_group = 1, .pin_cpu = o->pin_cpu, .die_with_parent = 1,
+                       .backstop_s = timeout_s * 1.5 + 1};
     cb_proc p;
     cb_proc_result r;
     json_t *m = NULL;
@@ -103,6 +107,10 @@ static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, int count
     if (r.timed_out) {
         *timed_out = 1;
         snprintf(why, len, "timed out after %g s", timeout_s);
+    } else if (WIFSIGNALED(r.wait_status) && WTERMSIG(r.wait_status) == SIGALRM) {
+        *timed_out = 1;
+        snprintf(why, len, "timed out after %g s (ended by the cell's own backstop timer)",
+                 timeout_s);
     } else if (cb_proc_exit_code(r.wait_status) != 0) {
         cb_proc_failure(&r, why, len);
     } else if (!r.out_len) {
@@ -218,10 +226,9 @@ static size_t cross_check(const cb_run_opts *o, const cb_plan *plan, json_t *cel
 
 size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
 {
-    cb_proc_kill_on_interrupt(); /* an interrupted run takes its running cell down with it */
     size_t bad = 0;
     int progress = isatty(2);
-    for (size_t i = 0; i < plan->ncells; i++) {
+    for (size_t i = 0; i < plan->ncells && !cb_proc_interrupted(); i++) {
         const cb_plan_cell *pc = &plan->cells[i];
         json_t *cell = cb_cell_header(pc);
         if (progress) {
@@ -233,6 +240,10 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
         }
         run_one(o, pc, cell);
         const char *st = json_string_value(json_object_get(cell, "status"));
+        if (cb_proc_interrupted() && strcmp(st, "ok")) {
+            json_decref(cell); /* killed by the interrupt: unfinished, not failed */
+            break;
+        }
         bad += st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
         json_array_append_new(cells_out, cell);
     }
