@@ -1,8 +1,8 @@
 /* The lua family's body of every workload (docs/external.md): Lua 5.4 embedded through the C API
  * in the cell's own process. A workload's Lua body is impls/lua/<workload>.lua, a chunk
  * returning setup(params) -> instance, instance.run() and instance.finish() -> ops, checksum;
- * it runs under the harness's own clock exactly like a C body. Each instance has a lua_State of
- * its own, made in setup and closed in finish (both untimed).
+ * it runs under the harness's own clock exactly like a C body. The live instances share one
+ * lua_State, opened by the first setup and closed by the last finish (both untimed).
  * Lua's coroutine.yield is replaced by one that counts the suspension in cb_rt, and Lua
  * allocates through cb_rt's accounting, so suspensions and runtime heap bytes are counted by the
  * runtime as in every C family. Without liblua5.4-dev at build time (CB_HAVE_LUA 0) no workload
@@ -30,8 +30,8 @@
 
 static char lua_dir[PATH_MAX];
 
-/* An instance: a Lua state of its own (closed by finish, so all it allocated goes back) and
- * the table its workload's setup returned, in the state's registry. */
+/* An instance: the shared state and the table its workload's setup returned, in the state's
+ * registry. */
 typedef struct cb_lua_inst {
     lua_State *L;
     int ref;
@@ -266,6 +266,8 @@ static lua_State *open_state(void)
     open_net(L);
     lua_setfield(L, -2, "net");
     lua_setglobal(L, "corobench");
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "corobench.workloads");
     lua_getglobal(L, "package");
     lua_pushfstring(L, "%s/?.lua", lua_dir);
     lua_setfield(L, -2, "path");
@@ -291,6 +293,12 @@ static const char *workload_of(const cb_params *p)
     return NULL;
 }
 
+/* The state the live instances share: opened by the first setup, closed by the last finish, so
+ * everything Lua allocated goes back between runs without a state per instance (a batch can
+ * hold thousands of instances, and a state with its libraries is tens of kilobytes). */
+static lua_State *shared;
+static size_t live;
+
 static void *lua_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
     (void)impl;
@@ -301,14 +309,24 @@ static void *lua_setup(const cb_impl *impl, const cb_params *p, char *err, size_
                                                   : "the parameters belong to no workload");
         return NULL;
     }
-    lua_State *L = open_state();
-    if (!L) {
+    if (!shared && !(shared = open_state())) {
         snprintf(err, errlen, "lua: lua_newstate: out of memory");
         return NULL;
     }
-    /* The workload's file (not through require: the name "io" is the standard library's). */
-    snprintf(path, sizeof path, "%s/%s.lua", lua_dir, workload);
-    int rc = luaL_loadfile(L, path) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK;
+    lua_State *L = shared;
+    live++;
+    /* The workload's file, loaded once per state (not through require: the name "io" is the
+     * standard library's). */
+    int rc = 0;
+    lua_getfield(L, LUA_REGISTRYINDEX, "corobench.workloads");
+    if (lua_getfield(L, -1, workload) == LUA_TNIL) {
+        lua_pop(L, 1);
+        snprintf(path, sizeof path, "%s/%s.lua", lua_dir, workload);
+        if (!(rc = luaL_loadfile(L, path) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK)) {
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -3, workload);
+        }
+    }
     if (rc) {
         lua_failed(L, workload, err, errlen);
     } else {
@@ -326,7 +344,10 @@ static void *lua_setup(const cb_impl *impl, const cb_params *p, char *err, size_
             lua_failed(L, "setup", err, errlen);
     }
     if (rc) {
-        lua_close(L);
+        if (--live == 0) {
+            lua_close(shared);
+            shared = NULL;
+        }
         return NULL;
     }
     cb_lua_inst *in = cb_rt_alloc(sizeof *in);
@@ -347,7 +368,7 @@ static int lua_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-/* The result, then the whole state closed: everything Lua allocated goes back (untimed). */
+/* The result, then the instance dropped; the last live one closes the state (untimed). */
 static void lua_finish(void *inst, cb_wl_result *out)
 {
     cb_lua_inst *in = inst;
@@ -360,8 +381,13 @@ static void lua_finish(void *inst, cb_wl_result *out)
     } else {
         out->ops = out->checksum = 0;
     }
-    lua_close(L);
+    lua_settop(L, 0);
+    luaL_unref(L, LUA_REGISTRYINDEX, in->ref);
     cb_rt_free(in, sizeof *in);
+    if (--live == 0) {
+        lua_close(L);
+        shared = NULL;
+    }
 }
 
 static const cb_family_ops lua_body = {lua_setup, lua_run, lua_finish, NULL};
