@@ -609,11 +609,26 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
                             "cannot run gnuplot");
     CB_CHECK_CONTAINS(text, "Plots: io (not drawn: cannot run gnuplot");
     free(text);
-    /* Two results files: side by side per machine, then a section each. */
+    /* Two files of one machine are one machine's results: one set of claims, the second
+     * file named. */
+    c = cb_test_corobench("report", out, mod, "-o", mdmod, "--force", "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = cb_test_slurp(mdmod);
+    CB_CHECK(strstr(text, "Machines side by side") == NULL);
+    CB_CHECK_CONTAINS(text, "- also: `");
+    const char *first = strstr(text, "\n## Claims\n");
+    CB_CHECK(first && !strstr(first + 1, "\n## Claims\n"));
+    free(text);
+    /* Two machines: side by side, then a section each. */
+    doc = load(mod);
+    json_object_set_new(json_object_get(doc, "machine"), "hostname", json_string("other-host"));
+    CB_CHECK(json_dump_file(doc, mod, 0) == 0);
+    json_decref(doc);
     c = cb_test_corobench("report", out, mod, "-o", mdmod, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     text = cb_test_slurp(mdmod);
     CB_CHECK_CONTAINS(text, "## Machines side by side");
+    CB_CHECK_CONTAINS(text, "other-host");
     CB_CHECK_CONTAINS(text, "### pingpong (median ns per op; x = times machine A)");
     CB_CHECK_CONTAINS(text, "\n# Machine B\n");
     free(text);

@@ -600,14 +600,14 @@ static void c_memory(const ctx *c, claim *o)
 {
     static const char *const im[] = {"asm", "closure"}, *const va[] = {"plain", "plain"};
     long nn[MAXPTS];
-    size_t n = common(c, "spawn", im, va, 2, "depth=0", "n", nn);
+    size_t n = common(c, "spawn", im, va, 2, "depth=0 layout!=offset", "n", nn);
     if (!n) {
         not_measured(o, "asm and closure spawn cells at depth 0",
                      "corobench run --workload spawn --param n=1000,10000,100000");
         return;
     }
     char mt[64];
-    snprintf(mt, sizeof mt, "depth=0 n=%ld", nn[n - 1]);
+    snprintf(mt, sizeof mt, "depth=0 layout!=offset n=%ld", nn[n - 1]);
     json_t *a = find(c, "spawn", "asm", "plain", mt),
            *cl = find(c, "spawn", "closure", "plain", mt),
            *sm = find(c, "spawn", "sm", "plain", mt);

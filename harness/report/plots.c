@@ -72,7 +72,7 @@ static const plot_def plots[] = {
      "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret"},
     {"spawn-memory", "spawn-memory",
      "bytes per coroutine (touched stack, runtime heap, RSS, kernel) vs coroutines alive, log-log",
-     {{"data", "spawn", "n", {"depth=0", "variant=plain"},
+     {{"data", "spawn", "n", {"depth=0", "layout=aligned", "variant=plain"},
        {"memory.touched_bytes_per_coro", "memory.heap_bytes_per_coro",
         "memory.rss_bytes_per_coro", "memory.kernel_bytes_per_coro"},
        NULL, "touched / heap / RSS / kernel bytes per coroutine"}},

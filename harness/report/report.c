@@ -3,8 +3,8 @@
  * plots (plots.c), then one table per workload with a row per parameter point and a column per
  * implementation (median ns per op; plain builds ranked against plain builds, a build variant
  * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did
- * not run. Several documents (several machines) get a side-by-side table per workload first,
- * then a section each. */
+ * not run. Documents of one machine are read as one; several machines get a side-by-side table
+ * per workload first, then a section each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +350,37 @@ static void scripts_dir(char *buf, size_t len)
         snprintf(buf, len, "plots");
 }
 
+/* Merges every document into the first one of its machine (host name and CPU model): its
+ * cells appended, what was unavailable added, its file name listed in also[]. Returns the number
+ * of machines; docs[] and ins[] are compacted to one entry per machine. */
+static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t **also)
+{
+    size_t m = 0;
+    for (size_t f = 0; f < n; f++) {
+        json_t *mf = json_object_get(docs[f], "machine");
+        size_t g = 0;
+        while (g < m && !(json_equal(json_object_get(mf, "hostname"),
+                                     json_object_get(json_object_get(docs[g], "machine"),
+                                                     "hostname")) &&
+                          json_equal(json_object_get(mf, "cpu_model"),
+                                     json_object_get(json_object_get(docs[g], "machine"),
+                                                     "cpu_model"))))
+            g++;
+        if (g == m) {
+            docs[m] = docs[f];
+            ins[m] = ins[f];
+            also[m++] = json_array();
+            continue;
+        }
+        json_array_extend(json_object_get(docs[g], "cells"), json_object_get(docs[f], "cells"));
+        json_object_update_missing(json_object_get(docs[g], "unavailable"),
+                                   json_object_get(docs[f], "unavailable"));
+        json_array_append_new(also[g], json_string(ins[f]));
+        json_decref(docs[f]);
+    }
+    return m;
+}
+
 static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
                                    "[-o FILE.md [--force]] [--no-plots]";
 
@@ -384,7 +415,13 @@ int cb_cmd_report(int argc, char **argv)
                 json_decref(docs[f]);
             return CB_EXIT_USAGE;
         }
-    /* Plots go beside the report, in STEM-plots/ (one subdirectory per file when several);
+    /* Files from one machine (same host name and CPU) are one machine's results: their cells
+     * are read together, so a run split over several files (run.sh runs the languages' runtimes
+     * on a grid of their own) gets one set of claims, plots and tables. */
+    size_t nf = n;
+    json_t *also[64] = {NULL}; /* per machine: the files merged into it after the first */
+    n = group_by_machine(docs, ins, nf, also);
+    /* Plots go beside the report, in STEM-plots/ (one subdirectory per machine when several);
      * a report on stdout has none. */
     char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
     if (out_path)
@@ -400,6 +437,10 @@ int cb_cmd_report(int argc, char **argv)
         if (n > 1)
             fprintf(out, "\n# Machine %c\n\n", (int)('A' + f % 26));
         machine_line(out, ins[f], docs[f]);
+        json_t *a;
+        size_t k;
+        json_array_foreach(also[f], k, a)
+            fprintf(out, "- also: `%s`\n", json_string_value(a));
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
             snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
@@ -417,7 +458,9 @@ int cb_cmd_report(int argc, char **argv)
         json_decref(plots);
     }
     rc = cb_out_commit(&o) ? CB_EXIT_CELLS_FAILED : 0;
-    for (size_t f = 0; f < n; f++)
+    for (size_t f = 0; f < n; f++) {
         json_decref(docs[f]);
+        json_decref(also[f]);
+    }
     return rc;
 }
