@@ -67,7 +67,8 @@ grid=(--workload pingpong,recursive,spawn,io
           --param io.msgs=50 --reps 5 --min-rep-ms 2)
 # The C implementations on that grid; the languages' own runtimes (docs/external.md) on a
 # smaller one in a second file beside it (an interpreter at recursive.height=20 or
-# spawn.n=100000 would take minutes), both in one report.
+# spawn.n=100000 would take minutes), with the C implementations again so each language sits
+# beside the C models in its tables; both files in one report.
 langs=lua,go,node
 c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
     on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
@@ -86,7 +87,7 @@ lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
                --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
                --param io.conns=1 --param io.msgs=50 --reps 5 --min-rep-ms 2)
 lang_status=0
-bin/corobench run --pin "$pin" --impl "$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
+bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
     || lang_status=$?
 if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
     exit "$lang_status"
