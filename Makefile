@@ -225,9 +225,10 @@ FUZZ_SECONDS ?= 900
 FUZZ_TIMEOUT ?= 5
 FUZZ_BUILD   := build/$(ARCH)-fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-# The code is GNU C for GCC: clang must accept a flexible-array struct inside another and
-# GCC's noclone attribute.
-FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes
+# The code is GNU C for GCC: clang must accept a flexible-array struct inside another, GCC's
+# noclone attribute, and positional initializers that leave a struct's last fields zero.
+FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes \
+                -Wno-missing-field-initializers
 FUZZ_TARGETS := $(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c)))
 .PHONY: fuzz fuzz-build
 fuzz-build:

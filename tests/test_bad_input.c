@@ -28,6 +28,7 @@ static const struct {
     {"B_workload_null", "cells.0.workload", "null"},
     {"B_impl_number", "cells.1.impl", "3"},
     {"B_impl_empty", "cells.0.impl", "\"\""},
+    {"B_family_missing", "cells.0.family", "DELETE"},
     {"B_status_7", "cells.0.status", "7"},
     {"B_status_unknown", "cells.0.status", "\"great\""},
     {"B_median_string", "cells.0.ns_per_op.median", "\"12\""},

@@ -266,7 +266,8 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
     json_t *m = json_object_get(doc, "machine");
     double hz = json_real_value(json_object_get(m, "tsc_hz"));
     json_t *ctx = json_pack(
-        "{s:s, s:s, s:s, s:o, s:I, s:b, s:[], s:[], s:s, s:I, s:{s:s, s:s, s:s, s:s}}", "date",
+        /* s? and o?: a results file may lack the machine's description (the loader allows it) */
+        "{s:s?, s:s?, s:s, s:o?, s:I, s:b, s:[], s:[], s:s, s:I, s:{s:s, s:s?, s:s?, s:s}}", "date",
         cb_str(doc, "created_utc"), "host_name", cb_str(m, "hostname"), "executable", "corobench",
         "num_cpus", json_incref(json_object_get(m, "logical_cpus")), "mhz_per_cpu",
         (json_int_t)llround(hz / 1e6), "cpu_scaling_enabled", 0, "caches", "load_avg",

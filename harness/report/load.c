@@ -266,7 +266,7 @@ static int check_cell(checker *k, json_t *cell)
     if (!json_is_object(cell))
         return bad(k, "cell", "is %s (valid: an object)", json_kind(cell));
     if (want_string(k, cell, "impl", "impl", 0, REQUIRED) ||
-        want_string(k, cell, "family", "family", 0, OPTIONAL) ||
+        want_string(k, cell, "family", "family", 0, REQUIRED) ||
         want_string(k, cell, "workload", "workload", 0, REQUIRED) ||
         want_string(k, cell, "variant", "variant", 0, REQUIRED) ||
         want_string(k, cell, "unit", "unit", 0, OPTIONAL) ||

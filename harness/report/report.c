@@ -270,8 +270,8 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
     fprintf(out, "\n## Machines side by side\n\n");
     for (size_t f = 0; f < n; f++) {
         json_t *m = json_object_get(docs[f], "machine");
-        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), cb_str(m, "hostname"),
-                cb_str(m, "cpu_model"), ins[f]);
+        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), text_or(m, "hostname"),
+                text_or(m, "cpu_model"), ins[f]);
     }
     for (size_t f = 0; f < n; f++)
         json_array_foreach(json_object_get(docs[f], "cells"), i, c)

@@ -61,8 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != 0 && rc != 2)
         abort();
     rc = cb_cmd_compare(3, compare);
-    if (rc != 0)
-        abort(); /* a document compared with itself: every cell the same */
+    if (rc != 0 && rc != 1)
+        abort(); /* a checked document is readable (1: it has failed or missing cells) */
     free(wl);
     free(x);
     json_decref(doc);
