@@ -29,7 +29,7 @@ static const point grid[] = {
     {"spawn", {"n", "10000"}},
     {"spawn", {"n", "100", "depth", "3", "frame", "256"}},
     {"spawn", {"n", "300", "depth", "2", "frame", "24", "order", "random", "seed", "7"}},
-    {"spawn", {"n", "64", "depth", "1", "layout", "offset", "order", "random"}},
+    {"spawn", {"n", "64", "depth", "1", "order", "random"}},
     {"io", {"conns", "8", "msgs", "200"}},
     {"io", {"conns", "3", "msgs", "50", "size", "4096"}},
     {"io", {"conns", "8", "msgs", "50", "transport", "tcp"}},
