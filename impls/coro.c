@@ -47,6 +47,8 @@ static struct {
 } main_co = {.co = {.state = CO_RUNNING}};
 
 static cb_co *current = &main_co.co;
+/* The backend whose context main_co.ctx last held: each backend reads its own layout there. */
+static const cb_co_backend *main_be;
 static int handler_installed;
 
 static size_t fmt_u64(char *p, uint64_t v)
@@ -191,13 +193,27 @@ cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t s
     co->fn = fn;
     co->arg = arg;
     co->state = CO_SUSPENDED;
-    if (cb_stack_alloc(&co->stack, stack_size) != 0) {
+    if ((be->share_stack ? be->share_stack(&co->stack, stack_size)
+                         : cb_stack_alloc(&co->stack, stack_size)) != 0) {
         int e = errno;
         cb_rt_free(co, cb_co_control_bytes(be));
         errno = e;
         return NULL;
     }
-    be->make(co->ctx, co->stack.lo, co->stack.size - top_offset, co);
+    if (!be->create) {
+        be->make(co->ctx, co->stack.lo, co->stack.size - top_offset, co);
+        return co;
+    }
+    if (be->create(co->ctx, co->stack.lo, co->stack.size - top_offset, co) != 0) {
+        int e = errno;
+        if (be->unshare_stack)
+            be->unshare_stack(&co->stack);
+        else
+            cb_stack_free(&co->stack);
+        cb_rt_free(co, cb_co_control_bytes(be));
+        errno = e;
+        return NULL;
+    }
     return co;
 }
 
@@ -230,6 +246,8 @@ static inline __attribute__((always_inline)) uintptr_t switch_to(const cb_co_bac
 {
     current = to;
 #if CB_ASAN
+    if (be->own_thread)
+        return be->jump(self->ctx, to->ctx, val);
     int main = to == &main_co.co;
     switched_from = self;
     __sanitizer_start_switch_fiber(self_done ? NULL : &self->asan_fake_stack,
@@ -249,6 +267,12 @@ uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
     if (co->state != CO_SUSPENDED)
         misuse("resume of a coroutine that is running or finished");
     cb_co *self = current;
+    if (self == &main_co.co && main_be != co->be) {
+        /* Another backend's state in the main context would read as this one's (a thread's
+         * baton, copystack's on_shared); every jump out of main rewrites what it needs. */
+        memset(main_co.ctx, 0, sizeof main_co.ctx);
+        main_be = co->be;
+    }
     co->resumer = self;
     co->state = CO_RUNNING;
     return switch_to(co->be, self, co, val, 0);
@@ -280,7 +304,8 @@ uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
 void cb_co_entry_(cb_co *co, uintptr_t val)
 {
 #if CB_ASAN
-    asan_arrived(NULL);
+    if (!co->be->own_thread)
+        asan_arrived(NULL);
 #endif
     uintptr_t r = co->fn(co->arg, val);
     co->state = CO_DONE;
@@ -295,13 +320,18 @@ void cb_co_destroy(cb_co *co)
         return;
     if (co == current)
         misuse("destroy of the running coroutine");
+    if (co->be->release)
+        co->be->release(co->ctx);
     cb_stack s = co->stack;
-    if (cb_stack_free(&co->stack) != 0) {
+    if ((co->be->unshare_stack ? co->be->unshare_stack(&co->stack) : cb_stack_free(&co->stack)) !=
+        0) {
         co->stack = s;
         report_overflow(co, " detected by canary at destroy");
     }
     cb_rt_free(co, cb_co_control_bytes(co->be));
 }
+
+void *cb_co_context(cb_co *co) { return co ? co->ctx : main_co.co.ctx; }
 
 int cb_co_done(const cb_co *co) { return co->state == CO_DONE; }
 

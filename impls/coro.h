@@ -28,6 +28,20 @@ typedef struct cb_co_backend {
     uintptr_t (*jump)(void *from, void *to, uintptr_t val);
     /* NULL where the backend works on this machine, else why not. */
     const char *(*unavailable)(void);
+    /* The optional verbs below are NULL (0) for a plain switch backend. */
+    /* A fallible make, for a context that is a resource (a thread): 0, or -1 with errno set.
+     * Used instead of make when set. */
+    int (*create)(void *ctx, void *stack_lo, size_t stack_size, cb_co *co);
+    /* Frees what make/create acquired (a thread, a save buffer), at destroy, before the stack. */
+    void (*release)(void *ctx);
+    /* A backend whose coroutines all run on one stack (copystack) lends it with share_stack
+     * (0, or -1 with errno) instead of the layer mapping a stack per coroutine, and takes it back
+     * with unshare_stack at destroy (-1: the stack's canary was overwritten). */
+    int (*share_stack)(cb_stack *s, size_t size);
+    int (*unshare_stack)(const cb_stack *s);
+    /* Every coroutine runs on a thread of its own: the layer has no stack switch to tell the
+     * sanitizer about. */
+    int own_thread;
 } cb_co_backend;
 
 enum { CB_CO_DEFAULT_STACK = 65536, CB_EXIT_OVERFLOW = 86 };
@@ -62,6 +76,10 @@ const cb_stack *cb_co_stack(const cb_co *co);
  * (stackless code recursing too deep). Any other fault dies of its signal. cb_co_create installs
  * it; a cell's child installs it for every family. */
 void cb_co_install_fault_reporter(void);
+
+/* The backend context of co (cb_co_context(NULL): the thread's own), for a backend that hops
+ * through a context of its own between two coroutines (copystack's copier). */
+void *cb_co_context(cb_co *co);
 
 /* Entry point the backends' make() arranges to run first; never returns. */
 void cb_co_entry_(cb_co *co, uintptr_t val) __attribute__((noreturn));
