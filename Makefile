@@ -27,6 +27,8 @@ BUILD     ?= build/$(ARCH)
 BIN       ?= bin
 LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
+# Every binary: threads (the thread backend) and Boost.Context when the probe found it.
+CORE_LIBS  = $(FCONTEXT_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -41,7 +43,15 @@ LUA_LIBS   := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --libs $(LUA_PC)))
 GO         ?= go
 GO_BIN     := $(if $(shell command -v $(GO) 2>/dev/null),$(BIN)/corobench-go)
 
-ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS)
+# Boost.Context (the fcontext backend), found as stress-ng's Makefile.config finds libraries: a
+# link probe with this CC. Without it the build goes on and `corobench list` says why fcontext
+# is unavailable. The probe declares the symbol itself, so no C++ header is needed.
+HAVE_FCONTEXT ?= $(shell printf 'void jump_fcontext(void);\nint main(void){jump_fcontext();return 0;}\n' | \
+	$(CC) -x c - -o /dev/null -lboost_context 2>/dev/null && echo 1 || echo 0)
+FCONTEXT_LIBS := $(if $(filter 1,$(HAVE_FCONTEXT)),-lboost_context)
+
+ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
+	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
 ASM_SRC := $(wildcard impls/asm/$(ARCH)/*.S)
@@ -74,7 +84,7 @@ all: $(BIN)/corobench variants $(GO_BIN)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(CORE_LIBS)
 
 # Build facts baked into the binary; rebuilt every time so the commit is never stale.
 BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
@@ -84,11 +94,11 @@ $(BUILD)/harness/buildinfo.o: FORCE
 
 $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/run/proc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
 $(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
 tests: $(BUILD)/cbtest-core
 
@@ -149,7 +159,7 @@ $$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o: harness/measure/rsbsim_$(ARCH).S
 	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -c -o $$@ $$<
 $(BIN)/corobench-$(1): $$($(1)_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $$(LDFLAGS) $$(LIBS)
+	$$(CC) $$(ALL_CFLAGS) -o $$@ $$^ $$(LDFLAGS) $$(LIBS) $$(CORE_LIBS)
 endef
 $(eval $(call VARIANT_RULES,jmpret,--jmpret,jmpret,0))
 $(eval $(call VARIANT_RULES,rsbsim,--rsbsim,plain,1))
@@ -237,7 +247,7 @@ fuzz-build:
 		$(patsubst %,$(FUZZ_BUILD)/%,$(FUZZ_TARGETS))
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(HARNESS_OBJ) $(CORE_OBJ)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \

@@ -1,12 +1,15 @@
 /* The implementation table and the parameters of the stackful implementations. */
 #include "impls.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "closure.h"
 #include "languages.h"
+#include "thread.h"
 
-extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext;
+extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext,
+    cb_backend_fcontext, cb_backend_copystack, cb_backend_thread;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
 
@@ -34,34 +37,61 @@ static const cb_param_def go_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+/* Threads alive at once: one per coroutine the workload creates. */
+static int thread_check(const char *workload, const cb_params *p, char *err, size_t errlen)
+{
+    size_t stack = (size_t)cb_params_int(p, "stack"), min = cb_thread_min_stack();
+    if (stack < min) {
+        snprintf(err, errlen,
+                 "thread: stack=%zu is below what a thread needs here (%zu: glibc's minimum "
+                 "plus a %d-byte signal stack)",
+                 stack, min, CB_TH_ALT_STACK);
+        return -1;
+    }
+    uint64_t need = !strcmp(workload, "spawn") ? (uint64_t)cb_params_int(p, "n")
+                    : !strcmp(workload, "io")  ? 2 * (uint64_t)cb_params_int(p, "conns")
+                                               : 2;
+    char why[512];
+    uint64_t lim = cb_thread_limit(why, sizeof why);
+    if (need <= lim)
+        return 0;
+    snprintf(err, errlen, "thread: %s needs %llu threads alive at once; this machine allows %s",
+             workload, (unsigned long long)need, why);
+    return -1;
+}
+
 const cb_impl cb_impls[] = {
-    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params, NULL, 0},
-    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params, NULL, 0},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0},
+    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params, NULL, 0, NULL},
+    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params, NULL, 0, NULL},
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL},
+    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL},
+    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL},
+    {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, stackful_params, NULL, 0,
+     thread_check},
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
      "points, live locals in a frame struct, callee frames embedded in the caller's",
-     NULL, NULL, NULL, 0},
+     NULL, NULL, NULL, 0, NULL},
     {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
-     NULL, closure_params, NULL, 0},
+     NULL, closure_params, NULL, 0, NULL},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
-     NULL, NULL, NULL, 0},
+     NULL, NULL, NULL, 0, NULL},
     {"lua", CB_STYLE_LUA,
      "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
      "stack of its own, resumed and yielded by the Lua VM",
-     NULL, NULL, cb_lang_lua_unavailable, 0},
+     NULL, NULL, cb_lang_lua_unavailable, 0, NULL},
     {"go", CB_STYLE_GO,
      "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
      "runtime; measured by its own program through docs/external.md's protocol",
-     NULL, go_params, cb_lang_go_unavailable, 1},
+     NULL, go_params, cb_lang_go_unavailable, 1, NULL},
     {"node", CB_STYLE_NODE,
      "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
      "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_node_unavailable, 1},
+     NULL, NULL, cb_lang_node_unavailable, 1, NULL},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
@@ -98,6 +128,17 @@ const char *cb_impl_unavailable(const cb_impl *impl)
         return impl->backend->unavailable();
     if (impl->unavailable)
         return impl->unavailable();
+    return NULL;
+}
+
+const char *cb_impl_unsupported(const cb_impl *impl, const char *workload, const cb_params *p,
+                                char *buf, size_t len)
+{
+    const char *why = cb_impl_unavailable(impl);
+    if (why)
+        return why;
+    if (impl->check && impl->check(workload, p, buf, len))
+        return buf;
     return NULL;
 }
 

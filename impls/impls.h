@@ -32,6 +32,9 @@ typedef struct cb_impl {
     const char *(*unavailable)(void);
     /* A program of its own measures the cell (harness/measure/external.c), not a C body. */
     int external;
+    /* Optional: 0 when this implementation can run the workload at p, else -1 and a one-line
+     * reason (a thread limit, say); the cell is then recorded as unsupported. */
+    int (*check)(const char *workload, const cb_params *p, char *err, size_t errlen);
 } cb_impl;
 
 extern const cb_impl cb_impls[];
@@ -49,6 +52,11 @@ const char *cb_impl_unavailable(const cb_impl *impl);
 /* A language's own runtime (lua, go, node), not code corobench compiles: the build variants and
  * the return-stack simulator do not apply to it. */
 int cb_impl_is_language(const cb_impl *impl);
+/* NULL when impl runs here and can run workload at p (its check: a thread limit, say), else the
+ * reason, in buf or static. Whether the workload has a body for impl's family is the workload's
+ * side (cb_wl_family). */
+const char *cb_impl_unsupported(const cb_impl *impl, const char *workload, const cb_params *p,
+                                char *buf, size_t len);
 /* Applies implementation parameters that are process state (the stack mode) and installs the
  * stack-overflow reporter (coro.h); called in the cell's child before setup. */
 void cb_impl_configure(const cb_impl *impl, const cb_params *p);

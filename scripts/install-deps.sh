@@ -13,6 +13,7 @@ packages=(
     pkg-config liblua5.4-dev              # the lua implementation, embedded (docs/external.md)
     golang-go                             # the go implementation: make builds bin/corobench-go
     clang libclang-rt-14-dev              # make fuzz: libFuzzer and the sanitizer runtimes
+    libboost-context-dev                  # the fcontext backend (Boost.Context's own switch)
 )
 # The node implementation needs a `node` (Node.js 18 or later); Debian's nodejs only when none is
 # there (a newer one from elsewhere, e.g. NodeSource's, is kept).

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "harness/run/proc.h"
+#include "impls/thread.h"
 #include "test.h"
 
 const char *cb_test_root(void)
@@ -66,6 +67,9 @@ const cb_co_backend *cb_test_backend(const cb_impl *im)
     const char *why = cb_impl_unavailable(im);
     if (why)
         CB_SKIP("%s: unsupported: %s", im->name, why);
+    if (im->backend->own_thread && cb_thread_min_stack() > CB_CO_DEFAULT_STACK)
+        CB_SKIP("%s: the tests' %d-byte stacks are below a thread's minimum here (%zu)", im->name,
+                CB_CO_DEFAULT_STACK, cb_thread_min_stack());
     return im->backend;
 }
 

@@ -54,6 +54,16 @@ typedef struct outcome {
     uint64_t suspensions;
 } outcome;
 
+/* Whether impl runs wl at p here; an unsupported point must say why. */
+static int supported(const cb_workload *wl, const cb_impl *im, const cb_params *p)
+{
+    char buf[1024];
+    const char *why = cb_impl_unsupported(im, wl->name, p, buf, sizeof buf);
+    if (why && !why[0])
+        CB_FAIL("%s/%s: unsupported without a reason", wl->name, im->name);
+    return why == NULL;
+}
+
 static outcome run_point(const cb_workload *wl, const cb_impl *im, const cb_params *p)
 {
     char err[512] = "";
@@ -102,6 +112,8 @@ static void check_workload(const cb_workload *wl)
                 continue;
             cb_params p;
             cb_test_params(wl, im, grid[g].set, &p);
+            if (!supported(wl, im, &p))
+                continue;
             outcome o = run_point(wl, im, &p);
             outcome again = run_point(wl, im, &p);
             char where[256];
@@ -151,6 +163,8 @@ CB_TEST(workload_spawn_checksum_depends_on_every_coroutine)
             continue;
         cb_params pb;
         cb_test_params(wl, &cb_impls[i], base.set, &pb);
+        if (!supported(wl, &cb_impls[i], &pb))
+            continue;
         outcome ob = run_point(wl, &cb_impls[i], &pb);
         CB_CHECK_EQ_U64(ob.r.ops, 50);
         CB_CHECK_EQ_U64(ob.suspensions, is_direct(&cb_impls[i]) ? 0 : 50);
@@ -176,6 +190,8 @@ CB_TEST(workload_checksum_sees_every_switch)
         cb_params pa, pb;
         cb_test_params(wl, &cb_impls[i], a.set, &pa);
         cb_test_params(wl, &cb_impls[i], b.set, &pb);
+        if (!supported(wl, &cb_impls[i], &pa) || !supported(wl, &cb_impls[i], &pb))
+            continue;
         outcome oa = run_point(wl, &cb_impls[i], &pa), ob = run_point(wl, &cb_impls[i], &pb);
         CB_CHECK(oa.r.checksum != ob.r.checksum);
         CB_CHECK_EQ_U64(oa.suspensions + !is_direct(&cb_impls[i]), ob.suspensions);
@@ -193,6 +209,8 @@ CB_TEST(workload_recursive_checksum_depends_on_every_node)
         cb_params pa, pb;
         cb_test_params(wl, &cb_impls[i], a.set, &pa);
         cb_test_params(wl, &cb_impls[i], b.set, &pb);
+        if (!supported(wl, &cb_impls[i], &pa) || !supported(wl, &cb_impls[i], &pb))
+            continue;
         outcome oa = run_point(wl, &cb_impls[i], &pa), ob = run_point(wl, &cb_impls[i], &pb);
         CB_CHECK_EQ_U64(oa.r.ops, 63);
         CB_CHECK_EQ_U64(ob.r.ops, 127);
@@ -238,6 +256,8 @@ CB_TEST(workload_spawn_order_and_layout)
             continue; /* lua refuses layout=offset; its order: tests/test_external.c */
         cb_params pf, po, pr, pr2;
         cb_test_params(wl, im, fifo, &pf);
+        if (!supported(wl, im, &pf))
+            continue;
         cb_test_params(wl, im, offset, &po);
         cb_test_params(wl, im, rnd, &pr);
         cb_test_params(wl, im, rnd2, &pr2);

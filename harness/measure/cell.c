@@ -58,6 +58,7 @@ typedef struct measure {
      * read, disabled right after its second, read (accumulated) outside. */
     cb_counters *ctr;
     double counted_ops;
+    double copied; /* stack bytes copied by switches in the kept repetitions (copystack) */
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
@@ -68,6 +69,7 @@ typedef struct measure {
 typedef struct rep {
     uint64_t t0;     /* clock at its start */
     double ns;       /* its time, the memory snapshot's pause subtracted */
+    uint64_t copied; /* stack bytes copied by switches during it */
     long preempted;  /* involuntary context switches during it */
 } rep;
 
@@ -141,7 +143,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
         if (!(ms->inst[made] = ms->f->setup(ms->c->impl, &ms->c->params, ms->err, sizeof ms->err)))
             break;
     int rc = made < ms->batch ? -1 : 0;
-    uint64_t s0 = cb_rt.suspensions;
+    uint64_t s0 = cb_rt.suspensions, copied0 = cb_rt.stack_copy_bytes;
     cb_mem_rep_begin();
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
@@ -170,6 +172,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     out->t0 = t0;
     out->ns = (double)(t1 - t0 - cb_mem_rep_paused()) * 1e9 / ms->hz;
     out->preempted = ru1.ru_nivcsw - ru0.ru_nivcsw;
+    out->copied = cb_rt.stack_copy_bytes - copied0;
     return 0;
 }
 
@@ -251,6 +254,7 @@ static int time_repetitions(measure *ms)
         ms->samples[k] = t.ns / ops;
         ms->counted_ops += ops;
         ms->preempted += t.preempted;
+        ms->copied += (double)t.copied;
         uint64_t rest_ticks, alive;
         if (cb_mem_rep_rest(t.t0, &rest_ticks, &alive) && alive)
             ms->create[k] = (double)rest_ticks * 1e9 / ms->hz / (double)alive;
@@ -320,6 +324,19 @@ static json_t *to_json(const measure *ms, json_t *cell)
     const char *modes = cb_stack_modes_used();
     json_object_set_new(cell, "stack_mode", modes ? json_string(modes) : json_null());
     json_object_set_new(cell, "ns_per_op", stats_object(ms->samples, ms->m->reps));
+    /* The same samples in TSC cycles (reference cycles at the TSC's rate, not core clocks). */
+    if (!strcmp(cb_clock_source(), "tsc")) {
+        double *cyc = calloc(ms->m->reps ? ms->m->reps : 1, sizeof *cyc);
+        for (unsigned i = 0; i < ms->m->reps; i++)
+            cyc[i] = ms->samples[i] * ms->hz / 1e9;
+        json_object_set_new(cell, "tsc_cycles_per_op", stats_object(cyc, ms->m->reps));
+        free(cyc);
+    } else {
+        json_object_set_new(cell, "tsc_cycles_per_op", json_null());
+    }
+    if (ms->c->impl->backend && ms->c->impl->backend->share_stack)
+        json_object_set_new(cell, "stack_copy_bytes_per_op",
+                            json_real(ms->counted_ops > 0 ? ms->copied / ms->counted_ops : 0));
     json_object_set_new(cell, "create_ns_per_coro",
                         ms->have_create ? stats_object(ms->create, ms->m->reps) : json_null());
     json_t *arr = json_array();

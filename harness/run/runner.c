@@ -165,8 +165,9 @@ static void count_pass(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cel
 /* Runs one cell into its header object: the measured fields, or the failure. */
 static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
 {
-    const char *why = cb_impl_unavailable(pc->cell.impl);
-    char buf[1024];
+    char buf[1024], reason[900];
+    const char *why = cb_impl_unsupported(pc->cell.impl, pc->cell.wl->name, &pc->cell.params,
+                                          reason, sizeof reason);
     if (why) {
         snprintf(buf, sizeof buf, "unsupported: %s", why);
         set_outcome(cell, "unsupported", buf);
