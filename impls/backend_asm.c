@@ -5,7 +5,16 @@
 uintptr_t cb_asm_ret_jump(void *from, void *to, uintptr_t val);
 void cb_asm_ret_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
 
-const cb_co_backend cb_backend_asm = {
+#if defined(__x86_64__)
+uintptr_t cb_asm_ret_jump_nofpu(void *from, void *to, uintptr_t val);
+#define NOFPU_JUMP cb_asm_ret_jump_nofpu
+#else
+#define NOFPU_JUMP cb_asm_ret_jump /* AArch64: FPCR is not switched by either (docs/switch.md) */
+#endif
+
+static void set_fpu(int fpu);
+
+cb_co_backend cb_backend_asm = {
     .name = "asm",
     .description = "hand-written assembly switch: the ABI's callee-saved registers and stack "
                    "pointer (x86-64: also MXCSR and the x87 control word); resumes with ret",
@@ -13,4 +22,7 @@ const cb_co_backend cb_backend_asm = {
     .make = cb_asm_ret_make,
     .jump = cb_asm_ret_jump,
     .unavailable = NULL,
+    .set_fpu = set_fpu,
 };
+
+static void set_fpu(int fpu) { cb_backend_asm.jump = fpu ? cb_asm_ret_jump : NOFPU_JUMP; }

@@ -6,7 +6,16 @@
 uintptr_t cb_asm_jmp_jump(void *from, void *to, uintptr_t val);
 void cb_asm_jmp_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
 
-const cb_co_backend cb_backend_asmjmp = {
+#if defined(__x86_64__)
+uintptr_t cb_asm_jmp_jump_nofpu(void *from, void *to, uintptr_t val);
+#define NOFPU_JUMP cb_asm_jmp_jump_nofpu
+#else
+#define NOFPU_JUMP cb_asm_jmp_jump /* AArch64: FPCR is not switched by either (docs/switch.md) */
+#endif
+
+static void set_fpu(int fpu);
+
+cb_co_backend cb_backend_asmjmp = {
     .name = "asmjmp",
     .description = "hand-written assembly switch, same saved state as asm; resumes with an "
                    "indirect jmp (x86-64) or br (AArch64) instead of ret",
@@ -14,4 +23,7 @@ const cb_co_backend cb_backend_asmjmp = {
     .make = cb_asm_jmp_make,
     .jump = cb_asm_jmp_jump,
     .unavailable = NULL,
+    .set_fpu = set_fpu,
 };
+
+static void set_fpu(int fpu) { cb_backend_asmjmp.jump = fpu ? cb_asm_jmp_jump : NOFPU_JUMP; }

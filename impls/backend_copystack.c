@@ -21,7 +21,7 @@
 
 uintptr_t cb_asm_jmp_jump(void *from, void *to, uintptr_t val);
 void cb_asm_jmp_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
-extern const cb_co_backend cb_backend_asmjmp;
+extern cb_co_backend cb_backend_asmjmp;
 
 enum { CS_COPIER_STACK = 16384, CS_FRAME_MAX = 256 };
 

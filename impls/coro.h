@@ -42,6 +42,10 @@ typedef struct cb_co_backend {
     /* Every coroutine runs on a thread of its own: the layer has no stack switch to tell the
      * sanitizer about. */
     int own_thread;
+    /* A switch that can leave the FP control state alone (the asm backends' fpu parameter):
+     * 1 switches MXCSR and the x87 control word with the coroutine, 0 treats them as per-thread.
+     * Sets this backend's jump; called before any coroutine of the cell exists. */
+    void (*set_fpu)(int fpu);
 } cb_co_backend;
 
 enum { CB_CO_DEFAULT_STACK = 65536, CB_EXIT_OVERFLOW = 86 };

@@ -8,16 +8,30 @@
 #include "languages.h"
 #include "thread.h"
 
-extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext,
-    cb_backend_fcontext, cb_backend_copystack, cb_backend_thread;
+extern cb_co_backend cb_backend_asm, cb_backend_asmjmp; /* their jump follows fpu */
+extern const cb_co_backend cb_backend_ucontext, cb_backend_fcontext, cb_backend_copystack,
+    cb_backend_thread;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
 
+#define CB_STACKFUL_PARAMS                                                                     \
+    {"stack", CB_PARAM_INT, "65536", 8192, (int64_t)1 << 30, NULL,                             \
+     "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)"}, \
+    {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,                                   \
+     "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode"}
+
 static const cb_param_def stackful_params[] = {
-    {"stack", CB_PARAM_INT, "65536", 8192, (int64_t)1 << 30, NULL,
-     "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)"},
-    {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,
-     "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode"},
+    CB_STACKFUL_PARAMS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+/* The hand-written switches also choose whether the FP control state travels with a coroutine. */
+static const cb_param_def asm_params[] = {
+    CB_STACKFUL_PARAMS,
+    {"fpu", CB_PARAM_INT, "1", 0, 1, NULL,
+     "1: switch MXCSR's control bits and the x87 control word with each coroutine (the x86-64 "
+     "ABI's rule, as Boost.Context); 0: leave them per thread, as minicoro and libdill (no "
+     "difference on AArch64, whose switch never saves FPCR)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -61,8 +75,8 @@ static int thread_check(const char *workload, const cb_params *p, char *err, siz
 }
 
 const cb_impl cb_impls[] = {
-    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, stackful_params, NULL, 0, NULL},
-    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, stackful_params, NULL, 0, NULL},
+    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL},
+    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL},
     {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL},
     {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL},
     {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL},
@@ -149,6 +163,9 @@ void cb_impl_configure(const cb_impl *impl, const cb_params *p)
         cb_cl_set_pool(strcmp(cb_params_str(p, "alloc"), "pool") == 0);
     if (impl->style != CB_STYLE_STACKFUL)
         return;
+    const cb_param_val *fpu = cb_params_find(p, "fpu");
+    if (impl->backend->set_fpu)
+        impl->backend->set_fpu(fpu ? (int)fpu->i : 1);
     const char *m = cb_params_str(p, "stack_mode");
     cb_stack_set_mode(strcmp(m, "guarded") == 0   ? CB_STACK_GUARDED
                       : strcmp(m, "chunked") == 0 ? CB_STACK_CHUNKED

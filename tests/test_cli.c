@@ -273,7 +273,7 @@ CB_TEST_T(cli_export_and_report, 120)
     fclose(f);
     CB_CHECK_CONTAINS(text, "## pingpong (median ns per switch");
     CB_CHECK_CONTAINS(text, "| point | asm | sm |");
-    CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct |");
+    CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct work=chain |");
     /* Memory at a rest point: spawn has one, pingpong has none. */
     CB_CHECK_CONTAINS(text, "## spawn memory (bytes per coroutine at rest");
     CB_CHECK_CONTAINS(text, "| n=100 depth=0 frame=64 layout=aligned order=fifo seed=1 | 4096 / ");
@@ -330,7 +330,7 @@ CB_TEST_T(cli_export_formats, 120)
     json_t *r0 = json_array_get(rows, 0), *r3 = json_array_get(rows, 3),
            *r4 = json_array_get(rows, 4);
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "name")),
-                   "pingpong/asm/depth:0/switches:2000/sites:distinct");
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain");
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "run_type")), "iteration");
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "time_unit")), "ns");
     CB_CHECK_EQ_INT(json_integer_value(json_object_get(r0, "repetitions")), 3);
@@ -339,7 +339,7 @@ CB_TEST_T(cli_export_formats, 120)
     json_t *s0 = json_array_get(json_object_get(cell0, "samples_ns_per_op"), 0);
     CB_CHECK(json_real_value(json_object_get(r0, "real_time")) == json_number_value(s0));
     CB_CHECK_STREQ(json_string_value(json_object_get(r3, "name")),
-                   "pingpong/asm/depth:0/switches:2000/sites:distinct_mean");
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain_mean");
     CB_CHECK_STREQ(json_string_value(json_object_get(r3, "run_type")), "aggregate");
     CB_CHECK_STREQ(json_string_value(json_object_get(r4, "aggregate_name")), "median");
     CB_CHECK(json_real_value(json_object_get(r4, "real_time")) ==
@@ -552,7 +552,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK_CONTAINS(text, "series counters.ret-mispredicts.per_op skipped");
     /* A variant is never a row's fastest: its ratio is to its plain twin. */
     CB_CHECK_CONTAINS(text, "| point | asm | asm (jmpret) |");
-    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct |");
+    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct work=chain |");
     CB_CHECK(row != NULL);
     char line[1024];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
@@ -856,7 +856,7 @@ CB_TEST_T(cli_compare, 120)
     json_decref(failed);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct asm/plain: "
+    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct work=chain asm/plain: "
                              "failed in new: signal 11");
     CB_CHECK_CONTAINS(c.out, "1 failed or timed out in new");
     /* A missing cell: an error unless --allow-missing. */
@@ -885,7 +885,7 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct asm/plain: "
+    CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct work=chain asm/plain: "
                              "memory.heap_bytes_per_coro ");
     CB_CHECK_CONTAINS(c.out, "-> 12345.5");
     c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);

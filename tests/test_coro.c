@@ -443,6 +443,32 @@ static void coro_rounding(const cb_co_backend *be)
 }
 CB_TEST_PER_BACKEND(coro_rounding)
 
+/* fpu=0 (x86-64): the switch leaves MXCSR and the x87 control word alone, so a rounding mode set
+ * inside a coroutine is seen by its resumer, the per-thread behaviour minicoro and libdill have;
+ * the control run with fpu=1 keeps it per coroutine. */
+static void fpu_off_leaks(const char *name)
+{
+    const cb_impl *im = cb_impl_find(name);
+    if (!CORO_ASM_KEEPS_ROUNDING)
+        CB_SKIP("%s: no FP control state is switched on this architecture", name);
+    if (RUNNING_ON_VALGRIND)
+        CB_SKIP("under valgrind, which does not emulate a rounding mode other than to-nearest");
+    const cb_co_backend *be = cb_test_backend(im);
+    for (int fpu = 1; fpu >= 0; fpu--) {
+        be->set_fpu(fpu);
+        CB_CHECK_EQ_INT(fesetround(FE_DOWNWARD), 0);
+        cb_co *co = create(be, round_fn, NULL, CB_CO_DEFAULT_STACK);
+        cb_co_resume(co, 0);
+        CB_CHECK_EQ_INT(fegetround(), fpu ? FE_DOWNWARD : FE_UPWARD);
+        cb_co_resume(co, 0); /* with fpu=0 it runs in the mode it leaked, which it checks */
+        cb_co_destroy(co);
+        fesetround(FE_TONEAREST);
+    }
+    be->set_fpu(1);
+}
+CB_TEST(coro_fpu_off_leaks_rounding_asm) { fpu_off_leaks("asm"); }
+CB_TEST(coro_fpu_off_leaks_rounding_asmjmp) { fpu_off_leaks("asmjmp"); }
+
 /* ---- stackful: destroy ------------------------------------------------------------------------- */
 
 /* Yields v + 1 for every v it is given, until given 0. */

@@ -7,6 +7,9 @@
  * addresses never coincide); sites=same runs both on copy A. Each copy is a one-line wrapper
  * around a shared always-inline body, made distinct by a per-copy salt (which also stops GCC's
  * identical-code folding from merging them).
+ * work=none makes only the switches, as Boost.Context's and libaco's own benchmarks loop: no call
+ * chain and no data path, the value handed over is incremented on receipt (so the checksum still
+ * counts the switches); it needs depth=0.
  * Setup (coroutine creation, stack mapping) and finish are untimed; run is all switches. */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 
 #define PP_INLINE static inline __attribute__((always_inline))
 #define PP_NOINLINE __attribute__((noinline, noclone))
+#define PP_NOFOLD __attribute__((noinline, noclone, no_icf))
 
 enum { PP_SALT_A = 0x0a, PP_SALT_B = 0x0b };
 
@@ -30,9 +34,11 @@ typedef struct pp_shared {
     uint64_t final;     /* value of the side that finished */
     int64_t depth;
     int same_sites;
+    int none; /* work=none: only the switches */
 } pp_shared;
 
 static const char *const pp_sites[] = {"distinct", "same", NULL};
+static const char *const pp_works[] = {"chain", "none", NULL};
 
 static const cb_param_def pp_params[] = {
     {"depth", CB_PARAM_INT, "0", 0, 1000000, NULL,
@@ -40,8 +46,23 @@ static const cb_param_def pp_params[] = {
     {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL, "switches per run"},
     {"sites", CB_PARAM_ENUM, "distinct", 0, 0, pp_sites,
      "distinct: A and B run separate copies of their code; same: both run one copy"},
+    {"work", CB_PARAM_ENUM, "chain", 0, 0, pp_works,
+     "chain: the data path down and up the call chain around every switch; none: only the "
+     "switches (depth=0), as Boost.Context's and libaco's benchmarks loop"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
+
+static int pp_check(const cb_params *p, char *err, size_t errlen)
+{
+    if (strcmp(cb_params_str(p, "work"), "none") == 0 && cb_params_int(p, "depth") != 0) {
+        snprintf(err, errlen,
+                 "pingpong: work=none runs only the switches, without a call chain, but depth=%lld "
+                 "(valid: depth=0 with work=none, any depth with work=chain)",
+                 (long long)cb_params_int(p, "depth"));
+        return -1;
+    }
+    return 0;
+}
 
 static void pp_shared_init(pp_shared *sh, const cb_params *p)
 {
@@ -49,6 +70,7 @@ static void pp_shared_init(pp_shared *sh, const cb_params *p)
     sh->remaining = (uint64_t)cb_params_int(p, "switches");
     sh->depth = cb_params_int(p, "depth");
     sh->same_sites = strcmp(cb_params_str(p, "sites"), "same") == 0;
+    sh->none = strcmp(cb_params_str(p, "work"), "none") == 0;
     sh->msg = 0x1234567890abcdefULL; /* A's first value */
 }
 
@@ -108,6 +130,20 @@ PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, uint64_t salt,
     return v;
 }
 
+/* work=none: the switch and the loop, nothing else. The two copies are kept apart by no_icf
+ * (identical code GCC would otherwise fold into one). */
+PP_INLINE uintptr_t pp_sf_none_body(void *arg, uintptr_t first)
+{
+    pp_sf_side *me = arg;
+    uint64_t v = first;
+    while (me->sh->remaining) {
+        me->sh->remaining--;
+        v = cb_co_transfer(me->other, v) + 1;
+    }
+    me->sh->final = v;
+    return v;
+}
+
 static PP_NOINLINE uint64_t pp_sf_chain_a(pp_sf_side *me, int64_t level, uint64_t v)
 {
     return pp_sf_step(me, level, v, PP_SALT_A, pp_sf_chain_a);
@@ -125,6 +161,15 @@ static PP_NOINLINE uintptr_t pp_sf_loop_b(void *arg, uintptr_t first)
     return pp_sf_loop_body(arg, first, PP_SALT_B, pp_sf_chain_b);
 }
 
+static PP_NOFOLD uintptr_t pp_sf_none_a(void *arg, uintptr_t first)
+{
+    return pp_sf_none_body(arg, first);
+}
+static PP_NOFOLD uintptr_t pp_sf_none_b(void *arg, uintptr_t first)
+{
+    return pp_sf_none_body(arg, first);
+}
+
 static void pp_sf_free(pp_sf *w)
 {
     cb_co_destroy(w->co[0]);
@@ -139,9 +184,10 @@ static void *pp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     pp_shared_init(&w->sh, p);
     w->p = p;
     size_t stack = cb_impl_stack_size(p);
-    w->co[0] = cb_co_create(impl->backend, pp_sf_loop_a, &w->side[0], stack);
-    w->co[1] = cb_co_create(impl->backend, w->sh.same_sites ? pp_sf_loop_a : pp_sf_loop_b,
-                            &w->side[1], stack);
+    cb_co_fn a = w->sh.none ? pp_sf_none_a : pp_sf_loop_a;
+    cb_co_fn b = w->sh.none ? pp_sf_none_b : pp_sf_loop_b;
+    w->co[0] = cb_co_create(impl->backend, a, &w->side[0], stack);
+    w->co[1] = cb_co_create(impl->backend, w->sh.same_sites ? a : b, &w->side[1], stack);
     if (!w->co[0] || !w->co[1]) {
         snprintf(err, errlen, "pingpong: cannot create coroutine (stack=%zu): %s", stack,
                  cb_stack_strerror(errno));
@@ -242,6 +288,37 @@ PP_INLINE cb_sm_status pp_sm_loop_body(pp_sm_side *me, uint64_t salt, pp_sm_chai
     __builtin_unreachable();
 }
 
+/* work=none: the loop suspends itself and adds one to what it receives. */
+PP_INLINE cb_sm_status pp_sm_none_body(pp_sm_side *me)
+{
+    switch (me->state) {
+    case 0:
+        me->v = me->sh->msg;
+        for (;;) {
+            if (!me->sh->remaining) {
+                me->sh->final = me->v;
+                return CB_SM_DONE;
+            }
+            me->sh->remaining--;
+            me->sh->msg = me->v;
+            me->state = 1;
+            return cb_sm_suspend();
+        case 1:
+            me->v = me->sh->msg + 1;
+        }
+    }
+    __builtin_unreachable();
+}
+
+static PP_NOFOLD cb_sm_status pp_sm_none_a(pp_sm_side *me)
+{
+    return pp_sm_none_body(me);
+}
+static PP_NOFOLD cb_sm_status pp_sm_none_b(pp_sm_side *me)
+{
+    return pp_sm_none_body(me);
+}
+
 static PP_NOINLINE cb_sm_status pp_sm_chain_a(pp_sm_side *me, int64_t level)
 {
     return pp_sm_step(me, level, PP_SALT_A, pp_sm_chain_a);
@@ -278,7 +355,9 @@ static int pp_sm_run(void *inst, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     pp_sm *w = inst;
-    pp_sm_loop_fn loop[2] = {pp_sm_loop_a, w->sh.same_sites ? pp_sm_loop_a : pp_sm_loop_b};
+    pp_sm_loop_fn a = w->sh.none ? pp_sm_none_a : pp_sm_loop_a;
+    pp_sm_loop_fn b = w->sh.none ? pp_sm_none_b : pp_sm_loop_b;
+    pp_sm_loop_fn loop[2] = {a, w->sh.same_sites ? a : b};
     int cur = 0;
     while (loop[cur](w->side[cur]) == CB_SM_SUSPENDED)
         cur = !cur;
@@ -386,6 +465,39 @@ PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn 
     __builtin_unreachable();
 }
 
+/* work=none: the loop frame suspends itself and adds one to what it receives. */
+PP_INLINE cb_cl_status pp_cl_none_body(cb_cl_frame *fh)
+{
+    pp_cl_loop *f = (pp_cl_loop *)fh;
+    switch (f->h.state) {
+    case 0:
+        f->v = f->sh->msg;
+        for (;;) {
+            if (!f->sh->remaining) {
+                f->sh->final = f->v;
+                f->h.result = f->v;
+                return CB_CL_DONE;
+            }
+            f->sh->remaining--;
+            f->sh->msg = f->v;
+            f->h.state = 1;
+            return cb_cl_suspend(&f->h);
+        case 1:
+            f->v = f->sh->msg + 1;
+        }
+    }
+    __builtin_unreachable();
+}
+
+static PP_NOFOLD cb_cl_status pp_cl_none_a(cb_cl_frame *f)
+{
+    return pp_cl_none_body(f);
+}
+static PP_NOFOLD cb_cl_status pp_cl_none_b(cb_cl_frame *f)
+{
+    return pp_cl_none_body(f);
+}
+
 static PP_NOINLINE cb_cl_status pp_cl_chain_a(cb_cl_frame *f)
 {
     return pp_cl_chain_body(f, PP_SALT_A, pp_cl_chain_a);
@@ -417,7 +529,9 @@ static int pp_cl_run(void *inst, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     pp_cl *w = inst;
-    cb_cl_fn loop[2] = {pp_cl_loop_a, w->sh.same_sites ? pp_cl_loop_a : pp_cl_loop_b};
+    cb_cl_fn a = w->sh.none ? pp_cl_none_a : pp_cl_loop_a;
+    cb_cl_fn b = w->sh.none ? pp_cl_none_b : pp_cl_loop_b;
+    cb_cl_fn loop[2] = {a, w->sh.same_sites ? a : b};
     /* Each side's root frame is created when it first runs, as an async call would be. */
     int cur = 0, started[2] = {0, 0};
     for (;;) {
@@ -505,6 +619,12 @@ static int pp_dr_run(void *inst, char *err, size_t errlen)
     pp_shared *sh = &((pp_dr *)inst)->sh;
     uint64_t v = sh->msg;
     int b = 0, up = 0; /* whose chain runs; the first message is not received */
+    if (sh->none) { /* work=none: what is left without the switches is the receipt's +1 */
+        for (; sh->remaining; sh->remaining--, up = 1)
+            v += (uint64_t)up;
+        sh->final = v;
+        return 0;
+    }
     while (sh->remaining) {
         sh->remaining--;
         v = pp_dr_turn(sh, v, up, b && !sh->same_sites);
@@ -529,6 +649,7 @@ const cb_workload cb_wl_pingpong = {
                    "levels; the switch-latency and return-stack-buffer workload",
     .unit = "switch",
     .params = pp_params,
+    .check = pp_check,
     .family =
         {
             [CB_STYLE_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},

@@ -16,9 +16,12 @@
  */
 
 /* Saves the running side's frame on its stack, stores its rsp at (rdi), switches to the stack
- * whose rsp is at (rsi) and restores the frame found there. Leaves rsp at the resume address
+ * whose rsp is at (rsi) and restores the frame found there. fpu=0 leaves MXCSR and the x87
+ * control word alone (the slot stays, unused): they are then per-thread state, as minicoro and
+ * libdill treat them, which is wrong for code that changes the rounding mode inside a coroutine
+ * (docs/switch.md). Leaves rsp at the resume address
  * (+56) and rdx untouched; the caller leaves with `ret` or an indirect jump. */
-        .macro  CB_SWITCH_FRAME
+        .macro  CB_SWITCH_FRAME fpu=1
         pushq   %rbp                    /* +48 */
         pushq   %rbx                    /* +40 */
         pushq   %r12                    /* +32 */
@@ -26,13 +29,17 @@
         pushq   %r14                    /* +16 */
         pushq   %r15                    /* +8 */
         subq    $8, %rsp
+        .if \fpu
         stmxcsr (%rsp)                  /* +0: MXCSR (rounding mode, exception masks) */
         fnstcw  4(%rsp)                 /* +4: x87 control word */
+        .endif
         movq    %rsp, (%rdi)            /* from->sp */
 
         movq    (%rsi), %rsp            /* to->sp: now on the other stack */
+        .if \fpu
         ldmxcsr (%rsp)
         fldcw   4(%rsp)
+        .endif
         addq    $8, %rsp
         popq    %r15
         popq    %r14

@@ -26,6 +26,18 @@ cb_asm_jmp_jump:
         jmp     *%r8                    /* indirect jump: the return stack is left as it is */
         .size   cb_asm_jmp_jump, .-cb_asm_jmp_jump
 
+/* The same with fpu=0: MXCSR and the x87 control word are not switched. */
+        .globl  cb_asm_jmp_jump_nofpu
+        .type   cb_asm_jmp_jump_nofpu, @function
+        .p2align 4
+cb_asm_jmp_jump_nofpu:
+        endbr64                         /* reached through the backend's function pointer */
+        CB_SWITCH_FRAME fpu=0
+        popq    %r8                     /* +56: the resume address; rsp is now the caller's */
+        movq    %rdx, %rax              /* the value travels to the resumed side */
+        jmp     *%r8                    /* indirect jump: the return stack is left as it is */
+        .size   cb_asm_jmp_jump_nofpu, .-cb_asm_jmp_jump_nofpu
+
 /* void cb_asm_jmp_make(void *ctx, void *stack_lo, size_t size, cb_co *co)
  *   Builds a fresh frame (frame.h) at the aligned top of [stack_lo, stack_lo + size) and
  *   stores its address in ctx. */

@@ -25,6 +25,17 @@ cb_asm_ret_jump:
         ret                             /* resume address from the other stack */
         .size   cb_asm_ret_jump, .-cb_asm_ret_jump
 
+/* The same with fpu=0: MXCSR and the x87 control word are not switched. */
+        .globl  cb_asm_ret_jump_nofpu
+        .type   cb_asm_ret_jump_nofpu, @function
+        .p2align 4
+cb_asm_ret_jump_nofpu:
+        endbr64                         /* reached through the backend's function pointer */
+        CB_SWITCH_FRAME fpu=0
+        movq    %rdx, %rax              /* the value travels to the resumed side */
+        ret                             /* resume address from the other stack */
+        .size   cb_asm_ret_jump_nofpu, .-cb_asm_ret_jump_nofpu
+
 /* void cb_asm_ret_make(void *ctx, void *stack_lo, size_t size, cb_co *co)
  *   Builds a fresh frame (frame.h) at the aligned top of [stack_lo, stack_lo + size) and
  *   stores its address in ctx. */
