@@ -17,6 +17,7 @@
 /* AddressSanitizer must be told about every stack switch (its fake stacks and stack bounds);
  * only the sanitizer build (make check-sanitize) compiles these in. */
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define CB_ASAN 1
 #else
@@ -322,6 +323,12 @@ void cb_co_destroy(cb_co *co)
         misuse("destroy of the running coroutine");
     if (co->be->release)
         co->be->release(co->ctx);
+#if CB_ASAN
+    /* A coroutine that ends inside a frame with poisoned locals (fcontext's jump, a suspended
+     * one) leaves that poison on its stack; the pool's next user must start clean. */
+    if (!co->be->share_stack)
+        __asan_unpoison_memory_region(co->stack.lo, co->stack.size);
+#endif
     cb_stack s = co->stack;
     if ((co->be->unshare_stack ? co->be->unshare_stack(&co->stack) : cb_stack_free(&co->stack)) !=
         0) {
