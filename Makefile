@@ -28,7 +28,7 @@ BIN       ?= bin
 LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
 # Every binary: threads (the thread backend) and Boost.Context when the probe found it.
-CORE_LIBS  = $(FCONTEXT_LIBS) -pthread
+CORE_LIBS  = $(FCONTEXT_LIBS) $(CXX20_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -50,8 +50,18 @@ HAVE_FCONTEXT ?= $(shell printf 'void jump_fcontext(void);\nint main(void){jump_
 	$(CC) -x c - -o /dev/null -lboost_context 2>/dev/null && echo 1 || echo 0)
 FCONTEXT_LIBS := $(if $(filter 1,$(HAVE_FCONTEXT)),-lboost_context)
 
+# C++20 coroutines (the cxx20 family, impls/cxx20/*.cc, the only C++ sources): built when $(CXX)
+# compiles a coroutine; cross builds set HAVE_CXX20=0 (no C++ compiler for the target).
+CXX       ?= g++
+HAVE_CXX20 ?= $(shell printf '#include <coroutine>\nint main(){return 0;}\n' | \
+	$(CXX) -std=c++20 -x c++ - -o /dev/null 2>/dev/null && echo 1 || echo 0)
+CXX_SRC    := $(if $(filter 1,$(HAVE_CXX20)),$(wildcard impls/cxx20/*.cc))
+CXX20_LIBS := $(if $(filter 1,$(HAVE_CXX20)),-lstdc++)
+# The C flags less the C standard, plus C++20 without exceptions or RTTI (none is used).
+ALL_CXXFLAGS = -std=c++20 -fno-exceptions -fno-rtti $(CFLAGS)
+
 ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
-	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT)
+	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
 ASM_SRC := $(wildcard impls/asm/$(ARCH)/*.S)
@@ -62,8 +72,8 @@ endif
 CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/clock_generic.c)
 
 # The parameters, runtimes and workloads: portable to every ARCH, no third-party library but the
-# optional Lua.
-CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c)
+# optional Lua (and the C++20 family where a C++ compiler is found).
+CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c) $(CXX_SRC)
 # The harness by role (docs/architecture.md): measure/ inside a cell's child, run/ the parent,
 # report/ the readers of results; main.c (the command table), cli.c and buildinfo.c above them.
 HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
@@ -132,8 +142,9 @@ $(1)_ASM_C := $$(patsubst %.c,$$($(1)_DIR)/%.s,$$(filter %.c,$(RW_SRC)))
 $(1)_ASM_S := $$(patsubst %.S,$$($(1)_DIR)/%.s,$$(filter %.S,$(RW_SRC)))
 $(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S)
 $(1)_RW := $$($(1)_ASM:.s=.rw.s)
+# The C++ objects (cxx20) are the plain build's, not rewritten (docs/rsb.md says what that means).
 $(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
-	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o)
+	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o) $(call obj,$(CXX_SRC))
 
 # Static pattern rules only: no generic rule in these directories (make must not chain them).
 $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
@@ -169,6 +180,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -MMD -MP -c -o $@ $<
+
 $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
@@ -194,7 +209,7 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		LIBS= HAVE_LUA=0 build/aarch64/cbtest-core
+		LIBS= HAVE_LUA=0 HAVE_CXX20=0 build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core
@@ -242,7 +257,7 @@ FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes 
 FUZZ_TARGETS := $(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c)))
 .PHONY: fuzz fuzz-build
 fuzz-build:
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) HAVE_CXX20=0 \
 		CFLAGS="-O1 -g -Wall -Wextra -Werror $(FUZZ_WNO) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
 		$(patsubst %,$(FUZZ_BUILD)/%,$(FUZZ_TARGETS))
 

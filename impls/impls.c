@@ -74,6 +74,17 @@ static int thread_check(const char *workload, const cb_params *p, char *err, siz
     return -1;
 }
 
+/* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
+static const char *cxx20_unavailable(void)
+{
+#if CB_HAVE_CXX20
+    return NULL;
+#else
+    return "built without C++20 coroutines: the Makefile's probe of $(CXX) -std=c++20 failed "
+           "(cross builds have no C++ compiler for the target)";
+#endif
+}
+
 const cb_impl cb_impls[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL},
     {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL},
@@ -90,6 +101,11 @@ const cb_impl cb_impls[] = {
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
      NULL, closure_params, NULL, 0, NULL},
+    {"cxx20", CB_STYLE_CXX20,
+     "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
+     "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
+     "over tasks for recursive",
+     NULL, NULL, cxx20_unavailable, 0, NULL},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
@@ -128,6 +144,7 @@ static const struct {
     [CB_STYLE_LUA] = {"lua", "stackful"},
     [CB_STYLE_GO] = {"go", "stackful"},
     [CB_STYLE_NODE] = {"node", "stackless"},
+    [CB_STYLE_CXX20] = {"cxx20", "stackless"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }

@@ -18,6 +18,8 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "fault.h"
+#include "impls/cxx20/cxx20.h"
 #include "workload.h"
 
 static const char *const fl_kinds[] = {"segv", "overflow", "hang", "abort", "exit", NULL};
@@ -29,7 +31,7 @@ static const cb_param_def fl_params[] = {
 
 enum { FL_SEGV, FL_OVERFLOW, FL_HANG, FL_ABORT, FL_EXIT };
 
-static int fl_kind(const cb_params *p)
+int fl_kind(const cb_params *p)
 {
     const char *k = cb_params_str(p, "kind");
     for (int i = 0; fl_kinds[i]; i++)
@@ -53,7 +55,7 @@ static __attribute__((noinline)) uint64_t fl_recurse(uint64_t n)
 }
 
 /* Never returns. */
-static void fl_commit(int kind)
+void fl_commit(int kind)
 {
     switch (kind) {
     case FL_SEGV: *fl_null = 1; break;
@@ -273,5 +275,6 @@ const cb_workload cb_wl_fault = {
             [CB_STYLE_SM] = {fl_sm_setup, fl_sm_run, fl_sm_finish},
             [CB_STYLE_CLOSURE] = {fl_cl_setup, fl_cl_run, fl_cl_finish},
             [CB_STYLE_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
+            [CB_STYLE_CXX20] = CB_CXX20_OPS(fault),
         },
 };

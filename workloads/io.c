@@ -19,7 +19,9 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "impls/cxx20/cxx20.h"
 #include "io.h"
+#include "io_family.h"
 #include "workload.h"
 
 enum {
@@ -45,59 +47,6 @@ static const cb_param_def io_params[] = {
 };
 
 /* ---- shared by every family: sockets, content, verification, hashing, the event loop -------- */
-
-typedef struct io_inst io_inst;
-typedef struct io_conn io_conn;
-
-/* One socket and the coroutine that owns it (the only one that reads or writes it). */
-typedef struct io_ep {
-    int fd;
-    uint32_t want;  /* EPOLLIN or EPOLLOUT while its owner is suspended on it, else 0 */
-    int client;
-    io_conn *c;
-    void *owner;    /* cb_co (stackful) or the sm frame; closure owners live in task */
-    cb_cl_task task;
-} io_ep;
-
-struct io_conn {
-    io_ep ep[2];                /* [0] server, [1] client: the start order */
-    io_inst *in;
-    uint32_t id;
-    unsigned char *tx, *rx, *sb; /* client's message and echo, server's message */
-    uint64_t hc, hs;            /* what the client and the server read, folded */
-};
-
-/* The first failure, recorded inside a coroutine and formatted by run on the main stack (an
- * error path must not need more coroutine stack than the smallest allowed). */
-typedef struct io_fault {
-    enum { IO_OK, IO_SYSCALL, IO_EOF, IO_MISMATCH, IO_POLL, IO_STALL } kind;
-    const char *call;
-    int errnum;
-    uint32_t conn;
-    uint64_t msg;
-    size_t at;
-    unsigned sent, got;
-} io_fault;
-
-/* A family's control flow: create an endpoint's coroutine (setup), start or resume it (run;
- * returns 1 once it has finished), and free it whatever its state (finish). */
-typedef struct io_family {
-    int (*make)(const cb_impl *impl, const cb_params *p, io_ep *e);
-    int (*step)(io_ep *e, int first);
-    void (*drop)(io_ep *e);
-} io_family;
-
-struct io_inst {
-    const io_family *fam;
-    int epfd;
-    uint32_t conns;
-    uint64_t msgs;
-    size_t size;
-    io_conn *conn;
-    unsigned char *bufs;
-    size_t live; /* coroutines not yet finished */
-    io_fault fault;
-};
 
 /* Descriptors one instance holds: two per connection, the epoll fd, the TCP listener in setup. */
 static uint64_t io_fds(uint64_t conns) { return 2 * conns + 2; }
@@ -161,7 +110,7 @@ static inline uint64_t io_load64(const unsigned char *b)
 }
 
 /* Byte j of message m on connection c: a function of (c, m, j) only. */
-static void io_fill(io_conn *c, uint64_t m)
+void io_fill(io_conn *c, uint64_t m)
 {
     uint64_t seed = cb_mix(cb_mix(0x10, c->id), m);
     size_t n = c->in->size;
@@ -191,10 +140,10 @@ static void io_fail(io_inst *in, const io_fault *f)
         in->fault = *f;
 }
 
-static void io_server_got(io_conn *c) { c->hs = io_hash(c->hs, c->sb, c->in->size); }
+void io_server_got(io_conn *c) { c->hs = io_hash(c->hs, c->sb, c->in->size); }
 
 /* The client checks the echo byte for byte; 0, or -1 with the fault recorded. */
-static int io_client_got(io_conn *c, uint64_t m)
+int io_client_got(io_conn *c, uint64_t m)
 {
     size_t n = c->in->size;
     if (memcmp(c->rx, c->tx, n) != 0) {
@@ -212,7 +161,7 @@ static int io_client_got(io_conn *c, uint64_t m)
 /* The one I/O primitive of every family: move buf[*off, len) with as many calls as succeed.
  * Returns 1 when all of it has moved, 0 when the socket would block (e->want says on what; the
  * caller suspends and tries again when resumed), -1 on failure (recorded). */
-static int io_pump(io_ep *e, unsigned char *buf, size_t len, size_t *off, int wr)
+int io_pump(io_ep *e, unsigned char *buf, size_t len, size_t *off, int wr)
 {
     while (*off < len) {
         ssize_t n = wr ? send(e->fd, buf + *off, len - *off, MSG_NOSIGNAL)
@@ -239,7 +188,7 @@ static int io_pump(io_ep *e, unsigned char *buf, size_t len, size_t *off, int wr
  * direction the event reports (error and hang-up wake both, as in Redis' ae_epoll). Every fd is
  * edge-triggered and owned by one coroutine, so a resumed owner always makes progress and the
  * suspensions are those the protocol forces, the same in every family. */
-static int io_run(void *inst, char *err, size_t errlen)
+int io_run(void *inst, char *err, size_t errlen)
 {
     io_inst *in = inst;
     struct epoll_event ev[IO_MAXEVENTS];
@@ -287,7 +236,7 @@ static int io_run(void *inst, char *err, size_t errlen)
 }
 
 /* Frees whatever setup made, in any state; with out, reports the result first. */
-static void io_finish(void *inst, cb_wl_result *out)
+void io_finish(void *inst, cb_wl_result *out)
 {
     io_inst *in = inst;
     uint64_t sum = 0;
@@ -412,7 +361,7 @@ int cb_io_drain(int epfd, char *err, size_t errlen)
 }
 
 /* Sockets, buffers, epoll registration and the family's coroutines. */
-static void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, char *err,
+void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, char *err,
                       size_t errlen)
 {
     if (io_check(p, err, errlen) != 0)
@@ -799,6 +748,7 @@ const cb_workload cb_wl_io = {
             [CB_STYLE_STACKFUL] = {io_sf_setup, io_run, io_finish},
             [CB_STYLE_SM] = {io_sm_setup, io_run, io_finish},
             [CB_STYLE_CLOSURE] = {io_cl_setup, io_run, io_finish},
+            [CB_STYLE_CXX20] = CB_CXX20_OPS(io),
             /* A plain loop over the same sockets would be the event loop without the waiting:
              * its time is the system calls', which every family pays alike, so it adds no
              * baseline that pingpong's direct cell does not already give. */

@@ -16,26 +16,15 @@
 #include <string.h>
 
 #include "impls/closure.h"
+#include "impls/cxx20/cxx20.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "pingpong.h"
 #include "workload.h"
 
 #define PP_INLINE static inline __attribute__((always_inline))
 #define PP_NOINLINE __attribute__((noinline, noclone))
 #define PP_NOFOLD __attribute__((noinline, noclone, no_icf))
-
-enum { PP_SALT_A = 0x0a, PP_SALT_B = 0x0b };
-
-/* Shared by every family. */
-typedef struct pp_shared {
-    uint64_t remaining; /* switches still to make */
-    uint64_t msg;       /* the value in flight */
-    uint64_t checksum;  /* every received value, in order */
-    uint64_t final;     /* value of the side that finished */
-    int64_t depth;
-    int same_sites;
-    int none; /* work=none: only the switches */
-} pp_shared;
 
 static const char *const pp_sites[] = {"distinct", "same", NULL};
 static const char *const pp_works[] = {"chain", "none", NULL};
@@ -64,7 +53,7 @@ static int pp_check(const cb_params *p, char *err, size_t errlen)
     return 0;
 }
 
-static void pp_shared_init(pp_shared *sh, const cb_params *p)
+void pp_shared_init(pp_shared *sh, const cb_params *p)
 {
     memset(sh, 0, sizeof *sh);
     sh->remaining = (uint64_t)cb_params_int(p, "switches");
@@ -74,19 +63,7 @@ static void pp_shared_init(pp_shared *sh, const cb_params *p)
     sh->msg = 0x1234567890abcdefULL; /* A's first value */
 }
 
-/* The data path, identical in every family: transform on the way down, on receipt, on the way up. */
-PP_INLINE uint64_t pp_down(uint64_t v, int64_t level, uint64_t salt)
-{
-    return (v ^ (uint64_t)level) * 0x100000001b3ULL + salt;
-}
-PP_INLINE uint64_t pp_up(uint64_t v, int64_t level) { return (v << 7 | v >> 57) + (uint64_t)level; }
-PP_INLINE uint64_t pp_receive(pp_shared *sh, uint64_t got)
-{
-    sh->checksum = cb_mix(sh->checksum, got);
-    return got;
-}
-
-static void pp_result(const pp_shared *sh, const cb_params *p, cb_wl_result *out)
+void pp_result(const pp_shared *sh, const cb_params *p, cb_wl_result *out)
 {
     out->ops = (uint64_t)cb_params_int(p, "switches");
     out->checksum = cb_mix(sh->checksum, sh->final);
@@ -656,5 +633,6 @@ const cb_workload cb_wl_pingpong = {
             [CB_STYLE_SM] = {pp_sm_setup, pp_sm_run, pp_sm_finish},
             [CB_STYLE_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
             [CB_STYLE_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
+            [CB_STYLE_CXX20] = CB_CXX20_OPS(pingpong),
         },
 };

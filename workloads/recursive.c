@@ -14,6 +14,8 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "impls/cxx20/cxx20.h"
+#include "recursive.h"
 #include "workload.h"
 
 static const cb_param_def rc_params[] = {
@@ -22,17 +24,7 @@ static const cb_param_def rc_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-typedef struct rc_shared {
-    int64_t height;
-    uint64_t checksum;
-    uint64_t out; /* the value in flight from generator to consumer */
-} rc_shared;
-
-static inline uint64_t rc_value(uint64_t id) { return id * 0x9e3779b97f4a7c15ULL ^ (id >> 3); }
-
-static inline void rc_consume(rc_shared *sh, uint64_t v) { sh->checksum = cb_mix(sh->checksum, v); }
-
-static void rc_result(const rc_shared *sh, cb_wl_result *out)
+void rc_result(const rc_shared *sh, cb_wl_result *out)
 {
     out->ops = ((uint64_t)1 << sh->height) - 1;
     out->checksum = sh->checksum;
@@ -354,5 +346,6 @@ const cb_workload cb_wl_recursive = {
             [CB_STYLE_SM] = {rc_sm_setup, rc_sm_run, rc_sm_finish},
             [CB_STYLE_CLOSURE] = {rc_cl_setup, rc_cl_run, rc_cl_finish},
             [CB_STYLE_DIRECT] = {rc_dr_setup, rc_dr_run, rc_dr_finish},
+            [CB_STYLE_CXX20] = CB_CXX20_OPS(recursive),
         },
 };

@@ -16,16 +16,12 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
+#include "impls/cxx20/cxx20.h"
+#include "spawn.h"
 #include "workload.h"
 
 #define SP_INLINE static inline __attribute__((always_inline))
 
-/* The frame sizes compiled in. Every family's level keeps its `frame` bytes of locals in an array
- * of a size fixed at compile time (stackful: on the coroutine's stack; sm and closure: in the heap
- * frame; direct: in a plain struct), so the loops over them have the same constant bound in every
- * family and none pays for a variable-length array (a stack-clash probe and a dynamic frame). */
-#define SP_FRAMES(X)                                                                              \
-    X(8) X(16) X(24) X(32) X(48) X(64) X(96) X(128) X(256) X(512) X(1024) X(2048) X(4096)
 #define SP_SIZE(B) B,
 static const int64_t sp_frame_sizes[] = {SP_FRAMES(SP_SIZE)};
 enum { SP_NFRAMES = sizeof sp_frame_sizes / sizeof sp_frame_sizes[0] };
@@ -56,18 +52,6 @@ static const cb_param_def sp_params[] = {
 
 /* Bound the handle arrays of a batch (set up before the clock starts) to about 2^20 handles. */
 enum { SP_BATCH_HANDLES = 1 << 20 };
-
-typedef struct sp_shared {
-    uint64_t n;
-    int64_t depth;
-    size_t frame;      /* bytes of locals per level, one of sp_frame_sizes */
-    int fi;            /* its index there: which compiled level functions run */
-    int offset;        /* layout=offset */
-    uint64_t seed;
-    uint64_t *order;   /* order=random: the coroutines in resume order; NULL: creation order */
-    uint64_t in, out;  /* the value passed in at resumption, and out at the suspension */
-    uint64_t checksum; /* every suspended and returned value, in order */
-} sp_shared;
 
 static int sp_frame_index(int64_t frame)
 {
@@ -115,14 +99,8 @@ static inline size_t sp_offset(const sp_shared *sh, uint64_t id, int64_t level)
     return 64 * (size_t)(h % (SP_OFFSET_SPAN / 64));
 }
 
-/* The j-th coroutine to resume. */
-static inline uint64_t sp_nth(const sp_shared *sh, uint64_t j)
-{
-    return sh->order ? sh->order[j] : j;
-}
-
 /* Untimed (setup): the parameters, and for order=random a Fisher-Yates shuffle of 0..n-1. */
-static void sp_shared_init(sp_shared *sh, const cb_params *p)
+void sp_shared_init(sp_shared *sh, const cb_params *p)
 {
     memset(sh, 0, sizeof *sh);
     sh->n = (uint64_t)cb_params_int(p, "n");
@@ -145,29 +123,13 @@ static void sp_shared_init(sp_shared *sh, const cb_params *p)
     }
 }
 
-static void sp_shared_free(sp_shared *sh)
+void sp_shared_free(sp_shared *sh)
 {
     if (sh->order)
         cb_rt_free(sh->order, sh->n * sizeof *sh->order);
 }
 
-/* The data path, identical in every family. */
-static inline uint64_t sp_word(uint64_t id, int64_t level, size_t k)
-{
-    return (id << 24 ^ (uint64_t)level << 12 ^ k) * 0x9e3779b97f4a7c15ULL;
-}
-static inline uint64_t sp_bottom(uint64_t id) { return id * 0xd6e8feb86659fd93ULL + 1; }
-static inline uint64_t sp_resume_value(uint64_t id) { return id ^ 0x5bd1e9955bd1e995ULL; }
-/* A level's result: what came up from below folded with every one of its locals. */
-static inline uint64_t sp_unwind(uint64_t v, int64_t level, const uint64_t *w, size_t words)
-{
-    uint64_t acc = v + (uint64_t)level;
-    for (size_t k = 0; k < words; k++)
-        acc = (acc ^ w[k]) * 0x100000001b3ULL;
-    return acc;
-}
-
-static void sp_result(const sp_shared *sh, cb_wl_result *out)
+void sp_result(const sp_shared *sh, cb_wl_result *out)
 {
     out->ops = sh->n;
     out->checksum = sh->checksum;
@@ -625,5 +587,6 @@ const cb_workload cb_wl_spawn = {
             [CB_STYLE_SM] = {sp_sm_setup, sp_sm_run, sp_sm_finish},
             [CB_STYLE_CLOSURE] = {sp_cl_setup, sp_cl_run, sp_cl_finish},
             [CB_STYLE_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
+            [CB_STYLE_CXX20] = CB_CXX20_OPS(spawn),
         },
 };

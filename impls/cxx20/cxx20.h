@@ -1,0 +1,40 @@
+/* The C entry points of the cxx20 family (impls/cxx20/<workload>.cc, C++20 coroutines): one
+ * setup/run/finish triple per workload it supports, for the workloads' family tables. Built when
+ * the Makefile's probe finds a C++20 compiler (CB_HAVE_CXX20); otherwise CB_CXX20_OPS gives an
+ * empty body and the impl reports why it is unavailable. */
+#ifndef CB_CXX20_H
+#define CB_CXX20_H
+
+#include <stddef.h>
+
+#include "impls/impls.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CB_CXX20_DECLARE(wl)                                                                   \
+    void *cb_cxx20_##wl##_setup(const cb_impl *impl, const cb_params *p, char *err,           \
+                                size_t errlen);                                                \
+    int cb_cxx20_##wl##_run(void *inst, char *err, size_t errlen);                            \
+    void cb_cxx20_##wl##_finish(void *inst, cb_wl_result *out);
+
+struct cb_wl_result;
+typedef struct cb_wl_result cb_wl_result;
+CB_CXX20_DECLARE(pingpong)
+CB_CXX20_DECLARE(recursive)
+CB_CXX20_DECLARE(spawn)
+CB_CXX20_DECLARE(io)
+CB_CXX20_DECLARE(fault)
+
+#if CB_HAVE_CXX20
+#define CB_CXX20_OPS(wl) {cb_cxx20_##wl##_setup, cb_cxx20_##wl##_run, cb_cxx20_##wl##_finish}
+#else
+#define CB_CXX20_OPS(wl) {NULL, NULL, NULL}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

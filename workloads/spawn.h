@@ -1,0 +1,57 @@
+/* spawn's data shared by its family bodies: the C ones in spawn.c and the C++20 one in
+ * impls/cxx20/spawn.cc (which includes this inside extern "C"). */
+#ifndef CB_SPAWN_H
+#define CB_SPAWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload.h"
+
+/* The frame sizes compiled in. Every family's level keeps its `frame` bytes of locals in an array
+ * of a size fixed at compile time (stackful: on the coroutine's stack; sm and closure: in the heap
+ * frame; direct: in a plain struct), so the loops over them have the same constant bound in every
+ * family and none pays for a variable-length array (a stack-clash probe and a dynamic frame). */
+#define SP_FRAMES(X)                                                                              \
+    X(8) X(16) X(24) X(32) X(48) X(64) X(96) X(128) X(256) X(512) X(1024) X(2048) X(4096)
+
+typedef struct sp_shared {
+    uint64_t n;
+    int64_t depth;
+    size_t frame;      /* bytes of locals per level, one of sp_frame_sizes */
+    int fi;            /* its index there: which compiled level functions run */
+    int offset;        /* layout=offset */
+    uint64_t seed;
+    uint64_t *order;   /* order=random: the coroutines in resume order; NULL: creation order */
+    uint64_t in, out;  /* the value passed in at resumption, and out at the suspension */
+    uint64_t checksum; /* every suspended and returned value, in order */
+} sp_shared;
+
+/* Untimed (setup and finish): the parameters and the resume order; the result. */
+void sp_shared_init(sp_shared *sh, const cb_params *p);
+void sp_shared_free(sp_shared *sh);
+void sp_result(const sp_shared *sh, cb_wl_result *out);
+
+/* The j-th coroutine to resume. */
+static inline uint64_t sp_nth(const sp_shared *sh, uint64_t j)
+{
+    return sh->order ? sh->order[j] : j;
+}
+
+/* The data path, identical in every family. */
+static inline uint64_t sp_word(uint64_t id, int64_t level, size_t k)
+{
+    return (id << 24 ^ (uint64_t)level << 12 ^ k) * 0x9e3779b97f4a7c15ULL;
+}
+static inline uint64_t sp_bottom(uint64_t id) { return id * 0xd6e8feb86659fd93ULL + 1; }
+static inline uint64_t sp_resume_value(uint64_t id) { return id ^ 0x5bd1e9955bd1e995ULL; }
+/* A level's result: what came up from below folded with every one of its locals. */
+static inline uint64_t sp_unwind(uint64_t v, int64_t level, const uint64_t *w, size_t words)
+{
+    uint64_t acc = v + (uint64_t)level;
+    for (size_t k = 0; k < words; k++)
+        acc = (acc ^ w[k]) * 0x100000001b3ULL;
+    return acc;
+}
+
+#endif
