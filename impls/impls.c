@@ -74,6 +74,18 @@ static int thread_check(const char *workload, const cb_params *p, char *err, siz
     return -1;
 }
 
+/* The languages' programs (lua, go, node) have pingpong's data-path loop only. */
+static int lang_check(const char *workload, const cb_params *p, char *err, size_t errlen)
+{
+    const cb_param_val *w = cb_params_find(p, "work");
+    if (strcmp(workload, "pingpong") || !w || strcmp(w->s, "none"))
+        return 0;
+    snprintf(err, errlen,
+             "pingpong work=none (only the switches) is written for the C families and cxx20, "
+             "not in this language's program (valid here: work=chain)");
+    return -1;
+}
+
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
 static const char *cxx20_unavailable(void)
 {
@@ -113,15 +125,15 @@ const cb_impl cb_impls[] = {
     {"lua", CB_STYLE_LUA,
      "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
      "stack of its own, resumed and yielded by the Lua VM",
-     NULL, NULL, cb_lang_lua_unavailable, 0, NULL},
+     NULL, NULL, cb_lang_lua_unavailable, 0, lang_check},
     {"go", CB_STYLE_GO,
      "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
      "runtime; measured by its own program through docs/external.md's protocol",
-     NULL, go_params, cb_lang_go_unavailable, 1, NULL},
+     NULL, go_params, cb_lang_go_unavailable, 1, lang_check},
     {"node", CB_STYLE_NODE,
      "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
      "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_node_unavailable, 1, NULL},
+     NULL, NULL, cb_lang_node_unavailable, 1, lang_check},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
