@@ -86,6 +86,19 @@ static int lang_check(const char *workload, const cb_params *p, char *err, size_
     return -1;
 }
 
+/* spawn's layout=offset moves every frame; a C++ coroutine frame is allocated by the compiler
+ * through the promise's operator new, which is given the size only. */
+static int cxx20_check(const char *workload, const cb_params *p, char *err, size_t errlen)
+{
+    const cb_param_val *l = cb_params_find(p, "layout");
+    if (strcmp(workload, "spawn") || !l || strcmp(l->s, "offset"))
+        return 0;
+    snprintf(err, errlen,
+             "cxx20: spawn layout=offset cannot move C++ coroutine frames (the compiler allocates "
+             "them through operator new, given the size only; valid here: layout=aligned)");
+    return -1;
+}
+
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
 static const char *cxx20_unavailable(void)
 {
@@ -117,7 +130,7 @@ const cb_impl cb_impls[] = {
      "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
      "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
      "over tasks for recursive",
-     NULL, NULL, cxx20_unavailable, 0, NULL},
+     NULL, NULL, cxx20_unavailable, 0, cxx20_check},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",

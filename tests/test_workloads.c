@@ -259,9 +259,9 @@ CB_TEST(workload_spawn_order_and_layout)
             continue; /* lua refuses layout=offset; its order: tests/test_external.c */
         cb_params pf, po, pr, pr2;
         cb_test_params(wl, im, fifo, &pf);
-        if (!supported(wl, im, &pf))
-            continue;
         cb_test_params(wl, im, offset, &po);
+        if (!supported(wl, im, &pf) || !supported(wl, im, &po))
+            continue;
         cb_test_params(wl, im, rnd, &pr);
         cb_test_params(wl, im, rnd2, &pr2);
         outcome of = run_point(wl, im, &pf), oo = run_point(wl, im, &po);

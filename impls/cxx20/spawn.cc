@@ -2,8 +2,8 @@
 // (a task per level, `frame` bytes of locals in each coroutine frame, kept across the
 // suspension) down to `depth`, where it suspends to the driver. All n alive at the rest point,
 // then each resumed at its innermost frame, in the workload's order, run to completion and
-// destroyed. layout=offset does not move these frames: the compiler allocates them through the
-// promise's operator new, which gets the size only (the checksum does not depend on layout).
+// destroyed. layout=offset is unsupported (impls.c says why): the compiler allocates these frames
+// through the promise's operator new, which gets the size only.
 #include "task.hh"
 
 extern "C" {
