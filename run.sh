@@ -69,37 +69,46 @@ grid=(--workload pingpong,recursive,spawn,io
 # smaller one in a second file beside it (an interpreter at recursive.height=20 or
 # spawn.n=100000 would take minutes), with the C implementations again so each language sits
 # beside the C models in its tables; both files in one report.
+# An --impl among the extra arguments is the user's selection: then one run, with it.
 langs=lua,go,node
 c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
     on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
-bin/corobench run "${quick[@]}" --pin "$pin" --impl "$c_impls" "${grid[@]}" "${variants[@]}" \
+impl_sel=(--impl "$c_impls")
+for a in "${extra[@]}"; do
+    case "$a" in --impl | --impl=*) impl_sel=() ;; esac
+done
+bin/corobench run "${quick[@]}" --pin "$pin" "${impl_sel[@]}" "${grid[@]}" "${variants[@]}" \
     -o "$out" --no-table "${extra[@]}" || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
     exit "$status"
 fi
 echo "run.sh: results in $out (results/latest.json points at it)"
-lang_out="${out%.json}-languages.json"
-lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
-           --param pingpong.switches=20000 --param recursive.height=8,12,16
-           --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50)
-[ ${#quick[@]} -eq 0 ] ||
-    lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
-               --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
-               --param io.conns=1 --param io.msgs=50 --reps 5 --min-rep-ms 2)
-lang_status=0
-bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
-    || lang_status=$?
-if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
-    exit "$lang_status"
+reports=("$out")
+if [ ${#impl_sel[@]} -gt 0 ]; then
+    lang_out="${out%.json}-languages.json"
+    lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
+               --param pingpong.switches=20000 --param recursive.height=8,12,16
+               --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50)
+    [ ${#quick[@]} -eq 0 ] ||
+        lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
+                   --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
+                   --param io.conns=1 --param io.msgs=50 --reps 5 --min-rep-ms 2)
+    lang_status=0
+    bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
+        || lang_status=$?
+    if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
+        exit "$lang_status"
+    fi
+    [ "$lang_status" -eq 0 ] || status=1
+    ln -sfn "$(basename "$out")" results/latest.json # the main run's, not the languages'
+    echo "run.sh: the languages' runtimes in $lang_out"
+    reports+=("$lang_out")
 fi
-[ "$lang_status" -eq 0 ] || status=1
-ln -sfn "$(basename "$out")" results/latest.json # the main run's, not the languages'
-echo "run.sh: the languages' runtimes in $lang_out"
 
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
 # all derived from the JSON.
 report="${out%.json}.md"
-bin/corobench report "$out" "$lang_out" -o "$report"
+bin/corobench report "${reports[@]}" -o "$report"
 echo "run.sh: report $report, plots in ${report%.md}-plots/"
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"
