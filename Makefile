@@ -235,6 +235,7 @@ check-sanitize-all:
 	@$(MAKE) --no-print-directory BUILD=$(SANALL_BUILD) BIN=$(SANALL_BUILD)/bin \
 		CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS) -fno-sanitize-recover=undefined" \
 		LDFLAGS="$(SAN_FLAGS)" all $(SANALL_BUILD)/cbtest
+	@ln -sfn $(CURDIR)/plots $(SANALL_BUILD)/plots # the report finds its gnuplot scripts at bin/../plots
 	ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 CB_BUILD_ROOT=$(SANALL_BUILD) \
 		$(SANALL_BUILD)/cbtest
 
