@@ -44,32 +44,36 @@ if [ "$calibrate" -eq 1 ]; then
 fi
 
 status=0
-# Both build variants (ret and jmp-return) side by side, each cell with its simulated
-# return-stack counts (docs/rsb.md); x86-64 only, where make builds the variant binaries.
-variants=()
-[ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim)
-# The default suite: enough points for every plot and claim of the report (docs/report.md).
-# pingpong runs 20,000 switches per instance (ucontext, about 0.3-1.3 us per switch, stays
-# short; batching makes every repetition last 10 ms anyway); io sends 50 messages per connection;
-# spawn runs both layouts (docs/memory.md): aligned, the regular layout's best case, and offset,
-# every stack top and stackless frame moved by a seeded multiple of 64 bytes.
-grid=(--workload pingpong,recursive,spawn,io
-      --param pingpong.depth=0,1,2,4,8,12,16,24,32 --param sites=distinct,same
-      --param pingpong.switches=20000 --param recursive.height=8,10,12,14,16,18,20
-      --param spawn.n=1000,10000,100000 --param spawn.layout=aligned,offset
-      --param io.conns=1,4,16,64,256 --param io.msgs=50)
+# The default suite: enough points for every plot and claim of the report (docs/report.md), in
+# two runs of the C implementations written to two files that the report reads as one machine's:
+# pingpong in both build variants (ret and jmp-return, side by side) with simulated return-stack
+# counts (docs/rsb.md; x86-64 only, where make builds the variant binaries), the claims about
+# the return stack being pingpong's; recursive, spawn and io in the plain build only, which keeps
+# the suite within 3 minutes. pingpong runs 20,000 switches per instance (ucontext, about
+# 0.3-1.3 us per switch, stays short; batching makes every repetition last 10 ms anyway); io
+# sends 50 messages per connection; spawn runs both layouts (docs/memory.md): aligned, the
+# regular layout's best case, and offset, every stack top and stackless frame moved by a seeded
+# multiple of 64 bytes.
+variants=() rsb=()
+[ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim) rsb=(--rsb sim)
+pp_grid=(--workload pingpong --param depth=0,1,2,4,8,12,16,24,32 --param sites=distinct,same
+         --param switches=20000)
+wl_grid=(--workload recursive,spawn,io --param recursive.height=8,10,12,14,16,18,20
+         --param spawn.n=1000,10000,100000 --param spawn.layout=aligned,offset
+         --param io.conns=1,4,16,64,256 --param io.msgs=50)
 # --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
 # claims' test need to decide anything).
-[ ${#quick[@]} -eq 0 ] ||
-    grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
-          --param sites=distinct,same --param pingpong.switches=20000
-          --param recursive.height=8,12 --param spawn.n=1000 --param io.conns=4
-          --param io.msgs=50 --reps 5 --min-rep-ms 2)
-# The C implementations on that grid; the languages' own runtimes (docs/external.md) on a
-# smaller one in a second file beside it (an interpreter at recursive.height=20 or
-# spawn.n=100000 would take minutes), with the C implementations again so each language sits
-# beside the C models in its tables; both files in one report.
-# An --impl among the extra arguments is the user's selection: then one run, with it.
+if [ ${#quick[@]} -ne 0 ]; then
+    pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
+             --param switches=20000 --reps 5 --min-rep-ms 2)
+    wl_grid=(--workload recursive,spawn,io --param recursive.height=8,12 --param spawn.n=1000
+             --param io.conns=4 --param io.msgs=50 --reps 5 --min-rep-ms 2)
+fi
+# The C implementations on those grids; the languages' own runtimes (docs/external.md) on a
+# smaller one in a third file (an interpreter at recursive.height=20 or spawn.n=100000 would
+# take minutes), with the C implementations again so each language sits beside the C models
+# measured at the same time; all files in one report.
+# An --impl among the extra arguments is the user's selection: then those runs only, with it.
 langs=lua,go,node
 c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
     on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
@@ -77,13 +81,24 @@ impl_sel=(--impl "$c_impls")
 for a in "${extra[@]}"; do
     case "$a" in --impl | --impl=*) impl_sel=() ;; esac
 done
-bin/corobench run "${quick[@]}" --pin "$pin" "${impl_sel[@]}" "${grid[@]}" "${variants[@]}" \
-    -o "$out" --no-table "${extra[@]}" || status=$?
-if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
-    exit "$status"
-fi
-echo "run.sh: results in $out (results/latest.json points at it)"
-reports=("$out")
+wl_out="${out%.json}-workloads.json"
+for run in pingpong workloads; do
+    if [ "$run" = pingpong ]; then
+        args=("${pp_grid[@]}" "${variants[@]}") file=$out
+    else
+        args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out
+    fi
+    run_status=0
+    bin/corobench run "${quick[@]}" --pin "$pin" "${impl_sel[@]}" "${args[@]}" -o "$file" \
+        --no-table "${extra[@]}" || run_status=$?
+    if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then
+        exit "$run_status"
+    fi
+    [ "$run_status" -eq 0 ] || status=1
+done
+ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
+echo "run.sh: results in $out (pingpong; results/latest.json points at it) and $wl_out"
+reports=("$out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16

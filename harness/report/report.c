@@ -350,8 +350,17 @@ static void scripts_dir(char *buf, size_t len)
         snprintf(buf, len, "plots");
 }
 
+static void cell_identity(json_t *c, char *buf, size_t len)
+{
+    char params[768];
+    cb_cell_params_text(c, 1, params, sizeof params);
+    snprintf(buf, len, "%s %s %s/%s", cb_str(c, "workload"), params, cb_str(c, "impl"),
+             cb_str(c, "variant"));
+}
+
 /* Merges every document into the first one of its machine (host name and CPU model): its
- * cells appended, what was unavailable added, its file name listed in also[]. Returns the number
+ * cells appended (those it does not have yet), what was unavailable added, its file name listed
+ * in also[]. Returns the number
  * of machines; docs[] and ins[] are compacted to one entry per machine. */
 static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t **also)
 {
@@ -372,7 +381,23 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
             also[m++] = json_array();
             continue;
         }
-        json_array_extend(json_object_get(docs[g], "cells"), json_object_get(docs[f], "cells"));
+        /* A cell the machine already has (the same workload point, implementation and
+         * variant, measured again in a later file) keeps its first measurement. */
+        json_t *have = json_object(), *c, *cells = json_object_get(docs[g], "cells");
+        size_t i;
+        char key[1024];
+        json_array_foreach(cells, i, c)
+        {
+            cell_identity(c, key, sizeof key);
+            json_object_set_new(have, key, json_true());
+        }
+        json_array_foreach(json_object_get(docs[f], "cells"), i, c)
+        {
+            cell_identity(c, key, sizeof key);
+            if (!json_object_get(have, key))
+                json_array_append(cells, c);
+        }
+        json_decref(have);
         json_object_update_missing(json_object_get(docs[g], "unavailable"),
                                    json_object_get(docs[f], "unavailable"));
         json_array_append_new(also[g], json_string(ins[f]));
