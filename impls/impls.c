@@ -74,29 +74,35 @@ static int thread_check(const char *workload, const cb_params *p, char *err, siz
     return -1;
 }
 
+/* An implementation that cannot run one value of one workload's parameter: the error names the
+ * implementation, the value and what it can run instead. */
+static int refuse_value(const char *workload, const cb_params *p, const char *wl, const char *name,
+                        const char *value, const char *why, char *err, size_t errlen)
+{
+    const cb_param_val *v = cb_params_find(p, name);
+    if (strcmp(workload, wl) || !v || strcmp(v->s, value))
+        return 0;
+    snprintf(err, errlen, "%s %s=%s %s", wl, name, value, why);
+    return -1;
+}
+
 /* The languages' programs (lua, go, node) have pingpong's data-path loop only. */
 static int lang_check(const char *workload, const cb_params *p, char *err, size_t errlen)
 {
-    const cb_param_val *w = cb_params_find(p, "work");
-    if (strcmp(workload, "pingpong") || !w || strcmp(w->s, "none"))
-        return 0;
-    snprintf(err, errlen,
-             "pingpong work=none (only the switches) is written for the C families and cxx20, "
-             "not in this language's program (valid here: work=chain)");
-    return -1;
+    return refuse_value(workload, p, "pingpong", "work", "none",
+                        "(only the switches) is written for the C families and cxx20, not in "
+                        "this language's program (valid here: work=chain)",
+                        err, errlen);
 }
 
 /* spawn's layout=offset moves every frame; a C++ coroutine frame is allocated by the compiler
  * through the promise's operator new, which is given the size only. */
 static int cxx20_check(const char *workload, const cb_params *p, char *err, size_t errlen)
 {
-    const cb_param_val *l = cb_params_find(p, "layout");
-    if (strcmp(workload, "spawn") || !l || strcmp(l->s, "offset"))
-        return 0;
-    snprintf(err, errlen,
-             "cxx20: spawn layout=offset cannot move C++ coroutine frames (the compiler allocates "
-             "them through operator new, given the size only; valid here: layout=aligned)");
-    return -1;
+    return refuse_value(workload, p, "spawn", "layout", "offset",
+                        "cannot move cxx20's coroutine frames (the compiler allocates them "
+                        "through operator new, given the size only; valid here: layout=aligned)",
+                        err, errlen);
 }
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */

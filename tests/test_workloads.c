@@ -336,3 +336,30 @@ CB_TEST(workload_direct_io_unsupported_with_reason)
     CB_CHECK_CONTAINS(buf, "io has no direct body: ");
     CB_CHECK_CONTAINS(buf, "system calls");
 }
+
+/* A value an implementation cannot run is refused by its check, naming the value and what it
+ * runs instead; the neighbouring value passes the same check. */
+CB_TEST(workload_value_refused_by_impl)
+{
+    static const struct {
+        const char *impl, *workload, *bad[3], *good[3], *valid;
+    } rows[] = {
+        {"cxx20", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
+         "valid here: layout=aligned"},
+        {"go", "pingpong", {"work", "none", NULL}, {"work", "chain", NULL},
+         "valid here: work=chain"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const cb_impl *im = cb_impl_find(rows[i].impl);
+        const cb_workload *wl = cb_workload_find(rows[i].workload);
+        CB_CHECK(im && im->check && wl);
+        cb_params p;
+        char err[512] = "";
+        cb_test_params(wl, im, rows[i].bad, &p);
+        CB_CHECK_EQ_INT(im->check(wl->name, &p, err, sizeof err), -1);
+        CB_CHECK_CONTAINS(err, rows[i].bad[1]);
+        CB_CHECK_CONTAINS(err, rows[i].valid);
+        cb_test_params(wl, im, rows[i].good, &p);
+        CB_CHECK_EQ_INT(im->check(wl->name, &p, err, sizeof err), 0);
+    }
+}
