@@ -573,6 +573,15 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=distinct", 100, 5);
     set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5);
     set_samples(doc, "pingpong", "ucontext", "plain", "depth=0 sites=distinct", 10.1, 5);
+    /* Claim 1 names the simulated model with how well it fits this CPU. */
+    json_t *mrsb = json_object_get(json_object_get(doc, "machine"), "rsb");
+    CB_CHECK(mrsb != NULL);
+    json_object_set_new(mrsb, "source", json_string("calibrated"));
+    json_object_set_new(mrsb, "r2", json_real(0.97));
+    char model_label[96];
+    snprintf(model_label, sizeof model_label, "Model (%s %lld, calibrated R^2 0.97)",
+             json_string_value(json_object_get(mrsb, "model")),
+             (long long)json_integer_value(json_object_get(mrsb, "entries")));
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -580,6 +589,13 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     expect_verdict(text, 1, "supported");
     expect_verdict(text, 4, "contradicted");
     CB_CHECK_CONTAINS(text, "each level adds 22.5 ns per switch with distinct sites and 0.5 ns");
+    CB_CHECK_CONTAINS(text, model_label);
+    free(text);
+    json_object_set_new(mrsb, "source", json_string("default"));
+    CB_CHECK(json_dump_file(doc, mod, 0) == 0);
+    c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
+    text = cb_test_slurp(mdmod);
+    CB_CHECK_CONTAINS(text, ", uncalibrated default)");
     free(text);
     set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 200, 5);
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);

@@ -16,6 +16,7 @@
 #include "load.h"
 #include "rsbfit.h"
 #include "signif.h"
+#include "harness/run/rsbcal.h"
 
 enum { MIN_SAMPLES = 5, MAXPTS = 64 };
 
@@ -268,17 +269,21 @@ static void c_depth(const ctx *c, claim *o)
         json_t *r = json_object_get(a, "rsbsim");
         const char *model = cb_str(r, "model");
         long long N = json_integer_value(json_object_get(r, "entries"));
+        /* The model named with how well it fits this CPU (calibrated R^2, or an uncalibrated
+         * default), as the stdout table names it. */
+        char label[160];
+        cb_rsbcal_label(c->rsb, model ? model : "circular", (long)N, label, sizeof label);
         if (knee >= 0)
             cb_append(
                 o->text, sizeof o->text,
-                " Model (%s, %lld entries): with the same sites returns start to mispredict at "
-                "depth %ld, where the chain no longer fits.",
-                model ? model : "circular", N, knee);
+                " Model (%s): with the same sites returns start to mispredict at depth %ld, "
+                "where the chain no longer fits.",
+                label, knee);
         else
             cb_append(o->text, sizeof o->text,
-                      " Model (%s, %lld entries): with the same sites no return mispredicts up to "
-                      "depth %ld (the knee is where depth + 1 exceeds %lld).",
-                      model ? model : "circular", N, D, N);
+                      " Model (%s): with the same sites no return mispredicts up to depth %ld "
+                      "(the knee is where depth + 1 exceeds %lld).",
+                      label, D, N);
         /* What one misprediction costs here: the extra time per level over the extra
          * mispredictions per level; and the calibration's figure for this CPU, if it has one. */
         double dm = slope(d, md, m) - slope(d, ms, m);
