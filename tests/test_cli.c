@@ -656,6 +656,84 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(system(cmd) == 0);
 }
 
+/* Claim 11 meets each family's fastest runtime of corobench's with that family's fastest peer
+ * at one point (pingpong depth 0, work=chain, the asm switches with fpu=1), naming the one chosen
+ * and the figures it was chosen from. Peers are the own cells cloned under a peer's name, so the
+ * test needs neither Boost nor a C++20 compiler; the samples are synthetic. */
+static void clone_as(json_t *doc, const char *impl, const char *as)
+{
+    json_t *cells = json_object_get(doc, "cells"), *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        if (strcmp(json_string_value(json_object_get(c, "impl")), impl))
+            continue;
+        json_t *copy = json_deep_copy(c);
+        json_object_set_new(copy, "impl", json_string(as));
+        json_object_del(json_object_get(copy, "params"), "fpu");
+        json_array_append_new(cells, copy);
+        return;
+    }
+    CB_FAIL("no %s cell to clone", impl);
+}
+
+/* The report of doc (written to json) in md, whose claim 11 has the verdict; its text. */
+static char *claim11(json_t *doc, const char *json, const char *md, const char *verdict)
+{
+    CB_CHECK(json_dump_file(doc, json, 0) == 0);
+    cb_test_cli c = cb_test_corobench("report", json, "-o", md, "--force", "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = cb_test_slurp(md);
+    expect_verdict(text, 11, verdict);
+    return text;
+}
+
+CB_TEST_T(cli_report_claim_peers, 120)
+{
+    char out[256], md[256];
+    cb_test_tmp_path(out, sizeof out, "peers.json");
+    cb_test_tmp_path(md, sizeof md, "peers.md");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,sm,closure", "--workload",
+                                      "pingpong", "--param", "depth=0", "--param",
+                                      "switches=2000", "--param", "fpu=1,0", "--param",
+                                      "work=chain,none", "--reps", "5", "--min-rep-ms", "0.2",
+                                      "-o", out, "--no-table", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out);
+    free(claim11(doc, out, md, "not measured")); /* no peers yet */
+    clone_as(doc, "asm", "fcontext");
+    clone_as(doc, "sm", "cxx20");
+    const char *chain = "depth=0 work=chain fpu=1", *peer = "depth=0 work=chain";
+    /* The faster asm switch is asmjmp: it meets fcontext. The fpu=0 and work=none cells, faster
+     * still, are other points and stay out. */
+    set_samples(doc, "pingpong", "asm", "plain", chain, 16, 5);
+    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 7, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 work=chain fpu=0", 1, 5);
+    set_samples(doc, "pingpong", "asmjmp", "plain", "depth=0 work=none fpu=1", 1, 5);
+    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15, 5);
+    set_samples(doc, "pingpong", "sm", "plain", "depth=0 work=chain", 3, 5);
+    set_samples(doc, "pingpong", "closure", "plain", "depth=0 work=chain", 7, 5);
+    set_samples(doc, "pingpong", "cxx20", "plain", peer, 6, 5);
+    char *text = claim11(doc, out, md, "supported");
+    CB_CHECK_CONTAINS(text, "corobench's asm 16.0, asmjmp 7.0, sm 3.0, closure 7.0; peers: ");
+    CB_CHECK_CONTAINS(text, "fcontext 15.0 (stackful)");
+    CB_CHECK_CONTAINS(text, "Fastest stackful: corobench's asmjmp 7.0 ns vs fcontext 15.0 ns, 0.47x");
+    CB_CHECK_CONTAINS(text, "Fastest stackless: corobench's sm 3.0 ns vs cxx20 6.0 ns, 0.50x");
+    free(text);
+    /* asmjmp slower than asm: asm is the one that meets fcontext, and it is 7% slower. */
+    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 17, 5);
+    text = claim11(doc, out, md, "contradicted");
+    CB_CHECK_CONTAINS(text, "corobench's asm 16.0, asmjmp 17.0,");
+    CB_CHECK_CONTAINS(text, "Fastest stackful: corobench's asm 16.0 ns vs fcontext 15.0 ns, 1.07x");
+    free(text);
+    /* Within the noise of the fastest peer: supported (as fast as). */
+    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15.9, 5);
+    free(claim11(doc, out, md, "supported"));
+    json_decref(doc);
+    unlink(out);
+    unlink(md);
+}
+
 /* A run written directly in a directory named results/ becomes results/latest.json (a relative
  * link, replaced by the next such run); one written elsewhere leaves latest.json alone. */
 CB_TEST(cli_run_links_latest)
