@@ -182,7 +182,12 @@ const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].fam
 
 const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style].body; }
 
-int cb_impl_is_language(const cb_impl *impl) { return impl->style >= CB_STYLE_LUA; }
+/* By name, not by order: cxx20's style comes after the languages'. */
+int cb_impl_is_language(const cb_impl *impl)
+{
+    return impl->style == CB_STYLE_LUA || impl->style == CB_STYLE_GO ||
+           impl->style == CB_STYLE_NODE;
+}
 
 const char *cb_impl_unavailable(const cb_impl *impl)
 {
