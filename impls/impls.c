@@ -86,13 +86,20 @@ static int refuse_value(const char *workload, const cb_params *p, const char *wl
     return -1;
 }
 
-/* The languages' programs (lua, go, node) have pingpong's data-path loop only. */
+/* The languages' programs (lua, go, node) have pingpong's data-path loop only, and their
+ * runtimes place their own coroutines, which spawn's layout=offset would move. */
 static int lang_check(const char *workload, const cb_params *p, char *err, size_t errlen)
 {
     return refuse_value(workload, p, "pingpong", "work", "none",
                         "(only the switches) is written for the C families and cxx20, not in "
                         "this language's program (valid here: work=chain)",
-                        err, errlen);
+                        err, errlen) ||
+                   refuse_value(workload, p, "spawn", "layout", "offset",
+                                "moves C stacks and frames; this language's runtime places its "
+                                "own coroutines (valid here: layout=aligned)",
+                                err, errlen)
+               ? -1
+               : 0;
 }
 
 /* spawn's layout=offset moves every frame; a C++ coroutine frame is allocated by the compiler

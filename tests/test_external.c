@@ -235,3 +235,37 @@ CB_TEST(external_missing_runtime_reported)
     free(o);
     free(e);
 }
+
+/* spawn's layout=offset moves C stacks and frames, which no runtime here can honour: the cells
+ * are unsupported with the reason (not failed), whether or not the runtime is installed. */
+CB_TEST(external_layout_offset_unsupported)
+{
+    char out[256], path[4096];
+    snprintf(out, sizeof out, "/tmp/cbtest-%ld-offset.json", (long)getpid());
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *run[] = {path, "run", "--impl", "lua,go,node", "--workload", "spawn", "--param",
+                   "n=10", "--param", "layout=offset", "--reps", "1", "--no-table", "-o", out,
+                   NULL},
+         *o, *e;
+    CB_CHECK_EQ_INT(cb_test_spawn(run, &o, &e), 0);
+    json_error_t je;
+    json_t *doc = json_load_file(out, 0, &je), *cell;
+    if (!doc)
+        CB_FAIL("%s: %s", out, je.text);
+    json_t *cells = json_object_get(doc, "cells");
+    size_t i;
+    CB_CHECK_EQ_INT(json_array_size(cells), 3);
+    json_array_foreach(cells, i, cell) {
+        const char *impl = json_string_value(json_object_get(cell, "impl"));
+        const char *err = json_string_value(json_object_get(cell, "error"));
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "unsupported");
+        if (!cb_impl_unavailable(cb_impl_find(impl)))
+            CB_CHECK_CONTAINS(err, "spawn layout=offset moves C stacks and frames; this "
+                                   "language's runtime places its own coroutines (valid here: "
+                                   "layout=aligned)");
+    }
+    json_decref(doc);
+    unlink(out);
+    free(o);
+    free(e);
+}

@@ -87,15 +87,6 @@ static int runs_here(const cb_workload *wl, const cb_impl *im)
     return !cb_impl_unavailable(im) && cb_wl_family(wl, im);
 }
 
-/* lua places its own coroutines: it refuses layout=offset (docs/external.md). */
-static int refuses(const cb_impl *im, const char *const *set)
-{
-    for (size_t k = 0; cb_impl_is_language(im) && set[k]; k += 2)
-        if (!strcmp(set[k], "layout") && strcmp(set[k + 1], "aligned"))
-            return 1;
-    return 0;
-}
-
 /* The direct family has no coroutine: it must do the same work with no suspension at all. */
 static int is_direct(const cb_impl *im) { return im->style == CB_STYLE_DIRECT; }
 
@@ -111,7 +102,7 @@ static void check_workload(const cb_workload *wl)
         uint64_t heap0 = cb_rt.heap_live_bytes;
         for (size_t i = 0; i < cb_nimpls; i++) {
             const cb_impl *im = &cb_impls[i];
-            if (!runs_here(wl, im) || refuses(im, grid[g].set))
+            if (!runs_here(wl, im))
                 continue;
             cb_params p;
             cb_test_params(wl, im, grid[g].set, &p);
@@ -256,7 +247,7 @@ CB_TEST(workload_spawn_order_and_layout)
     for (size_t i = 0; i < cb_nimpls; i++) {
         const cb_impl *im = &cb_impls[i];
         if (!runs_here(wl, im) || cb_impl_is_language(im))
-            continue; /* lua refuses layout=offset; its order: tests/test_external.c */
+            continue; /* they refuse layout=offset; their order: tests/test_external.c */
         cb_params pf, po, pr, pr2;
         cb_test_params(wl, im, fifo, &pf);
         cb_test_params(wl, im, offset, &po);
@@ -348,6 +339,12 @@ CB_TEST(workload_value_refused_by_impl)
          "valid here: layout=aligned"},
         {"go", "pingpong", {"work", "none", NULL}, {"work", "chain", NULL},
          "valid here: work=chain"},
+        {"lua", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
+         "valid here: layout=aligned"},
+        {"go", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
+         "valid here: layout=aligned"},
+        {"node", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
+         "valid here: layout=aligned"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const cb_impl *im = cb_impl_find(rows[i].impl);

@@ -42,10 +42,6 @@ function M.setup(p)
     end
     local sum = 0
     local handle = {} -- one per coroutine, as a run queue holds
-    if p.layout ~= "aligned" then -- refused, as docs/memory.md asks of what cannot honour it
-        error("spawn: layout=offset moves C stacks and frames; Lua places its coroutines itself " ..
-            "(valid here: layout=aligned)", 0)
-    end
     local order = p.order == "random" and shuffle(n, p.seed) or nil
 
     local function level(id, lvl)
