@@ -1,5 +1,5 @@
-/* Faults injected on purpose (workloads/fault.c, docs/fault.md): every kind in every family is
- * recorded as failed or timeout with a reason naming the fault, the other cells complete, the
+/* Faults injected on purpose (workloads/fault.c, docs/fault.md): every kind in every family and
+ * every language runtime is recorded as failed or timeout with a reason naming the fault, the other cells complete, the
  * JSON is valid and the run exits 1. Also the messages of faults met in real runs: a chunked
  * stack's overflow, guarded stacks past vm.max_map_count, io under a low file limit, and a cell
  * killed from outside. */
@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/run/proc.h"
 #include "impls/impls.h"
 #include "test.h"
 
@@ -34,9 +35,41 @@ static const char *str(json_t *cell, const char *key)
     return s;
 }
 
-/* What the error of a fault cell must say, by kind and family. */
-static const char *expected(const char *kind, const char *family)
+/* What the error of a language's fault cell must say: the runtime's own words (docs/fault.md). */
+static const char *expected_language(const char *kind, const char *impl)
 {
+    static const struct {
+        const char *impl, *kind, *says;
+    } rows[] = {
+        {"lua", "segv", "attempt to index a nil value (field 'target')"},
+        {"lua", "overflow", ": stack overflow"},
+        {"lua", "abort", "killed by signal 6 (Aborted)"},
+        {"lua", "exit", "the cell's process exited with status 0 without sending its result"},
+        {"go", "segv", "go: panic: runtime error: invalid memory address or nil pointer "
+                       "dereference [signal SIGSEGV: segmentation violation"},
+        {"go", "overflow", "go: fatal error: stack overflow: goroutine stack exceeds 1048576-byte "
+                           "limit [exit status 2], without a reply"},
+        {"go", "abort", "go: SIGABRT: abort [exit status 2], without a reply"},
+        {"go", "exit", "go: the program exited with status 0 without sending its reply"},
+        {"node", "segv", "node: TypeError: Cannot set properties of null (setting 'value') "
+                         "[exit status 1], without a reply"},
+        {"node", "overflow", "node: RangeError: Maximum call stack size exceeded [exit status 1]"},
+        {"node", "abort", "[killed by signal 6 (Aborted)], without a reply"},
+        {"node", "exit", "node: the program exited with status 0 without sending its reply"},
+    };
+    if (!strcmp(kind, "hang"))
+        return "timed out after";
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(rows[i].impl, impl) && !strcmp(rows[i].kind, kind))
+            return rows[i].says;
+    return NULL;
+}
+
+/* What the error of a fault cell must say, by kind and family. */
+static const char *expected(const char *kind, const char *impl, const char *family)
+{
+    if (cb_impl_is_language(cb_impl_find(impl)))
+        return expected_language(kind, impl);
 #if defined(__SANITIZE_ADDRESS__)
     /* The sanitizers see a null store or a stack overflow first, and name it. */
     if (!strcmp(kind, "segv"))
@@ -50,28 +83,24 @@ static const char *expected(const char *kind, const char *family)
         return !strcmp(family, "stackful") ? "coroutine stack overflow (impl="
                                            : "thread stack overflow (RLIMIT_STACK";
     if (!strcmp(kind, "hang"))
-        return "timed out after 1 s";
+        return "timed out after";
     if (!strcmp(kind, "abort"))
         return "killed by signal 6 (Aborted)";
     return "exited with status 0 without sending its result";
 }
 
-/* Every kind in every C family, between two ordinary cells that must complete. (The languages'
- * runtimes have no fault body: their cells are unsupported, tests/test_external.c.) */
-CB_TEST_T(fault_every_kind_every_family, 240)
+/* Runs the fault kinds (a comma list of nkinds) of the nc implementations in impls, between
+ * recursive cells that must complete, and checks every cell: each fault failed (hang: timed
+ * out) with the reason naming it, the other cells ok, the JSON valid, exit status 1. */
+static void check_fault_run(const char *impls, size_t nc, const char *kinds, size_t nkinds,
+                            const char *timeout)
 {
-    char out[256], impls[256] = "";
-    size_t nc = 0, len = 0;
-    for (size_t i = 0; i < cb_nimpls; i++)
-        if (!cb_impl_is_language(&cb_impls[i])) {
-            len += (size_t)snprintf(impls + len, sizeof impls - len, "%s%s", nc ? "," : "",
-                                    cb_impls[i].name);
-            nc++;
-        }
+    char out[256];
     cb_test_tmp_path(out, sizeof out, "faults.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", impls, "--workload", "recursive,fault", "--param",
-                      "kind=segv,overflow,hang,abort,exit", "--param", "height=4", "--reps", "1",
-                      "--warmup", "0", "--timeout", "1", "--no-table", "-o", out, NULL);
+    cb_test_cli c = cb_test_corobench("run", "--impl", impls, "--workload", "recursive,fault",
+                                      "--param", kinds, "--param", "height=4", "--reps", "1",
+                                      "--warmup", "0", "--timeout", timeout, "--no-table", "-o",
+                                      out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     json_t *cells = load_cells(out), *cell;
     size_t i, faults = 0, ok = 0;
@@ -87,17 +116,58 @@ CB_TEST_T(fault_every_kind_every_family, 240)
                                                              "kind"));
         CB_CHECK(kind != NULL);
         CB_CHECK_STREQ(st, !strcmp(kind, "hang") ? "timeout" : "failed");
-        const char *err = str(cell, "error");
-        if (!strstr(err, expected(kind, str(cell, "family"))))
-            CB_FAIL("fault kind=%s impl=%s: error \"%s\" does not say \"%s\"", kind,
-                    str(cell, "impl"), err, expected(kind, str(cell, "family")));
+        const char *err = str(cell, "error"), *impl = str(cell, "impl");
+        const char *want = expected(kind, impl, str(cell, "family"));
+        if (!want || !strstr(err, want))
+            CB_FAIL("fault kind=%s impl=%s: error \"%s\" does not say \"%s\"", kind, impl, err,
+                    want ? want : "(nothing expected)");
         faults++;
     }
-    CB_CHECK_EQ_INT(faults, 5 * nc);
+    CB_CHECK_EQ_INT(faults, nkinds * nc);
     CB_CHECK_EQ_INT(ok, nc);
     CB_CHECK_CONTAINS(c.err, "failed or timed out");
     json_decref(cells);
     unlink(out);
+}
+
+/* Every kind in every C family, between two ordinary cells that must complete. */
+CB_TEST_T(fault_every_kind_every_family, 240)
+{
+    char impls[256] = "";
+    size_t nc = 0, len = 0;
+    for (size_t i = 0; i < cb_nimpls; i++)
+        if (!cb_impl_is_language(&cb_impls[i])) {
+            len += (size_t)snprintf(impls + len, sizeof impls - len, "%s%s", nc ? "," : "",
+                                    cb_impls[i].name);
+            nc++;
+        }
+    check_fault_run(impls, nc, "kind=segv,overflow,hang,abort,exit", 5, "1");
+}
+
+/* Every kind in every language runtime installed here (lua embedded, go and node programs of
+ * their own): each dies, spins or exits in its own terms and the harness quotes it. The runtimes
+ * take a while to start on a loaded machine, so the kinds that end by themselves get a long
+ * timeout and hang a run of its own with a short one. */
+CB_TEST_T(fault_every_kind_every_language, 240)
+{
+    char impls[64] = "";
+    size_t nc = 0, len = 0;
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const char *why = cb_impl_unavailable(&cb_impls[i]);
+        if (!cb_impl_is_language(&cb_impls[i]))
+            continue;
+        if (why) {
+            fprintf(stderr, "%s: skipped: %s\n", cb_impls[i].name, why);
+            continue;
+        }
+        len += (size_t)snprintf(impls + len, sizeof impls - len, "%s%s", nc ? "," : "",
+                                cb_impls[i].name);
+        nc++;
+    }
+    if (!nc)
+        CB_SKIP("no language runtime is available here (lua, go, node)");
+    check_fault_run(impls, nc, "kind=segv,overflow,abort,exit", 4, "60");
+    check_fault_run(impls, nc, "kind=hang", 1, "2");
 }
 
 /* `all` never selects the self-test: its parameter is then unknown, and `list` says what it is. */
@@ -194,4 +264,43 @@ CB_TEST_T(fault_cell_killed_from_outside, 120)
     CB_CHECK_STREQ(str(json_array_get(cells, 1), "status"), "ok");
     json_decref(cells);
     unlink(out);
+}
+
+/* A language runtime's death is quoted by the stderr line that names it, not by its last line
+ * (a stack trace's or "Node.js v20..."): the texts below are what go 1.19 and node 20 print. */
+CB_TEST(fault_runtime_death_line)
+{
+    static const struct {
+        const char *err, *says;
+        int status;
+    } rows[] = {
+        {"panic: runtime error: invalid memory address or nil pointer dereference\n"
+         "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4de615]\n\n"
+         "goroutine 6 [running]:\nmain.flCommit(...)\n\tfault.go:52\nexit status 2\n",
+         "panic: runtime error: invalid memory address or nil pointer dereference [signal "
+         "SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4de615] [exit status 2]",
+         2 << 8},
+        {"runtime: goroutine stack exceeds 1048576-byte limit\nruntime: sp=0xc0001c83a0\n"
+         "fatal error: stack overflow\n\nruntime stack:\n\truntime/mgc.go:1159 +0x25\n",
+         "fatal error: stack overflow: goroutine stack exceeds 1048576-byte limit [exit status 2]",
+         2 << 8},
+        {"SIGABRT: abort\nPC=0x40338e m=0 sigcode=18446744073709551610\n\ngs     0x0\n",
+         "SIGABRT: abort [exit status 2]", 2 << 8},
+        {"file:///x/fault.mjs:29\n    hole.target.value = 1;\n        ^\n\n"
+         "TypeError: Cannot set properties of null (setting 'value')\n    at commit (x:29:35)\n\n"
+         "Node.js v20.20.2\n",
+         "TypeError: Cannot set properties of null (setting 'value') [exit status 1]", 1 << 8},
+        {"Exception in PromiseRejectCallback:\nfile:///x/fault.mjs:23\n\n"
+         "RangeError: Maximum call stack size exceeded\n\nNode.js v20.20.2\n",
+         "RangeError: Maximum call stack size exceeded [exit status 1]", 1 << 8},
+        /* none of those: the last line, as for a C cell */
+        {"free(): invalid pointer\n", "free(): invalid pointer [killed by signal 6 (Aborted)]",
+         SIGABRT},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cb_proc_result r = {.err = (char *)rows[i].err, .wait_status = rows[i].status};
+        char buf[512];
+        cb_proc_failure(&r, buf, sizeof buf);
+        CB_CHECK_STREQ(buf, rows[i].says);
+    }
 }

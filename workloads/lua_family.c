@@ -44,6 +44,14 @@ static int counted_yield(lua_State *co)
     return lua_yield(co, lua_gettop(co));
 }
 
+/* corobench.abort(): Lua has no abort of its own; the fault self-test's abort kind
+ * (impls/lua/fault.lua) stops the process as a C library embedding Lua would. */
+static int lua_abort(lua_State *s)
+{
+    (void)s;
+    abort();
+}
+
 static int at_rest(lua_State *s)
 {
     cb_wl_at_rest((uint64_t)luaL_checkinteger(s, 1));
@@ -263,6 +271,8 @@ static lua_State *open_state(void)
     lua_newtable(L);
     lua_pushcfunction(L, at_rest);
     lua_setfield(L, -2, "at_rest");
+    lua_pushcfunction(L, lua_abort);
+    lua_setfield(L, -2, "abort");
     open_net(L);
     lua_setfield(L, -2, "net");
     lua_setglobal(L, "corobench");

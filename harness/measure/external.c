@@ -128,6 +128,13 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     json_t *doc = NULL;
     if (r.timed_out) {
         snprintf(err, errlen, "%s: no reply within %g s", name, timeout_s);
+    } else if (!r.out[0] && cb_proc_exit_code(r.wait_status) == 0) {
+        snprintf(err, errlen, "%s: the program exited with status 0 without sending its reply",
+                 name);
+    } else if (!r.out[0]) { /* died: in its own words when it said how (Go's panic...) */
+        char failure[768];
+        cb_proc_failure(&r, failure, sizeof failure);
+        snprintf(err, errlen, "%s: %s, without a reply", name, failure);
     } else if (!(doc = json_loads(r.out, 0, &je))) {
         char failure[512];
         cb_proc_failure(&r, failure, sizeof failure);

@@ -250,11 +250,64 @@ static int line_with(const char *s, const char *needle, char *buf, size_t len)
     return 1;
 }
 
+/* The first line of s that starts with a word ending in "Error: " (an uncaught JavaScript
+ * error: "TypeError: ...", "RangeError: ..."), or with "SIG" and capitals then ": " (Go's dump on
+ * a fatal signal: "SIGABRT: abort"), or with prefix when prefix is not NULL. */
+static const char *line_starting(const char *s, const char *prefix)
+{
+    for (const char *l = s; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        if (prefix) {
+            if (!strncmp(l, prefix, strlen(prefix)))
+                return l;
+            continue;
+        }
+        size_t w = strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+        if ((w > 5 && !strncmp(l + w - 5, "Error: ", 7)) ||
+            (w > 3 && !strncmp(l, "SIG", 3) && strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == w &&
+             !strncmp(l + w, ": ", 2)))
+            return l;
+    }
+    return NULL;
+}
+
+/* Appends the line at l (if any) to buf, after sep. */
+static void append_line(char *buf, size_t len, const char *sep, const char *l)
+{
+    size_t used = strlen(buf);
+    if (!l || used + strlen(sep) + 1 >= len)
+        return;
+    int n = (int)strcspn(l, "\n");
+    snprintf(buf + used, len - used, "%s%.*s", sep, n, l);
+}
+
+/* The line of a language runtime's stderr that names how it died, if it printed one: Go's
+ * unrecovered panic (with its "[signal ...]" line), its fatal error (with the stack limit it
+ * ran into), its dump on a fatal signal; an uncaught JavaScript error. */
+static int runtime_line(const char *s, char *buf, size_t len)
+{
+    const char *l;
+    buf[0] = '\0';
+    if ((l = line_starting(s, "panic: "))) {
+        append_line(buf, len, "", l);
+        const char *next = l + strcspn(l, "\n");
+        if (*next && !strncmp(next + 1, "[signal ", 8))
+            append_line(buf, len, " ", next + 1);
+    } else if ((l = line_starting(s, "fatal error: "))) {
+        append_line(buf, len, "", l);
+        const char *lim = strstr(s, "goroutine stack exceeds ");
+        append_line(buf, len, ": ", lim);
+    } else if ((l = line_starting(s, NULL))) {
+        append_line(buf, len, "", l);
+    }
+    return buf[0] != '\0';
+}
+
 void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len)
 {
     char line[512], st[128];
     /* In a sanitizer build the report's first line names the fault; its last says ABORTING. */
     if (!line_with(r->err, "ERROR: AddressSanitizer:", line, sizeof line) &&
+        !runtime_line(r->err, line, sizeof line) &&
         !line_with(r->err, "runtime error:", line, sizeof line))
         cb_proc_last_line(r->err, line, sizeof line);
     cb_proc_describe(r->wait_status, st, sizeof st);

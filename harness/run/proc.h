@@ -67,9 +67,10 @@ int cb_proc_interrupted(void);
 int cb_proc_exit_code(int wait_status);
 /* "exit status 3" or "killed by signal 11 (Segmentation fault)". */
 void cb_proc_describe(int wait_status, char *buf, size_t len);
-/* Why a child that did not exit 0 failed: its last stderr line (the overflow report, an abort
- * message), or a sanitizer's error line if there is one, and the status,
- * "coroutine stack overflow (...) [exit status 86]". */
+/* Why a child that did not exit 0 failed: the stderr line that names the fault (a sanitizer's
+ * error line; a language runtime's death: Go's panic, fatal error or signal dump, an uncaught
+ * JavaScript error), else its last stderr line (the overflow report, an abort message), and the
+ * status: "coroutine stack overflow (...) [exit status 86]". */
 void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len);
 /* The last non-empty line of s, copied into buf. */
 void cb_proc_last_line(const char *s, char *buf, size_t len);

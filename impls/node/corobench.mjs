@@ -9,9 +9,10 @@ import * as pingpong from './pingpong.mjs';
 import * as recursive from './recursive.mjs';
 import * as spawn from './spawn.mjs';
 import * as io from './io.mjs';
+import * as fault from './fault.mjs';
 
 const PROTOCOL = 'corobench-external/1';
-const workloads = { pingpong, recursive, spawn, io };
+const workloads = { pingpong, recursive, spawn, io, fault };
 
 function answer(reply) {
     const out = { protocol: PROTOCOL, runtime: `node ${process.version}`, error: null, ...reply,
