@@ -469,6 +469,23 @@ static void fpu_off_leaks(const char *name)
 CB_TEST(coro_fpu_off_leaks_rounding_asm) { fpu_off_leaks("asm"); }
 CB_TEST(coro_fpu_off_leaks_rounding_asmjmp) { fpu_off_leaks("asmjmp"); }
 
+/* Every entry point of the hand-written switches starts a 64-byte cache line (frame.h's
+ * CB_ENTRY_ALIGN): where a switch sits in its line, and so its timing, must not move with the
+ * link order of the code around it (docs/switch.md). Both fpu settings' entries. */
+CB_TEST(coro_switch_entries_line_aligned)
+{
+    static const char *const names[] = {"asm", "asmjmp"};
+    for (size_t i = 0; i < 2; i++) {
+        const cb_co_backend *be = backend(names[i]);
+        for (int fpu = 1; fpu >= 0; fpu--) {
+            be->set_fpu(fpu);
+            CB_CHECK_EQ_U64((uintptr_t)be->jump % 64, 0);
+            CB_CHECK_EQ_U64((uintptr_t)be->make % 64, 0);
+        }
+        be->set_fpu(1);
+    }
+}
+
 /* ---- stackful: destroy ------------------------------------------------------------------------- */
 
 /* Yields v + 1 for every v it is given, until given 0. */

@@ -319,6 +319,35 @@ CB_TEST_T(rsb_jmpret_build_has_no_returns, 300)
           (counts){999 * 4 + 1, 0});
 }
 
+/* The variant builds assemble the switch files as rewritten by tools/asmrw.c: their switch entries
+ * start a 64-byte line as the plain build's do (impls/asm/x86_64/frame.h, docs/switch.md), so a
+ * variant's timing does not move with where the rewriting put the code around them. */
+CB_TEST(rsb_switch_entries_line_aligned_in_every_build)
+{
+    static const char *const bins[] = {"corobench", "corobench-jmpret", "corobench-rsbsim",
+                                       "corobench-jmpret-rsbsim"};
+    for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++) {
+        char path[4096], cmd[4200], line[512], name[256], type[8];
+        unsigned long long addr;
+        bin_path(path, sizeof path, bins[i]);
+        snprintf(cmd, sizeof cmd, "nm -P '%s'", path);
+        FILE *nm = popen(cmd, "r");
+        CB_CHECK(nm != NULL);
+        int n = 0;
+        while (fgets(line, sizeof line, nm)) { /* name type address size; undefined: no address */
+            if (sscanf(line, "%255s %7s %llx", name, type, &addr) != 3 ||
+                (strncmp(name, "cb_asm_ret_", 11) && strncmp(name, "cb_asm_jmp_", 11)))
+                continue;
+            n++;
+            if (addr % 64)
+                CB_FAIL("%s: %s at 0x%llx, %llu bytes into its 64-byte line", bins[i], name, addr,
+                        addr % 64);
+        }
+        CB_CHECK_EQ_INT(pclose(nm), 0);
+        CB_CHECK_EQ_INT(n, 8); /* jump, jump_nofpu, make, entry of each switch */
+    }
+}
+
 CB_TEST(rsb_deterministic)
 {
     counts a = sim("corobench-rsbsim", "closure", 3, "distinct", 777, 32);

@@ -30,6 +30,12 @@
  *   +152    d15
  */
 
+/* Every entry point of the switch files starts a 64-byte cache line: where a switch sits in its
+ * line (how its bytes split over fetch blocks, lines and predictor entries) then does not depend
+ * on the size and link order of the code around it, and neither does its timing (docs/switch.md).
+ * A preprocessor number, so the variant builds' rewriter sees the same `.p2align 6`. */
+#define CB_ENTRY_ALIGN 6
+
 /* Saves the running side's frame on its stack, stores its sp at [x0], switches to the stack
  * whose sp is at [x1] and restores the frame found there, the resume address in x30 and x2
  * untouched; the caller leaves with `ret` or `br x30`. */

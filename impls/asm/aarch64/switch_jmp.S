@@ -17,7 +17,7 @@
  *   x0 = &from->sp, x1 = &to->sp, x2 = value handed to the resumed side (returned in x0) */
         .globl  cb_asm_jmp_jump
         .type   cb_asm_jmp_jump, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_jump:
         bti     c                       /* reached through the backend's function pointer */
         CB_SWITCH_FRAME
@@ -29,7 +29,7 @@ cb_asm_jmp_jump:
  *   x0 = ctx, x1 = stack_lo, x2 = size, x3 = co. Same frame as switch_ret.S's make. */
         .globl  cb_asm_jmp_make
         .type   cb_asm_jmp_make, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_make:
         bti     c
         CB_MAKE_FRAME cb_asm_jmp_entry
@@ -38,7 +38,7 @@ cb_asm_jmp_make:
 
 /* First code run on a fresh stack: cb_co_entry_(co = x19, val = x0). It never returns. */
         .type   cb_asm_jmp_entry, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_entry:
         bti     j                       /* an indirect-branch target */
         mov     x1, x0                  /* val, from the first jump */

@@ -20,7 +20,7 @@
  *   x0 = &from->sp, x1 = &to->sp, x2 = value handed to the resumed side (returned in x0) */
         .globl  cb_asm_ret_jump
         .type   cb_asm_ret_jump, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_jump:
         bti     c                       /* reached through the backend's function pointer */
         CB_SWITCH_FRAME
@@ -33,7 +33,7 @@ cb_asm_ret_jump:
  *   top of [stack_lo, stack_lo + size) and stores its address in ctx. */
         .globl  cb_asm_ret_make
         .type   cb_asm_ret_make, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_make:
         bti     c
         CB_MAKE_FRAME cb_asm_ret_entry  /* the first `ret` lands in the entry stub */
@@ -42,7 +42,7 @@ cb_asm_ret_make:
 
 /* First code run on a fresh stack: cb_co_entry_(co = x19, val = x0). It never returns. */
         .type   cb_asm_ret_entry, %function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_entry:
         mov     x1, x0                  /* val, from the first jump */
         mov     x0, x19                 /* co, from the frame make built */

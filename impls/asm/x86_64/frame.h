@@ -15,6 +15,12 @@
  *   +56     resume address, pushed by the caller's `call` (fresh coroutine: the entry stub)
  */
 
+/* Every entry point of the switch files starts a 64-byte cache line: where a switch sits in its
+ * line (how its bytes split over fetch blocks, lines and predictor entries) then does not depend
+ * on the size and link order of the code around it, and neither does its timing (docs/switch.md).
+ * A preprocessor number, so the variant builds' rewriter sees the same `.p2align 6`. */
+#define CB_ENTRY_ALIGN 6
+
 /* Saves the running side's frame on its stack, stores its rsp at (rdi), switches to the stack
  * whose rsp is at (rsi) and restores the frame found there. fpu=0 leaves MXCSR and the x87
  * control word alone (the slot stays, unused): they are then per-thread state, as minicoro and

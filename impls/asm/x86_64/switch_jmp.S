@@ -17,7 +17,7 @@
  *   rdi = &from->sp, rsi = &to->sp, rdx = value handed to the resumed side (returned in rax) */
         .globl  cb_asm_jmp_jump
         .type   cb_asm_jmp_jump, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_jump:
         endbr64                         /* reached through the backend's function pointer */
         CB_SWITCH_FRAME
@@ -29,7 +29,7 @@ cb_asm_jmp_jump:
 /* The same with fpu=0: MXCSR and the x87 control word are not switched. */
         .globl  cb_asm_jmp_jump_nofpu
         .type   cb_asm_jmp_jump_nofpu, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_jump_nofpu:
         endbr64                         /* reached through the backend's function pointer */
         CB_SWITCH_FRAME fpu=0
@@ -43,7 +43,7 @@ cb_asm_jmp_jump_nofpu:
  *   stores its address in ctx. */
         .globl  cb_asm_jmp_make
         .type   cb_asm_jmp_make, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_make:
         endbr64
         CB_MAKE_FRAME cb_asm_jmp_entry
@@ -52,7 +52,7 @@ cb_asm_jmp_make:
 
 /* First code run on a fresh stack: cb_co_entry_(co = rbx, val = rax). It never returns. */
         .type   cb_asm_jmp_entry, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_jmp_entry:
         endbr64                         /* an indirect-jump target */
         movq    %rbx, %rdi

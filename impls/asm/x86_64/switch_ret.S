@@ -17,7 +17,7 @@
  *   rdi = &from->sp, rsi = &to->sp, rdx = value handed to the resumed side (returned in rax) */
         .globl  cb_asm_ret_jump
         .type   cb_asm_ret_jump, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_jump:
         endbr64                         /* reached through the backend's function pointer */
         CB_SWITCH_FRAME
@@ -28,7 +28,7 @@ cb_asm_ret_jump:
 /* The same with fpu=0: MXCSR and the x87 control word are not switched. */
         .globl  cb_asm_ret_jump_nofpu
         .type   cb_asm_ret_jump_nofpu, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_jump_nofpu:
         endbr64                         /* reached through the backend's function pointer */
         CB_SWITCH_FRAME fpu=0
@@ -41,7 +41,7 @@ cb_asm_ret_jump_nofpu:
  *   stores its address in ctx. */
         .globl  cb_asm_ret_make
         .type   cb_asm_ret_make, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_make:
         endbr64
         CB_MAKE_FRAME cb_asm_ret_entry  /* the first `ret` lands in the entry stub */
@@ -50,7 +50,7 @@ cb_asm_ret_make:
 
 /* First code run on a fresh stack: cb_co_entry_(co = rbx, val = rax). It never returns. */
         .type   cb_asm_ret_entry, @function
-        .p2align 4
+        .p2align CB_ENTRY_ALIGN
 cb_asm_ret_entry:
         movq    %rbx, %rdi
         movq    %rax, %rsi
