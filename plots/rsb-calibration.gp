@@ -1,6 +1,7 @@
-# Return-stack calibration: the time mispredicted returns cost (plain - jmpret, points) and what
-# the fitted model says they cost (cost x simulated mispredictions + intercept, lines), per depth,
-# one colour per implementation and sites.
+# Return-stack calibration: the measured plain time per switch (points) and the plain time the
+# calibrated model predicts from each twin (docs/rsb.md, "Two twins"): jmpret + cost x simulated
+# mispredictions (dashed), and plain at sites=same + cost x the difference in simulated
+# mispredictions (solid, sites=distinct only), per depth, one colour per implementation and sites.
 # usage: gnuplot -e "data='rsb-calibration.dat'; out='rsb-calibration.png'; subtitle='circular 32'" plots/rsb-calibration.gp
 # The data comes from `corobench calibrate --data FILE` (docs/rsb.md, "Calibration").
 if (!exists("data")) data = 'rsb-calibration.dat'
@@ -10,10 +11,11 @@ set terminal pngcairo size 900,600 noenhanced
 array C[4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
 do for [k=1:4] { set linetype k linecolor rgb C[k] linewidth 1.5 pointtype k }
 set output out
-set title "return-stack calibration: measured vs. fitted cost of mispredicted returns ".subtitle
+set title "return-stack calibration: measured plain time vs. the model's prediction ".subtitle
 set xlabel "depth (non-inlined call levels between the loop and the switch)"
-set ylabel "ns per switch: plain - jmpret (points), fit (lines)"
+set ylabel "ns per switch: plain (points), predicted (lines)"
 set key outside right
 set grid
 plot for [i=0:3] data index i using 1:2 with points linetype i+1 title columnheader(1), \
-     for [i=0:3] data index i using 1:3 with lines linetype i+1 notitle
+     for [i=0:3] data index i using 1:3 with lines linetype i+1 dashtype 2 notitle, \
+     for [i=0:3] data index i using 1:4 with lines linetype i+1 notitle

@@ -638,6 +638,30 @@ CB_TEST_T(rsb_calibrate_small_sweep, 300)
     CB_CHECK(fabs(json_real_value(json_object_get(p, "diff_ns")) -
                   (json_real_value(json_object_get(p, "plain_ns")) -
                    json_real_value(json_object_get(p, "jmpret_ns")))) < 1e-6);
+    /* The twin: one of the two, with its reason; the jmpret twin's check whichever was fitted;
+     * each point predicted from the jmpret twin, and from the sites twin at sites=distinct. */
+    const char *twin = json_string_value(json_object_get(fit, "baseline"));
+    CB_CHECK(twin && (!strcmp(twin, "jmpret") || !strcmp(twin, "sites")));
+    CB_CHECK(json_string_value(json_object_get(fit, "baseline_reason")) != NULL);
+    CB_CHECK(json_is_boolean(json_object_get(json_object_get(doc, "jmpret_twin"), "ok")));
+    CB_CHECK_CONTAINS(out, "twin: ");
+    size_t i;
+    json_array_foreach(json_object_get(doc, "points"), i, p)
+    {
+        double cost = json_real_value(json_object_get(fit, "ns_per_mispredict"));
+        double m = json_real_value(json_object_get(p, "mispredicted_per_op"));
+        CB_CHECK(fabs(json_real_value(json_object_get(p, "jmpret_model_ns")) -
+                      (json_real_value(json_object_get(p, "jmpret_ns")) + cost * m)) < 1e-6);
+        int same = !strcmp(json_string_value(json_object_get(p, "sites")), "same");
+        CB_CHECK_EQ_INT(json_is_null(json_object_get(p, "sites_model_ns")), same);
+    }
+    /* The bound: 4 series under the jmpret twin, the 2 distinct ones under the sites twin,
+     * 7 depths each. */
+    json_t *b;
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "bound")), 6);
+    json_array_foreach(json_object_get(doc, "bound"), i, b)
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(b, "of")), 7);
+    CB_CHECK_CONTAINS(out, "bound (model within 15% of plain): jmpret twin, asm distinct 0..32: ");
     if (!json_is_true(json_object_get(json_object_get(doc, "pmu"), "available")))
         CB_CHECK_CONTAINS(out, "no PMU: calibrated against timing only");
     CB_CHECK_CONTAINS(out, "fit: ");
@@ -653,6 +677,8 @@ CB_TEST(rsb_calibrate_bad_input)
 {
     static const char *const bad[][3] = {{"--max-depth", "1", "invalid value '1' for --max-depth"},
                                          {"--switches", "x", "invalid value 'x' for --switches"},
+                                         {"--baseline", "ret",
+                                          "invalid value 'ret' for --baseline"},
                                          {"--frobnicate", NULL, "unknown option '--frobnicate'"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *out, *err;

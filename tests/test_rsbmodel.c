@@ -275,3 +275,80 @@ CB_TEST(rsbmodel_fit_line)
     CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 2, y, 5, fits), 1);
     CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 1, y, 5, fits), -1);
 }
+
+/* The twins (cb_rsbfit_calibrate): a machine whose per-level work is 7 + 1.5 x depth ns and
+ * whose true candidate costs 4.5 ns per misprediction. The jmpret build does that work with no
+ * return mispredicted and, on the second machine, mispredicts 20 ns of jumps of its own at
+ * depth 11 and deeper (as Zen 4's indirect predictor does at a deep chain's exit). */
+static void twins(const char *name, long truth, double excess, cb_rsbfit_baseline want,
+                  cb_rsbfit_baseline expect, double x[NCAND][NPT], const cb_rsb_config *cand)
+{
+    cb_rsbfit_point pts[NPT];
+    const double *rows[NCAND];
+    static cb_rsbfit_line jfits[NCAND], sfits[NCAND];
+    uint32_t seed = 777;
+    for (int p = 0; p < NPT; p++) {
+        long d = p % (MAXD + 1);
+        double base = 7 + 1.5 * (double)d;
+        seed = seed * 1664525u + 1013904223u;
+        pts[p] = (cb_rsbfit_point){0, p > MAXD, d,
+                                   base + 4.5 * x[truth][p] +
+                                       0.4 * ((double)(seed >> 8) / (1 << 24) - 0.5),
+                                   base + (d >= 11 ? excess : 0)};
+    }
+    for (unsigned k = 0; k < NCAND; k++)
+        rows[k] = x[k];
+    cb_rsbfit_result r;
+    CB_CHECK_EQ_INT(cb_rsbfit_calibrate(pts, NPT, rows, NCAND, want, 0.15, jfits, sfits, &r), 0);
+    if (r.baseline != expect)
+        CB_FAIL("%s: fitted the %s twin, not %s (twin check %d, worst %+.3f at point %ld)", name,
+                cb_rsbfit_baseline_name(r.baseline), cb_rsbfit_baseline_name(expect), r.twin_ok,
+                r.twin_worst_error, r.twin_worst);
+    CB_CHECK_EQ_INT(r.twin_ok, excess == 0);
+    if (excess > 0) /* the check names a deep sites=same point */
+        CB_CHECK(r.twin_worst > MAXD && pts[r.twin_worst].depth >= 11);
+    const cb_rsbfit_line *fits = r.baseline == CB_RSBFIT_SITES ? sfits : jfits;
+    if (r.best != truth)
+        CB_FAIL("%s: the %s twin picked %s %u, not %s %u", name,
+                cb_rsbfit_baseline_name(r.baseline),
+                r.best < 0 ? "nothing" : cb_rsb_model_name(cand[r.best].model),
+                r.best < 0 ? 0 : cand[r.best].entries, cb_rsb_model_name(cand[truth].model),
+                cand[truth].entries);
+    CB_CHECK(fabs(fits[r.best].cost - 4.5) < 0.05);
+    /* The fitted twin predicts every distinct point within the bound. */
+    for (int p = 0; p <= MAXD; p++) {
+        double m = cb_rsbfit_predict(pts, NPT, (size_t)p, x[r.best], fits[r.best].cost,
+                                     r.baseline);
+        CB_CHECK(fabs(m / pts[p].plain_ns - 1) < 0.15);
+    }
+}
+
+CB_TEST(rsbmodel_twins)
+{
+    static double x[NCAND][NPT];
+    cb_rsb_config cand[NCAND];
+    simulate(cand, x);
+    long c32 = 32 - 8, u16 = NCAND / 2 + 16 - 8;
+    /* A clean jmpret twin is the one fitted (the method), on either model. */
+    twins("clean twin, circular 32", c32, 0, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
+    twins("clean twin, underflow-btb 16", u16, 0, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
+    /* A jmpret build with mispredictions of its own fails its check; the sites twin, which
+     * never sees them, recovers the machine. */
+    twins("mispredicting twin, circular 32", c32, 20, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x, cand);
+    twins("mispredicting twin, underflow-btb 16", u16, 20, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x,
+          cand);
+    /* Asked for, either twin is fitted whatever the check says. */
+    twins("sites asked for", c32, 0, CB_RSBFIT_SITES, CB_RSBFIT_SITES, x, cand);
+    /* The sites twin's prediction, by hand: plain(same) + cost x (m - m(same)). */
+    static const cb_rsbfit_point pts[] = {{0, 0, 3, 30, 10}, {1, 1, 3, 99, 99}, {0, 1, 3, 12, 11}};
+    static const double m[] = {4, 0, 1};
+    CB_CHECK_EQ_INT(cb_rsbfit_sites_twin(pts, 3, 0), 2);
+    CB_CHECK_EQ_INT(cb_rsbfit_sites_twin(pts, 3, 2), -1);
+    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, 5, CB_RSBFIT_SITES) - (12 + 5 * 3)) < 1e-12);
+    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, 5, CB_RSBFIT_JMPRET) - (10 + 5 * 4)) < 1e-12);
+    CB_CHECK(isnan(cb_rsbfit_predict(pts, 3, 2, m, 5, CB_RSBFIT_SITES)));
+    cb_rsbfit_baseline b;
+    CB_CHECK_EQ_INT(cb_rsbfit_baseline_parse("sites", &b), 0);
+    CB_CHECK_EQ_INT(b, CB_RSBFIT_SITES);
+    CB_CHECK_EQ_INT(cb_rsbfit_baseline_parse("plain", &b), -1);
+}

@@ -2,6 +2,10 @@
  * choice among candidates (harness/report/rsbfit.h, docs/rsb.md). */
 #include "rsbfit.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 int cb_rsbfit_line_fit(const double *x, const double *y, size_t n, cb_rsbfit_line *out)
 {
     double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
@@ -44,4 +48,108 @@ long cb_rsbfit_best(const double *const *x, size_t k, const double *y, size_t n,
             best = (long)i;
     }
     return best;
+}
+
+static const char *const baseline_names[] = {"auto", "jmpret", "sites"};
+
+const char *cb_rsbfit_baseline_name(cb_rsbfit_baseline b)
+{
+    return (unsigned)b < 3 ? baseline_names[b] : "?";
+}
+
+int cb_rsbfit_baseline_parse(const char *s, cb_rsbfit_baseline *out)
+{
+    for (int b = 0; b < 3; b++)
+        if (!strcmp(s, baseline_names[b])) {
+            *out = (cb_rsbfit_baseline)b;
+            return 0;
+        }
+    return -1;
+}
+
+long cb_rsbfit_sites_twin(const cb_rsbfit_point *pts, size_t n, size_t i)
+{
+    if (pts[i].same)
+        return -1;
+    for (size_t j = 0; j < n; j++)
+        if (pts[j].same && pts[j].impl == pts[i].impl && pts[j].depth == pts[i].depth)
+            return (long)j;
+    return -1;
+}
+
+double cb_rsbfit_predict(const cb_rsbfit_point *pts, size_t n, size_t i, const double *xk,
+                         double cost, cb_rsbfit_baseline twin)
+{
+    if (twin == CB_RSBFIT_JMPRET)
+        return pts[i].jmpret_ns + cost * xk[i];
+    long j = cb_rsbfit_sites_twin(pts, n, i);
+    return j < 0 ? NAN : pts[j].plain_ns + cost * (xk[i] - xk[j]);
+}
+
+int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *const *x, size_t k,
+                        cb_rsbfit_baseline want, double tol, cb_rsbfit_line *jfits,
+                        cb_rsbfit_line *sfits, cb_rsbfit_result *out)
+{
+    *out = (cb_rsbfit_result){.best = -1, .jmpret_best = -1, .twin_worst = -1};
+    /* The jmpret twin: every point. */
+    double *y = calloc(n + 1, sizeof *y);
+    size_t *di = calloc(n + 1, sizeof *di), *si = calloc(n + 1, sizeof *si); /* sites pairs */
+    double **dx = calloc(k + 1, sizeof *dx);
+    int rc = -1;
+    if (!y || !di || !si || !dx)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        y[i] = pts[i].plain_ns - pts[i].jmpret_ns;
+    out->jmpret_best = cb_rsbfit_best(x, k, y, n, jfits);
+    /* Its check at sites=same, where a twin that mispredicts nothing of its own and a model
+     * without phantom mispredictions put jmpret + cost x mispredicted on plain. */
+    out->twin_ok = out->jmpret_best >= 0;
+    for (size_t i = 0; out->jmpret_best >= 0 && i < n; i++) {
+        if (!pts[i].same)
+            continue;
+        double e = cb_rsbfit_predict(pts, n, i, x[out->jmpret_best],
+                                     jfits[out->jmpret_best].cost, CB_RSBFIT_JMPRET) /
+                       pts[i].plain_ns - 1;
+        if (out->twin_worst < 0 || fabs(e) > fabs(out->twin_worst_error)) {
+            out->twin_worst = (long)i;
+            out->twin_worst_error = e;
+        }
+    }
+    if (out->twin_worst >= 0 && !(fabs(out->twin_worst_error) <= tol))
+        out->twin_ok = 0;
+    /* The sites twin: each distinct point against its same point. */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        long j = cb_rsbfit_sites_twin(pts, n, i);
+        if (j >= 0) {
+            di[m] = i;
+            si[m] = (size_t)j;
+            y[m++] = pts[i].plain_ns - pts[j].plain_ns;
+        }
+    }
+    for (size_t c = 0; c < k; c++) {
+        if (!(dx[c] = malloc((m + 1) * sizeof *dx[c])))
+            goto out;
+        for (size_t r = 0; r < m; r++)
+            dx[c][r] = x[c][di[r]] - x[c][si[r]];
+    }
+    long sbest = m >= 2 ? cb_rsbfit_best((const double *const *)dx, k, y, m, sfits) : -1;
+    if (m < 2)
+        for (size_t c = 0; c < k; c++)
+            sfits[c] = (cb_rsbfit_line){0};
+    out->baseline = want == CB_RSBFIT_AUTO
+                        ? (out->twin_ok || m < 2 ? CB_RSBFIT_JMPRET : CB_RSBFIT_SITES)
+                        : want;
+    if (out->baseline == CB_RSBFIT_SITES && m < 2)
+        goto out;
+    out->best = out->baseline == CB_RSBFIT_SITES ? sbest : out->jmpret_best;
+    rc = 0;
+out:
+    for (size_t c = 0; dx && c < k; c++)
+        free(dx[c]);
+    free(dx);
+    free(si);
+    free(di);
+    free(y);
+    return rc;
 }

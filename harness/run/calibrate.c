@@ -2,8 +2,9 @@
  * mispredicted return costs here (docs/rsb.md, "Calibration"). One `corobench run` in a child
  * process times asm and asmjmp pingpong (sites distinct and same, depth 0..D) in the plain and
  * jmpret builds, pinned, and counts every candidate (both models, N 8..64) in one counting pass
- * per cell; the fit (harness/rsbfit.c) picks the candidate; the result goes to
- * results/calibration/<cpu key>.json, which every later run reads as machine.rsb. */
+ * per cell; the fit (harness/report/rsbfit.c) checks the jmpret twin, picks the twin and the
+ * candidate; the result goes to results/calibration/<cpu key>.json, which every later run reads
+ * as machine.rsb. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -31,7 +32,12 @@ typedef struct cal_opts {
     double min_rep_ms;
     const char *out_path; /* NULL: the calibration directory's <key>.json */
     const char *data_path; /* gnuplot data, NULL: none */
+    cb_rsbfit_baseline baseline;
 } cal_opts;
+
+/* The acceptance bound of docs/rsb.md: the model's plain time within 15% of the measured one;
+ * also the jmpret twin's check (cb_rsbfit_calibrate). */
+#define CAL_BOUND 0.15
 
 /* One point of the sweep: a plain cell and its jmpret twin. */
 typedef struct cal_point {
@@ -162,12 +168,14 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         {"reps", required_argument, 0, 'r'},     {"max-depth", required_argument, 0, 'd'},
         {"min-rep-ms", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
         {"data", required_argument, 0, 'D'},     {"help", no_argument, 0, 'h'},
-        {"print-key", no_argument, 0, 'k'},      {0, 0, 0, 0},
+        {"print-key", no_argument, 0, 'k'},      {"baseline", required_argument, 0, 'b'},
+        {0, 0, 0, 0},
     };
     long v;
     int c, rc;
     *o = (cal_opts){.pin_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .switches = 2000,
-                    .reps = 5, .max_depth = 40, .min_rep_ms = 2};
+                    .reps = 9, .max_depth = 40, .min_rep_ms = 2,
+                    .baseline = CB_RSBFIT_AUTO};
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
@@ -198,6 +206,12 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
                                       optarg);
             break;
         }
+        case 'b':
+            if (cb_rsbfit_baseline_parse(optarg, &o->baseline) != 0)
+                return cb_usage_error("invalid value '%s' for --baseline (valid: auto, jmpret, "
+                                      "sites)",
+                                      cb_quote(optarg));
+            break;
         case 'o': o->out_path = optarg; break;
         case 'D': o->data_path = optarg; break;
         case 'k': { /* this CPU's key, for scripts naming their outputs after it */
@@ -211,7 +225,8 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         case 'h':
             printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] "
                    "[--min-rep-ms MS]\n"
-                   "                           [--max-depth D] [-o FILE.json] [--data FILE.dat]\n"
+                   "                           [--max-depth D] [--baseline auto|jmpret|sites]\n"
+                   "                           [-o FILE.json] [--data FILE.dat]\n"
                    "       corobench calibrate --print-key\n"
                    "Fits the return-stack model to this CPU's timing; writes %s/<cpu key>.json\n"
                    "unless -o says otherwise (docs/rsb.md).\n",
@@ -220,7 +235,8 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
             return cb_usage_error("unknown option '%s' for calibrate (valid: --pin, --switches, "
-                                  "--reps, --min-rep-ms, --max-depth, -o, --data, --print-key)",
+                                  "--reps, --min-rep-ms, --max-depth, --baseline, -o, --data, "
+                                  "--print-key)",
                                   argv[optind - 1]);
         }
     }
@@ -261,12 +277,74 @@ static int same_counts(const double *a, const double *b, size_t n)
     return 1;
 }
 
+/* How the chosen twin's fit predicts one point, for the table, the file and the plot. */
+typedef struct cal_pred {
+    double jmpret_ns, sites_ns; /* the plain time predicted from each twin (NAN: none) */
+    double residual;            /* of the chosen twin's fit (NAN: not one of its points) */
+} cal_pred;
+
+static cal_pred predict(const cb_rsbfit_point *rp, size_t n, size_t i, const double *xk,
+                        const cb_rsbfit_line *f, cb_rsbfit_baseline twin)
+{
+    cal_pred p = {cb_rsbfit_predict(rp, n, i, xk, f->cost, CB_RSBFIT_JMPRET),
+                  cb_rsbfit_predict(rp, n, i, xk, f->cost, CB_RSBFIT_SITES), NAN};
+    if (twin == CB_RSBFIT_JMPRET)
+        p.residual = rp[i].plain_ns - p.jmpret_ns - f->c;
+    else if (!isnan(p.sites_ns))
+        p.residual = rp[i].plain_ns - p.sites_ns - f->c;
+    return p;
+}
+
+static json_t *real_or_null(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+/* The acceptance bound per series (docs/rsb.md, "Calibration"): of the depths it covers (0..32
+ * at sites=distinct, 0..40 at same), how many the twin's prediction puts within CAL_BOUND of
+ * the measured plain time. The sites twin predicts distinct points only. */
+static json_t *bound_json(const cal_point *pts, const cb_rsbfit_point *rp, size_t n,
+                          const double *xk, const cb_rsbfit_line *f)
+{
+    json_t *rows = json_array();
+    for (int twin = CB_RSBFIT_JMPRET; twin <= CB_RSBFIT_SITES; twin++)
+        for (size_t i = 0; i < n; i++) {
+            /* One row per (impl, sites), made at its first point. */
+            size_t first = 0;
+            while (first < i && (rp[first].impl != rp[i].impl || rp[first].same != rp[i].same))
+                first++;
+            if (first != i || (twin == CB_RSBFIT_SITES && rp[i].same))
+                continue;
+            long max_depth = rp[i].same ? 40 : 32, within = 0, of = 0;
+            for (size_t j = 0; j < n; j++) {
+                if (rp[j].impl != rp[i].impl || rp[j].same != rp[i].same ||
+                    rp[j].depth > max_depth)
+                    continue;
+                double m = cb_rsbfit_predict(rp, n, j, xk, f->cost, (cb_rsbfit_baseline)twin);
+                if (isnan(m))
+                    continue;
+                of++;
+                within += fabs(m / rp[j].plain_ns - 1) <= CAL_BOUND;
+            }
+            json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:i, s:I, s:I}", "twin",
+                                                  cb_rsbfit_baseline_name((cb_rsbfit_baseline)twin),
+                                                  "impl", pts[i].impl, "sites", pts[i].sites,
+                                                  "max_depth", (int)max_depth, "within",
+                                                  (json_int_t)within, "of", (json_int_t)of));
+        }
+    return rows;
+}
+
 /* The calibration document (docs/results-schema.md, "Calibration file"). */
 static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, const cal_point *pts,
-                       size_t n, const cb_rsb_config *cand, const cb_rsbfit_line *fits,
-                       size_t ncand, long best, double **x, const char *pmu_why, double secs)
+                       const cb_rsbfit_point *rp, size_t n, const cb_rsb_config *cand,
+                       const cb_rsbfit_line *jfits, const cb_rsbfit_line *sfits, size_t ncand,
+                       const cb_rsbfit_result *res, const char *reason, double **x,
+                       const char *pmu_why, double secs)
 {
     double hz = json_number_value(json_object_get(json_object_get(run, "machine"), "tsc_hz"));
+    const cb_rsbfit_line *fits = res->baseline == CB_RSBFIT_SITES ? sfits : jfits;
+    long best = res->best;
     /* Stacks of the same model whose counts agree with the winner's at every point within
      * CAL_SAME_COUNT per switch (they differ only in the run's first and last returns) are the
      * same fit: the smallest of them is reported, the largest as entries_tied_up_to (above N,
@@ -291,19 +369,40 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
                               : json_pack("{s:s, s:i, s:n}", "model",
                                           cb_rsb_model_name(cand[k].model), "entries",
                                           (int)cand[k].entries, "r2"));
+    double sse = 0;
+    size_t fitted = 0;
     for (size_t i = 0; i < n; i++) {
-        double m = x[best][i], y = pts[i].plain_ns - pts[i].jmpret_ns;
-        double model_ns = pts[i].jmpret_ns + f->cost * m;
+        cal_pred p = predict(rp, n, i, x[best], f, res->baseline);
+        if (!isnan(p.residual)) {
+            sse += p.residual * p.residual;
+            fitted++;
+        }
         json_array_append_new(
             points,
-            json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "impl",
-                      pts[i].impl, "sites", pts[i].sites, "depth", (int)pts[i].depth, "plain_ns",
-                      pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns, "diff_ns", y,
-                      "mispredicted_per_op", m, "residual_ns", y - (f->cost * m + f->c),
-                      "model_ns", model_ns, "model_error", model_ns / pts[i].plain_ns - 1,
-                      "hw_ret_mispredicts_per_op",
-                      isnan(pts[i].hw_per_op) ? json_null() : json_real(pts[i].hw_per_op)));
+            json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:o, s:o, s:o}",
+                      "impl", pts[i].impl, "sites", pts[i].sites, "depth", (int)pts[i].depth,
+                      "plain_ns", pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns, "diff_ns",
+                      pts[i].plain_ns - pts[i].jmpret_ns, "mispredicted_per_op", x[best][i],
+                      "residual_ns", real_or_null(p.residual), "jmpret_model_ns", p.jmpret_ns,
+                      "jmpret_model_error", p.jmpret_ns / pts[i].plain_ns - 1, "sites_model_ns",
+                      real_or_null(p.sites_ns), "sites_model_error",
+                      real_or_null(p.sites_ns / pts[i].plain_ns - 1), "hw_ret_mispredicts_per_op",
+                      real_or_null(pts[i].hw_per_op)));
     }
+    /* The jmpret twin's own check (cb_rsbfit_calibrate), whichever twin was fitted. */
+    json_t *twin = json_pack("{s:b, s:f}", "ok", res->twin_ok, "tolerance", CAL_BOUND);
+    if (res->jmpret_best >= 0) {
+        json_object_set_new(twin, "model", json_string(cb_rsb_model_name(
+                                               cand[res->jmpret_best].model)));
+        json_object_set_new(twin, "entries", json_integer(cand[res->jmpret_best].entries));
+        json_object_set_new(twin, "ns_per_mispredict", json_real(jfits[res->jmpret_best].cost));
+    }
+    if (res->twin_worst >= 0)
+        json_object_set_new(twin, "worst",
+                            json_pack("{s:s, s:s, s:i, s:f}", "impl", pts[res->twin_worst].impl,
+                                      "sites", pts[res->twin_worst].sites, "depth",
+                                      (int)pts[res->twin_worst].depth, "error",
+                                      res->twin_worst_error));
     /* The model a run would use without this calibration, for comparison. */
     cb_rsb_config d = cb_rsbcal_vendor_default(cpu);
     json_t *vendor_default = json_pack("{s:s, s:i}", "model", cb_rsb_model_name(d.model),
@@ -315,19 +414,30 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return json_pack(
         "{s:s, s:s, s:s, s:o, s:O, s:{s:[s,s], s:s, s:[s,s], s:i, s:I, s:I, s:f, s:i, s:f}, "
-        "s:{s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o, s:o}",
+        "s:{s:s, s:s, s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o, s:o, s:o, s:o}",
         "schema", "corobench-calibration/1", "created_utc", created, "git_commit",
         cb_build_commit, "cpu", cb_cpu_json(cpu), "machine", json_object_get(run, "machine"),
         "sweep", "impls", "asm", "asmjmp", "workload", "pingpong", "sites", "distinct", "same",
         "max_depth", (int)o->max_depth, "switches", (json_int_t)o->switches, "reps",
         (json_int_t)o->reps, "min_rep_ms", o->min_rep_ms, "pin_cpu", o->pin_cpu, "seconds", secs,
-        "fit", "model", cb_rsb_model_name(cand[best].model), "entries", (int)cand[best].entries,
+        "fit", "baseline", cb_rsbfit_baseline_name(res->baseline), "baseline_reason", reason,
+        "model", cb_rsb_model_name(cand[best].model), "entries", (int)cand[best].entries,
         "entries_tied_up_to", (int)cand[tied].entries, "ns_per_mispredict", f->cost,
         "tsc_cycles_per_mispredict", hz > 0 ? json_real(f->cost * hz * 1e-9) : json_null(),
-        "intercept_ns", f->c, "r2", f->r2,        "rms_residual_ns", sqrt(f->sse / (double)n), "pmu",
+        "intercept_ns", f->c, "r2", f->r2, "rms_residual_ns",
+        fitted ? sqrt(sse / (double)fitted) : 0.0, "jmpret_twin", twin, "bound",
+        bound_json(pts, rp, n, x[best], f), "pmu",
         pmu_why ? json_pack("{s:b, s:s}", "available", 0, "reason", pmu_why)
                 : json_pack("{s:b}", "available", 1),
         "candidates", cands, "points", points, "default", vendor_default);
+}
+
+static void print_pct(FILE *out, json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(out, " %+8.1f%%", 100 * json_number_value(v));
+    else
+        fprintf(out, " %9s", "-");
 }
 
 static void print_table(json_t *doc, FILE *out)
@@ -335,21 +445,25 @@ static void print_table(json_t *doc, FILE *out)
     json_t *fit = json_object_get(doc, "fit"), *p;
     int pmu = json_is_true(json_object_get(json_object_get(doc, "pmu"), "available"));
     size_t i;
-    fprintf(out, "%-7s %-9s %5s %9s %9s %8s %13s %9s %9s %7s%s\n", "impl", "sites", "depth",
-            "plain ns", "jmpret ns", "diff ns", "mispredicted", "fitted ns", "resid ns",
-            "model%", pmu ? "  hw ret-mispredicts" : "");
+    fprintf(out, "%-7s %-9s %5s %9s %9s %13s %9s %9s %9s%s\n", "impl", "sites", "depth",
+            "plain ns", "jmpret ns", "mispredicted", "resid ns", "jmpret%", "sites%",
+            pmu ? "  hw ret-mispredicts" : "");
     json_array_foreach(json_object_get(doc, "points"), i, p)
     {
-        double m = json_number_value(json_object_get(p, "mispredicted_per_op"));
-        double y = json_number_value(json_object_get(p, "diff_ns"));
-        double r = json_number_value(json_object_get(p, "residual_ns"));
-        fprintf(out, "%-7s %-9s %5d %9.1f %9.1f %8.1f %13.2f %9.1f %9.1f %+6.1f%%",
+        json_t *r = json_object_get(p, "residual_ns");
+        fprintf(out, "%-7s %-9s %5d %9.1f %9.1f %13.2f",
                 json_string_value(json_object_get(p, "impl")),
                 json_string_value(json_object_get(p, "sites")),
                 (int)json_integer_value(json_object_get(p, "depth")),
                 json_number_value(json_object_get(p, "plain_ns")),
-                json_number_value(json_object_get(p, "jmpret_ns")), y, m, y - r, r,
-                100 * json_number_value(json_object_get(p, "model_error")));
+                json_number_value(json_object_get(p, "jmpret_ns")),
+                json_number_value(json_object_get(p, "mispredicted_per_op")));
+        if (json_is_number(r))
+            fprintf(out, " %9.1f", json_number_value(r));
+        else
+            fprintf(out, " %9s", "-");
+        print_pct(out, json_object_get(p, "jmpret_model_error"));
+        print_pct(out, json_object_get(p, "sites_model_error"));
         if (pmu)
             fprintf(out, "  %19.2f",
                     json_number_value(json_object_get(p, "hw_ret_mispredicts_per_op")));
@@ -375,6 +489,8 @@ static void print_table(json_t *doc, FILE *out)
             json_number_value(json_object_get(fit, "intercept_ns")),
             json_number_value(json_object_get(fit, "r2")),
             json_number_value(json_object_get(fit, "rms_residual_ns")));
+    fprintf(out, "twin: %s (%s)\n", json_string_value(json_object_get(fit, "baseline")),
+            json_string_value(json_object_get(fit, "baseline_reason")));
     long n = (long)json_integer_value(json_object_get(fit, "entries"));
     long up = (long)json_integer_value(json_object_get(fit, "entries_tied_up_to"));
     if (up > n)
@@ -410,19 +526,32 @@ static void print_table(json_t *doc, FILE *out)
                     (int)json_integer_value(json_object_get(show[w], "entries")),
                     json_number_value(json_object_get(show[w], "r2")),
                     json_number_value(json_object_get(show[w], "ns_per_mispredict")));
-    fprintf(out, "columns: diff = plain - jmpret; mispredicted = simulated per switch under the "
-                 "fit's model; fitted = cost x mispredicted + intercept; model%% = (jmpret + "
-                 "cost x mispredicted) / plain - 1\n");
+    fprintf(out, "bound (model within %.0f%% of plain):", 100 * CAL_BOUND);
+    json_array_foreach(json_object_get(doc, "bound"), i2, k)
+        fprintf(out, "%s %s twin, %s %s 0..%d: %d of %d", i2 ? ";" : "",
+                json_string_value(json_object_get(k, "twin")),
+                json_string_value(json_object_get(k, "impl")),
+                json_string_value(json_object_get(k, "sites")),
+                (int)json_integer_value(json_object_get(k, "max_depth")),
+                (int)json_integer_value(json_object_get(k, "within")),
+                (int)json_integer_value(json_object_get(k, "of")));
+    fputc('\n', out);
+    fprintf(out, "columns: mispredicted = simulated per switch under the fit's model (plain "
+                 "build); resid = the fitted twin's residual; jmpret%% = (jmpret + cost x "
+                 "mispredicted) / plain - 1; sites%% = (plain at sites=same + cost x (mispredicted "
+                 "- its mispredicted)) / plain - 1\n");
 }
 
-/* gnuplot data: one block per (impl, sites): depth, diff_ns, fitted ns. */
+/* gnuplot data: one block per (impl, sites): depth, the measured plain time, and the plain time
+ * predicted from each twin (NaN where it has none). */
 static int write_data(json_t *doc, cb_out *out)
 {
     FILE *f = cb_out_stream(out);
     static const char *const impls[] = {"asm", "asmjmp"}, *const sites[] = {"distinct", "same"};
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++) {
-            fprintf(f, "\"%s sites=%s\"\n# depth diff_ns fitted_ns\n", impls[a], sites[b]);
+            fprintf(f, "\"%s sites=%s\"\n# depth plain_ns jmpret_model_ns sites_model_ns\n",
+                    impls[a], sites[b]);
             size_t i;
             json_t *p;
             json_array_foreach(json_object_get(doc, "points"), i, p)
@@ -430,9 +559,14 @@ static int write_data(json_t *doc, cb_out *out)
                 if (strcmp(json_string_value(json_object_get(p, "impl")), impls[a]) ||
                     strcmp(json_string_value(json_object_get(p, "sites")), sites[b]))
                     continue;
-                double y = json_number_value(json_object_get(p, "diff_ns"));
-                fprintf(f, "%d %.3f %.3f\n", (int)json_integer_value(json_object_get(p, "depth")),
-                        y, y - json_number_value(json_object_get(p, "residual_ns")));
+                json_t *s = json_object_get(p, "sites_model_ns");
+                fprintf(f, "%d %.3f %.3f ", (int)json_integer_value(json_object_get(p, "depth")),
+                        json_number_value(json_object_get(p, "plain_ns")),
+                        json_number_value(json_object_get(p, "jmpret_model_ns")));
+                if (json_is_number(s))
+                    fprintf(f, "%.3f\n", json_number_value(s));
+                else
+                    fputs("NaN\n", f);
             }
             fputs("\n\n", f);
         }
@@ -487,8 +621,10 @@ int cb_cmd_calibrate(int argc, char **argv)
     json_t *c0 = pts[0].cand;
     size_t ncand = json_array_size(c0);
     cb_rsb_config *cand = calloc(ncand + 1, sizeof *cand);
-    cb_rsbfit_line *fits = calloc(ncand + 1, sizeof *fits);
-    double **x = calloc(ncand + 1, sizeof *x), *y = calloc((size_t)n, sizeof *y);
+    cb_rsbfit_line *jfits = calloc(ncand + 1, sizeof *jfits);
+    cb_rsbfit_line *sfits = calloc(ncand + 1, sizeof *sfits);
+    cb_rsbfit_point *rp = calloc((size_t)n + 1, sizeof *rp);
+    double **x = calloc(ncand + 1, sizeof *x);
     for (size_t k = 0; k < ncand; k++) {
         json_t *ck = json_array_get(c0, k);
         cb_rsb_model_parse(json_string_value(json_object_get(ck, "model")) ?: "", &cand[k].model);
@@ -499,16 +635,36 @@ int cb_cmd_calibrate(int argc, char **argv)
                 json_object_get(json_array_get(pts[i].cand, k), "mispredicted_per_op"));
     }
     for (long i = 0; i < n; i++)
-        y[i] = pts[i].plain_ns - pts[i].jmpret_ns;
-    long best = cb_rsbfit_best((const double *const *)x, ncand, y, (size_t)n, fits);
+        rp[i] = (cb_rsbfit_point){strcmp(pts[i].impl, pts[0].impl) != 0,
+                                  !strcmp(pts[i].sites, "same"), pts[i].depth, pts[i].plain_ns,
+                                  pts[i].jmpret_ns};
+    cb_rsbfit_result res;
     int status = 0;
-    if (best < 0) {
-        fprintf(stderr, "corobench calibrate: no candidate fits (no model's mispredictions grow "
-                        "with plain - jmpret here)\n");
+    if (cb_rsbfit_calibrate(rp, (size_t)n, (const double *const *)x, ncand, o.baseline,
+                            CAL_BOUND, jfits, sfits, &res) != 0 ||
+        res.best < 0) {
+        fprintf(stderr, "corobench calibrate: no candidate fits the %s twin (no model's "
+                        "mispredictions grow with the time it measures here)\n",
+                cb_rsbfit_baseline_name(res.baseline));
         status = CB_EXIT_CELLS_FAILED;
     } else {
-        json_t *doc = cal_doc(&o, run, &cpu, pts, (size_t)n, cand, fits, ncand, best, x, pmu_why,
-                              now_s() - t0);
+        char reason[512];
+        if (o.baseline != CB_RSBFIT_AUTO)
+            snprintf(reason, sizeof reason, "chosen with --baseline");
+        else if (res.baseline == CB_RSBFIT_JMPRET)
+            snprintf(reason, sizeof reason,
+                     "the jmpret build passed its check as a twin: at sites=same, jmpret + cost x "
+                     "mispredicted is within %.0f%% of plain at every depth",
+                     100 * CAL_BOUND);
+        else
+            snprintf(reason, sizeof reason,
+                     "the jmpret build failed its check as a twin: at sites=same, %s depth %ld, "
+                     "jmpret + cost x mispredicted is %+.0f%% off plain; it mispredicts "
+                     "jumps of its own (docs/rsb.md)",
+                     pts[res.twin_worst].impl, pts[res.twin_worst].depth,
+                     100 * res.twin_worst_error);
+        json_t *doc = cal_doc(&o, run, &cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
+                              &res, reason, x, pmu_why, now_s() - t0);
         print_table(doc, stdout);
         if (pmu_why)
             printf("no PMU: calibrated against timing only (%s)\n", pmu_why);
@@ -525,9 +681,10 @@ int cb_cmd_calibrate(int argc, char **argv)
     for (size_t k = 0; k < ncand; k++)
         free(x[k]);
     free(x);
-    free(y);
+    free(rp);
     free(cand);
-    free(fits);
+    free(jfits);
+    free(sfits);
     free(pts);
     json_decref(run);
     return status;

@@ -104,11 +104,13 @@ static json_t *from_file(const cb_cpu_id *c, const char *path)
                 key) &&
         model && cb_rsb_model_parse(model, &m) == 0 && entries >= 1 &&
         entries <= CB_RSBSIM_MAX_ENTRIES && json_is_number(json_object_get(fit, "r2")))
-        out = json_pack("{s:s, s:I, s:O, s:O, s:O, s:s, s:O, s:s}", "model", model, "entries",
-                        entries, "ns_per_mispredict", json_object_get(fit, "ns_per_mispredict"),
-                        "tsc_cycles_per_mispredict",
+        out = json_pack("{s:s, s:I, s:O, s:O, s:O, s:s, s:s, s:O, s:s}", "model", model,
+                        "entries", entries, "ns_per_mispredict",
+                        json_object_get(fit, "ns_per_mispredict"), "tsc_cycles_per_mispredict",
                         json_object_get(fit, "tsc_cycles_per_mispredict") ?: json_null(), "r2",
-                        json_object_get(fit, "r2"), "source", "calibrated", "calibrated_utc",
+                        json_object_get(fit, "r2"), "source", "calibrated", "twin",
+                        json_string_value(json_object_get(fit, "baseline")) ?: "jmpret",
+                        "calibrated_utc",
                         json_object_get(doc, "created_utc") ?: json_null(), "file", path);
     json_decref(doc);
     return out;
@@ -140,10 +142,10 @@ json_t *cb_rsbcal_machine(void)
     if (r)
         return json_incref(known = r);
     cb_rsb_config d = cb_rsbcal_vendor_default(&c);
-    known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n}", "model",
+    known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n, s:n}", "model",
                       cb_rsb_model_name(d.model), "entries", (int)d.entries, "ns_per_mispredict",
-                      "tsc_cycles_per_mispredict", "r2", "source", "default", "calibrated_utc",
-                      "file");
+                      "tsc_cycles_per_mispredict", "r2", "source", "default", "twin",
+                      "calibrated_utc", "file");
     return json_incref(known);
 }
 
