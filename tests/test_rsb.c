@@ -646,12 +646,20 @@ CB_TEST_T(rsb_calibrate_small_sweep, 300)
     CB_CHECK(json_is_boolean(json_object_get(json_object_get(doc, "jmpret_twin"), "ok")));
     CB_CHECK_CONTAINS(out, "twin: ");
     size_t i;
+    json_t *jf = json_object_get(json_object_get(doc, "jmpret_twin"), "fit");
+    double cost = json_real_value(json_object_get(jf, "ns_per_mispredict"));
+    double step = json_real_value(json_object_get(jf, "step_ns"));
+    long step_depth = json_is_integer(json_object_get(jf, "step_depth"))
+                          ? (long)json_integer_value(json_object_get(jf, "step_depth"))
+                          : 1000;
+    CB_CHECK(cost > 0 && step <= 0);
     json_array_foreach(json_object_get(doc, "points"), i, p)
     {
-        double cost = json_real_value(json_object_get(fit, "ns_per_mispredict"));
         double m = json_real_value(json_object_get(p, "mispredicted_per_op"));
+        long d = (long)json_integer_value(json_object_get(p, "depth"));
         CB_CHECK(fabs(json_real_value(json_object_get(p, "jmpret_model_ns")) -
-                      (json_real_value(json_object_get(p, "jmpret_ns")) + cost * m)) < 1e-6);
+                      (json_real_value(json_object_get(p, "jmpret_ns")) + cost * m +
+                       (d >= step_depth ? step : 0))) < 1e-6);
         int same = !strcmp(json_string_value(json_object_get(p, "sites")), "same");
         CB_CHECK_EQ_INT(json_is_null(json_object_get(p, "sites_model_ns")), same);
     }

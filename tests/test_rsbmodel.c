@@ -224,7 +224,7 @@ static void recover(const char *name, long truth, double x[NCAND][NPT], const cb
     }
     for (unsigned k = 0; k < NCAND; k++)
         rows[k] = x[k];
-    long best = cb_rsbfit_best(rows, NCAND, y, NPT, fits);
+    long best = cb_rsbfit_best(rows, NCAND, y, NULL, NPT, fits);
     if (best != truth)
         CB_FAIL("%s: the fit picked %s %u (r2 %.4f), not %s %u (r2 %.4f)", name,
                 best < 0 ? "nothing" : cb_rsb_model_name(cand[best].model),
@@ -272,15 +272,26 @@ CB_TEST(rsbmodel_fit_line)
     static const double down[] = {4, 3, 2, 1, 0};
     const double *rows[] = {down, x};
     cb_rsbfit_line fits[2];
-    CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 2, y, 5, fits), 1);
-    CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 1, y, 5, fits), -1);
+    CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 2, y, NULL, 5, fits), 1);
+    CB_CHECK_EQ_INT(cb_rsbfit_best(rows, 1, y, NULL, 5, fits), -1);
+    /* With a step: a drop of 3 from depth 3 on is found, with the slope; a rise is no step. */
+    static const long depth[] = {0, 1, 2, 3, 4};
+    static const double ys[] = {1, 3, 5, 4, 6}, yr[] = {1, 3, 5, 10, 12};
+    CB_CHECK_EQ_INT(cb_rsbfit_step_fit(x, ys, depth, 5, &f), 1);
+    CB_CHECK(f.step_depth == 3 && fabs(f.step + 3) < 1e-9 && fabs(f.cost - 2) < 1e-9);
+    CB_CHECK(fabs(f.c - 1) < 1e-9 && f.sse < 1e-18);
+    CB_CHECK_EQ_INT(cb_rsbfit_step_fit(x, yr, depth, 5, &f), 1);
+    CB_CHECK(f.step_depth == 0 || f.step <= 0);
 }
 
 /* The twins (cb_rsbfit_calibrate): a machine whose per-level work is 7 + 1.5 x depth ns and
  * whose true candidate costs 4.5 ns per misprediction. The jmpret build does that work with no
- * return mispredicted and, on the second machine, mispredicts 20 ns of jumps of its own at
- * depth 11 and deeper (as Zen 4's indirect predictor does at a deep chain's exit). */
-static void twins(const char *name, long truth, double excess, cb_rsbfit_baseline want,
+ * return mispredicted, plus an excess of its own: none; a step of 20 ns from depth 11 on (as
+ * Zen 4's indirect predictor mispredicts a deep chain's exit, a cost that no longer grows with
+ * depth); or a ramp of 1.5 ns per level from depth 5 on, which no step stands for. */
+enum excess { NONE, STEP, RAMP };
+
+static void twins(const char *name, long truth, enum excess ex, cb_rsbfit_baseline want,
                   cb_rsbfit_baseline expect, double x[NCAND][NPT], const cb_rsb_config *cand)
 {
     cb_rsbfit_point pts[NPT];
@@ -290,11 +301,14 @@ static void twins(const char *name, long truth, double excess, cb_rsbfit_baselin
     for (int p = 0; p < NPT; p++) {
         long d = p % (MAXD + 1);
         double base = 7 + 1.5 * (double)d;
+        double own = ex == STEP   ? (d >= 11 ? 20 : 0)
+                     : ex == RAMP ? (d >= 5 ? 1.5 * (double)(d - 4) : 0)
+                                  : 0;
         seed = seed * 1664525u + 1013904223u;
         pts[p] = (cb_rsbfit_point){0, p > MAXD, d,
                                    base + 4.5 * x[truth][p] +
                                        0.4 * ((double)(seed >> 8) / (1 << 24) - 0.5),
-                                   base + (d >= 11 ? excess : 0)};
+                                   base + own};
     }
     for (unsigned k = 0; k < NCAND; k++)
         rows[k] = x[k];
@@ -304,8 +318,8 @@ static void twins(const char *name, long truth, double excess, cb_rsbfit_baselin
         CB_FAIL("%s: fitted the %s twin, not %s (twin check %d, worst %+.3f at point %ld)", name,
                 cb_rsbfit_baseline_name(r.baseline), cb_rsbfit_baseline_name(expect), r.twin_ok,
                 r.twin_worst_error, r.twin_worst);
-    CB_CHECK_EQ_INT(r.twin_ok, excess == 0);
-    if (excess > 0) /* the check names a deep sites=same point */
+    CB_CHECK_EQ_INT(r.twin_ok, ex != RAMP);
+    if (ex == RAMP) /* the check names a deep sites=same point */
         CB_CHECK(r.twin_worst > MAXD && pts[r.twin_worst].depth >= 11);
     const cb_rsbfit_line *fits = r.baseline == CB_RSBFIT_SITES ? sfits : jfits;
     if (r.best != truth)
@@ -315,10 +329,15 @@ static void twins(const char *name, long truth, double excess, cb_rsbfit_baselin
                 r.best < 0 ? 0 : cand[r.best].entries, cb_rsb_model_name(cand[truth].model),
                 cand[truth].entries);
     CB_CHECK(fabs(fits[r.best].cost - 4.5) < 0.05);
+    if (r.baseline == CB_RSBFIT_JMPRET) { /* the step is found where it is, and only there */
+        if (ex == STEP)
+            CB_CHECK(fits[r.best].step_depth == 11 && fabs(fits[r.best].step + 20) < 0.3);
+        else
+            CB_CHECK(fabs(fits[r.best].step) < 0.3);
+    }
     /* The fitted twin predicts every distinct point within the bound. */
     for (int p = 0; p <= MAXD; p++) {
-        double m = cb_rsbfit_predict(pts, NPT, (size_t)p, x[r.best], fits[r.best].cost,
-                                     r.baseline);
+        double m = cb_rsbfit_predict(pts, NPT, (size_t)p, x[r.best], &fits[r.best], r.baseline);
         CB_CHECK(fabs(m / pts[p].plain_ns - 1) < 0.15);
     }
 }
@@ -329,24 +348,30 @@ CB_TEST(rsbmodel_twins)
     cb_rsb_config cand[NCAND];
     simulate(cand, x);
     long c32 = 32 - 8, u16 = NCAND / 2 + 16 - 8;
-    /* A clean jmpret twin is the one fitted (the method), on either model. */
-    twins("clean twin, circular 32", c32, 0, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
-    twins("clean twin, underflow-btb 16", u16, 0, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
-    /* A jmpret build with mispredictions of its own fails its check; the sites twin, which
-     * never sees them, recovers the machine. */
-    twins("mispredicting twin, circular 32", c32, 20, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x, cand);
-    twins("mispredicting twin, underflow-btb 16", u16, 20, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x,
+    /* A jmpret twin that is clean, or whose own mispredictions are a step, is the one fitted
+     * (the method the calibration was specified with), on either model. */
+    twins("clean twin, circular 32", c32, NONE, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
+    twins("clean twin, underflow-btb 16", u16, NONE, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
+    twins("stepping twin, circular 32", c32, STEP, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x, cand);
+    twins("stepping twin, underflow-btb 16", u16, STEP, CB_RSBFIT_AUTO, CB_RSBFIT_JMPRET, x,
           cand);
+    /* One whose own cost grows with depth fails its check; the sites twin, which never sees
+     * it, recovers the machine. */
+    twins("ramping twin, circular 32", c32, RAMP, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x, cand);
+    twins("ramping twin, underflow-btb 16", u16, RAMP, CB_RSBFIT_AUTO, CB_RSBFIT_SITES, x, cand);
     /* Asked for, either twin is fitted whatever the check says. */
-    twins("sites asked for", c32, 0, CB_RSBFIT_SITES, CB_RSBFIT_SITES, x, cand);
-    /* The sites twin's prediction, by hand: plain(same) + cost x (m - m(same)). */
+    twins("sites asked for", c32, NONE, CB_RSBFIT_SITES, CB_RSBFIT_SITES, x, cand);
+    /* The predictions, by hand: jmpret + cost x m (+ the step from its depth on), and
+     * plain(same) + cost x (m - m(same)). */
     static const cb_rsbfit_point pts[] = {{0, 0, 3, 30, 10}, {1, 1, 3, 99, 99}, {0, 1, 3, 12, 11}};
     static const double m[] = {4, 0, 1};
+    cb_rsbfit_line f = {.ok = 1, .cost = 5}, fs = {.ok = 1, .cost = 5, .step_depth = 3, .step = -2};
     CB_CHECK_EQ_INT(cb_rsbfit_sites_twin(pts, 3, 0), 2);
     CB_CHECK_EQ_INT(cb_rsbfit_sites_twin(pts, 3, 2), -1);
-    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, 5, CB_RSBFIT_SITES) - (12 + 5 * 3)) < 1e-12);
-    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, 5, CB_RSBFIT_JMPRET) - (10 + 5 * 4)) < 1e-12);
-    CB_CHECK(isnan(cb_rsbfit_predict(pts, 3, 2, m, 5, CB_RSBFIT_SITES)));
+    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, &f, CB_RSBFIT_SITES) - (12 + 5 * 3)) < 1e-12);
+    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, &f, CB_RSBFIT_JMPRET) - (10 + 5 * 4)) < 1e-12);
+    CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, &fs, CB_RSBFIT_JMPRET) - (10 + 20 - 2)) < 1e-12);
+    CB_CHECK(isnan(cb_rsbfit_predict(pts, 3, 2, m, &f, CB_RSBFIT_SITES)));
     cb_rsbfit_baseline b;
     CB_CHECK_EQ_INT(cb_rsbfit_baseline_parse("sites", &b), 0);
     CB_CHECK_EQ_INT(b, CB_RSBFIT_SITES);

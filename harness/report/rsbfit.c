@@ -37,12 +37,67 @@ int cb_rsbfit_line_fit(const double *x, const double *y, size_t n, cb_rsbfit_lin
     return 1;
 }
 
-long cb_rsbfit_best(const double *const *x, size_t k, const double *y, size_t n,
-                    cb_rsbfit_line *fits)
+int cb_rsbfit_step_fit(const double *x, const double *y, const long *depth, size_t n,
+                       cb_rsbfit_line *out)
+{
+    if (!cb_rsbfit_line_fit(x, y, n, out))
+        return 0;
+    double mx = 0, my = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        syy += (y[i] - my) * (y[i] - my);
+    /* Each depth present is a possible start of the step; centred sums as in the line fit, and
+     * the 2 x 2 normal equations of (cost, step) solved directly. */
+    for (size_t a = 0; a < n; a++) {
+        long k = depth[a];
+        int seen = 0;
+        for (size_t b = 0; b < a && !seen; b++)
+            seen = depth[b] == k;
+        if (seen)
+            continue;
+        double ms = 0, sxx = 0, sss = 0, sxs = 0, sxy = 0, ssy = 0;
+        for (size_t i = 0; i < n; i++)
+            ms += depth[i] >= k;
+        ms /= (double)n;
+        for (size_t i = 0; i < n; i++) {
+            double dx = x[i] - mx, ds = (depth[i] >= k) - ms, dy = y[i] - my;
+            sxx += dx * dx;
+            sss += ds * ds;
+            sxs += dx * ds;
+            sxy += dx * dy;
+            ssy += ds * dy;
+        }
+        double det = sxx * sss - sxs * sxs;
+        if (!(sss > 0) || !(det > 1e-12 * sxx * sss))
+            continue; /* every point on one side, or the step is the counts themselves */
+        double cost = (sxy * sss - ssy * sxs) / det, step = (ssy * sxx - sxy * sxs) / det;
+        if (!(step <= 0))
+            continue;
+        double c = my - cost * mx - step * ms, sse = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = y[i] - (cost * x[i] + c + step * (depth[i] >= k));
+            sse += r * r;
+        }
+        if (sse < out->sse) {
+            *out = (cb_rsbfit_line){1, cost, c, sse, syy > 0 ? 1 - sse / syy : 0, k, step};
+        }
+    }
+    return 1;
+}
+
+long cb_rsbfit_best(const double *const *x, size_t k, const double *y, const long *depth,
+                    size_t n, cb_rsbfit_line *fits)
 {
     long best = -1;
     for (size_t i = 0; i < k; i++) {
-        if (!cb_rsbfit_line_fit(x[i], y, n, &fits[i]) || !(fits[i].cost > 0))
+        int ok = depth ? cb_rsbfit_step_fit(x[i], y, depth, n, &fits[i])
+                       : cb_rsbfit_line_fit(x[i], y, n, &fits[i]);
+        if (!ok || !(fits[i].cost > 0))
             continue;
         if (best < 0 || fits[i].sse < fits[best].sse * (1 - 1e-9) - 1e-300)
             best = (long)i;
@@ -78,12 +133,15 @@ long cb_rsbfit_sites_twin(const cb_rsbfit_point *pts, size_t n, size_t i)
 }
 
 double cb_rsbfit_predict(const cb_rsbfit_point *pts, size_t n, size_t i, const double *xk,
-                         double cost, cb_rsbfit_baseline twin)
+                         const cb_rsbfit_line *f, cb_rsbfit_baseline twin)
 {
+    if (!f->ok)
+        return NAN;
     if (twin == CB_RSBFIT_JMPRET)
-        return pts[i].jmpret_ns + cost * xk[i];
+        return pts[i].jmpret_ns + f->cost * xk[i] +
+               (f->step_depth > 0 && pts[i].depth >= f->step_depth ? f->step : 0);
     long j = cb_rsbfit_sites_twin(pts, n, i);
-    return j < 0 ? NAN : pts[j].plain_ns + cost * (xk[i] - xk[j]);
+    return j < 0 ? NAN : pts[j].plain_ns + f->cost * (xk[i] - xk[j]);
 }
 
 int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *const *x, size_t k,
@@ -93,22 +151,25 @@ int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *cons
     *out = (cb_rsbfit_result){.best = -1, .jmpret_best = -1, .twin_worst = -1};
     /* The jmpret twin: every point. */
     double *y = calloc(n + 1, sizeof *y);
+    long *depth = calloc(n + 1, sizeof *depth);
     size_t *di = calloc(n + 1, sizeof *di), *si = calloc(n + 1, sizeof *si); /* sites pairs */
     double **dx = calloc(k + 1, sizeof *dx);
     int rc = -1;
-    if (!y || !di || !si || !dx)
+    if (!y || !depth || !di || !si || !dx)
         goto out;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         y[i] = pts[i].plain_ns - pts[i].jmpret_ns;
-    out->jmpret_best = cb_rsbfit_best(x, k, y, n, jfits);
+        depth[i] = pts[i].depth;
+    }
+    out->jmpret_best = cb_rsbfit_best(x, k, y, depth, n, jfits);
     /* Its check at sites=same, where a twin that mispredicts nothing of its own and a model
      * without phantom mispredictions put jmpret + cost x mispredicted on plain. */
     out->twin_ok = out->jmpret_best >= 0;
     for (size_t i = 0; out->jmpret_best >= 0 && i < n; i++) {
         if (!pts[i].same)
             continue;
-        double e = cb_rsbfit_predict(pts, n, i, x[out->jmpret_best],
-                                     jfits[out->jmpret_best].cost, CB_RSBFIT_JMPRET) /
+        double e = cb_rsbfit_predict(pts, n, i, x[out->jmpret_best], &jfits[out->jmpret_best],
+                                     CB_RSBFIT_JMPRET) /
                        pts[i].plain_ns - 1;
         if (out->twin_worst < 0 || fabs(e) > fabs(out->twin_worst_error)) {
             out->twin_worst = (long)i;
@@ -133,7 +194,7 @@ int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *cons
         for (size_t r = 0; r < m; r++)
             dx[c][r] = x[c][di[r]] - x[c][si[r]];
     }
-    long sbest = m >= 2 ? cb_rsbfit_best((const double *const *)dx, k, y, m, sfits) : -1;
+    long sbest = m >= 2 ? cb_rsbfit_best((const double *const *)dx, k, y, NULL, m, sfits) : -1;
     if (m < 2)
         for (size_t c = 0; c < k; c++)
             sfits[c] = (cb_rsbfit_line){0};
@@ -150,6 +211,7 @@ out:
     free(dx);
     free(si);
     free(di);
+    free(depth);
     free(y);
     return rc;
 }

@@ -283,15 +283,16 @@ typedef struct cal_pred {
     double residual;            /* of the chosen twin's fit (NAN: not one of its points) */
 } cal_pred;
 
+/* Each twin predicts with its own fit of the chosen candidate (jf: jmpret's, sf: sites'). */
 static cal_pred predict(const cb_rsbfit_point *rp, size_t n, size_t i, const double *xk,
-                        const cb_rsbfit_line *f, cb_rsbfit_baseline twin)
+                        const cb_rsbfit_line *jf, const cb_rsbfit_line *sf,
+                        cb_rsbfit_baseline twin)
 {
-    cal_pred p = {cb_rsbfit_predict(rp, n, i, xk, f->cost, CB_RSBFIT_JMPRET),
-                  cb_rsbfit_predict(rp, n, i, xk, f->cost, CB_RSBFIT_SITES), NAN};
-    if (twin == CB_RSBFIT_JMPRET)
-        p.residual = rp[i].plain_ns - p.jmpret_ns - f->c;
-    else if (!isnan(p.sites_ns))
-        p.residual = rp[i].plain_ns - p.sites_ns - f->c;
+    cal_pred p = {cb_rsbfit_predict(rp, n, i, xk, jf, CB_RSBFIT_JMPRET),
+                  cb_rsbfit_predict(rp, n, i, xk, sf, CB_RSBFIT_SITES), NAN};
+    double m = twin == CB_RSBFIT_JMPRET ? p.jmpret_ns : p.sites_ns;
+    if (!isnan(m))
+        p.residual = rp[i].plain_ns - m - (twin == CB_RSBFIT_JMPRET ? jf : sf)->c;
     return p;
 }
 
@@ -304,7 +305,7 @@ static json_t *real_or_null(double v)
  * at sites=distinct, 0..40 at same), how many the twin's prediction puts within CAL_BOUND of
  * the measured plain time. The sites twin predicts distinct points only. */
 static json_t *bound_json(const cal_point *pts, const cb_rsbfit_point *rp, size_t n,
-                          const double *xk, const cb_rsbfit_line *f)
+                          const double *xk, const cb_rsbfit_line *jf, const cb_rsbfit_line *sf)
 {
     json_t *rows = json_array();
     for (int twin = CB_RSBFIT_JMPRET; twin <= CB_RSBFIT_SITES; twin++)
@@ -320,7 +321,8 @@ static json_t *bound_json(const cal_point *pts, const cb_rsbfit_point *rp, size_
                 if (rp[j].impl != rp[i].impl || rp[j].same != rp[i].same ||
                     rp[j].depth > max_depth)
                     continue;
-                double m = cb_rsbfit_predict(rp, n, j, xk, f->cost, (cb_rsbfit_baseline)twin);
+                double m = cb_rsbfit_predict(rp, n, j, xk, twin == CB_RSBFIT_JMPRET ? jf : sf,
+                                             (cb_rsbfit_baseline)twin);
                 if (isnan(m))
                     continue;
                 of++;
@@ -372,7 +374,7 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
     double sse = 0;
     size_t fitted = 0;
     for (size_t i = 0; i < n; i++) {
-        cal_pred p = predict(rp, n, i, x[best], f, res->baseline);
+        cal_pred p = predict(rp, n, i, x[best], &jfits[best], &sfits[best], res->baseline);
         if (!isnan(p.residual)) {
             sse += p.residual * p.residual;
             fitted++;
@@ -391,12 +393,23 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
     }
     /* The jmpret twin's own check (cb_rsbfit_calibrate), whichever twin was fitted. */
     json_t *twin = json_pack("{s:b, s:f}", "ok", res->twin_ok, "tolerance", CAL_BOUND);
-    if (res->jmpret_best >= 0) {
-        json_object_set_new(twin, "model", json_string(cb_rsb_model_name(
-                                               cand[res->jmpret_best].model)));
-        json_object_set_new(twin, "entries", json_integer(cand[res->jmpret_best].entries));
-        json_object_set_new(twin, "ns_per_mispredict", json_real(jfits[res->jmpret_best].cost));
-    }
+    if (res->jmpret_best >= 0) /* the candidate it would have chosen, and checked */
+        json_object_set_new(twin, "best",
+                            json_pack("{s:s, s:i, s:f}", "model",
+                                      cb_rsb_model_name(cand[res->jmpret_best].model), "entries",
+                                      (int)cand[res->jmpret_best].entries, "ns_per_mispredict",
+                                      jfits[res->jmpret_best].cost));
+    /* Its fit of the chosen candidate, which jmpret_model_ns uses: the cost it measures, and
+     * what it put down to the build's own mispredictions, a step from step_depth on
+     * (docs/rsb.md, "Two twins"). */
+    if (jfits[best].ok)
+        json_object_set_new(
+            twin, "fit",
+            json_pack("{s:f, s:f, s:o, s:f}", "ns_per_mispredict", jfits[best].cost,
+                      "intercept_ns", jfits[best].c, "step_depth",
+                      jfits[best].step_depth > 0 ? json_integer(jfits[best].step_depth)
+                                                 : json_null(),
+                      "step_ns", jfits[best].step_depth > 0 ? jfits[best].step : 0.0));
     if (res->twin_worst >= 0)
         json_object_set_new(twin, "worst",
                             json_pack("{s:s, s:s, s:i, s:f}", "impl", pts[res->twin_worst].impl,
@@ -426,7 +439,7 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
         "tsc_cycles_per_mispredict", hz > 0 ? json_real(f->cost * hz * 1e-9) : json_null(),
         "intercept_ns", f->c, "r2", f->r2, "rms_residual_ns",
         fitted ? sqrt(sse / (double)fitted) : 0.0, "jmpret_twin", twin, "bound",
-        bound_json(pts, rp, n, x[best], f), "pmu",
+        bound_json(pts, rp, n, x[best], &jfits[best], &sfits[best]), "pmu",
         pmu_why ? json_pack("{s:b, s:s}", "available", 0, "reason", pmu_why)
                 : json_pack("{s:b}", "available", 1),
         "candidates", cands, "points", points, "default", vendor_default);
@@ -491,6 +504,12 @@ static void print_table(json_t *doc, FILE *out)
             json_number_value(json_object_get(fit, "rms_residual_ns")));
     fprintf(out, "twin: %s (%s)\n", json_string_value(json_object_get(fit, "baseline")),
             json_string_value(json_object_get(fit, "baseline_reason")));
+    json_t *jt = json_object_get(json_object_get(doc, "jmpret_twin"), "fit");
+    if (json_is_integer(json_object_get(jt, "step_depth")))
+        fprintf(out, "the jmpret build's own mispredictions: %+.1f ns per switch from depth %d on "
+                     "(its fit's step)\n",
+                -json_number_value(json_object_get(jt, "step_ns")),
+                (int)json_integer_value(json_object_get(jt, "step_depth")));
     long n = (long)json_integer_value(json_object_get(fit, "entries"));
     long up = (long)json_integer_value(json_object_get(fit, "entries_tied_up_to"));
     if (up > n)
@@ -538,7 +557,8 @@ static void print_table(json_t *doc, FILE *out)
     fputc('\n', out);
     fprintf(out, "columns: mispredicted = simulated per switch under the fit's model (plain "
                  "build); resid = the fitted twin's residual; jmpret%% = (jmpret + cost x "
-                 "mispredicted) / plain - 1; sites%% = (plain at sites=same + cost x (mispredicted "
+                 "mispredicted + step) / plain - 1; sites%% = (plain at sites=same + cost x "
+                 "(mispredicted "
                  "- its mispredicted)) / plain - 1\n");
 }
 
@@ -654,13 +674,13 @@ int cb_cmd_calibrate(int argc, char **argv)
         else if (res.baseline == CB_RSBFIT_JMPRET)
             snprintf(reason, sizeof reason,
                      "the jmpret build passed its check as a twin: at sites=same, jmpret + cost x "
-                     "mispredicted is within %.0f%% of plain at every depth",
+                     "mispredicted + its step is within %.0f%% of plain at every depth",
                      100 * CAL_BOUND);
         else
             snprintf(reason, sizeof reason,
                      "the jmpret build failed its check as a twin: at sites=same, %s depth %ld, "
-                     "jmpret + cost x mispredicted is %+.0f%% off plain; it mispredicts "
-                     "jumps of its own (docs/rsb.md)",
+                     "jmpret + cost x mispredicted + its step is %+.0f%% off plain; it "
+                     "mispredicts jumps of its own (docs/rsb.md)",
                      pts[res.twin_worst].impl, pts[res.twin_worst].depth,
                      100 * res.twin_worst_error);
         json_t *doc = cal_doc(&o, run, &cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
