@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/run/proc.h"
+#include "impls/impls.h"
 #include "test.h"
 
 /* bin/corobench with the arguments, started in the background: stderr captured, stdout captured
@@ -371,6 +372,44 @@ CB_TEST_T(orphan_cell_dies_with_run, 60)
                 proc_state(cell));
     CB_CHECK(access(out, F_OK) != 0);
     rm_dir(dir);
+}
+
+/* SIGKILL to the run while a language runtime's program (go, node: a child of the cell's
+ * process) spins: the program dies too, not only the cell's process. */
+CB_TEST_T(orphan_runtime_dies_with_run, 120)
+{
+    size_t tried = 0;
+    for (const char *const *rt = (const char *const[]){"go", "node", NULL}; *rt; rt++) {
+        const char *why = cb_impl_unavailable(cb_impl_find(*rt));
+        if (why) {
+            fprintf(stderr, "%s: skipped: %s\n", *rt, why);
+            continue;
+        }
+        char dir[256], out[300];
+        started s;
+        tmp_dir(dir, sizeof dir, *rt);
+        snprintf(out, sizeof out, "%s/r.json", dir);
+        start(&s, -1, "run", "--impl", *rt, "--workload", "fault", "--param", "kind=hang",
+              "--timeout", "600", "--no-table", "-o", out, NULL);
+        pid_t cell = 0;
+        for (int i = 0; i < 500 && !(cell = cb_test_child_of(s.p.pid, NULL)); i++)
+            usleep(20000);
+        CB_CHECK(cell > 0);
+        pid_t prog = wait_for_hang_cell(cell);
+        CB_CHECK(kill(s.p.pid, SIGKILL) == 0);
+        CB_CHECK_EQ_INT(finish(&s, NULL), 137);
+        CB_CHECK(ended(cell));
+        if (!ended(prog)) {
+            char st = proc_state(prog);
+            kill(prog, SIGKILL);
+            CB_FAIL("%s's program %ld still running (state %c) after its run was killed", *rt,
+                    (long)prog, st);
+        }
+        rm_dir(dir);
+        tried++;
+    }
+    if (!tried)
+        CB_SKIP("neither go nor node is available here");
 }
 
 /* A stopped run cannot kill its cell at the timeout: the cell's own timer does. */

@@ -113,8 +113,10 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     argv[n++] = text; /* the request is small: one argument */
     argv[n] = NULL;
     raise_nofile();
-    /* In the cell's process group (a timeout kills both), on the cell's CPU (inherited). */
-    cb_proc_opts po = {.own_group = 0, .pin_cpu = -1, .stdin_null = 1};
+    /* In the cell's process group (a timeout kills both), on the cell's CPU (inherited), and
+     * dying with the cell's process: that one dies with the run (PR_SET_PDEATHSIG), and its
+     * program must not outlive it, spinning or holding memory. */
+    cb_proc_opts po = {.own_group = 0, .pin_cpu = -1, .stdin_null = 1, .die_with_parent = 1};
     cb_proc p;
     cb_proc_result r;
     int rc = -1;
