@@ -1,6 +1,7 @@
 /* The `run` and `list` commands: option parsing and validation. Every bad input is one line
  * naming the bad value and the valid choices, and exit status 2, before anything runs. */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <sched.h>
@@ -82,15 +83,18 @@ static int parse_uint(const char *opt, const char *s, long lo, long hi, long *ou
     return 0;
 }
 
-static int parse_pos_double(const char *opt, const char *s, double *out)
+/* A positive number up to max (a deadline past it would overflow the millisecond wait of
+ * poll() and the cell's backstop timer: --timeout). */
+static int parse_pos_double(const char *opt, const char *s, double max, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0) || !isfinite(v))
-        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s)",
+    if (errno || end == s || *end || !(v > 0) || !(v <= max))
+        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s%s)",
                               cb_quote(s), opt,
-                              strcmp(opt, "--timeout") ? "milliseconds" : "seconds");
+                              strcmp(opt, "--timeout") ? "milliseconds" : "seconds",
+                              strcmp(opt, "--timeout") ? "" : " up to 1000000");
     *out = v;
     return 0;
 }
@@ -224,7 +228,7 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         return 0;
     case 'm':
         ps->min_set = 1;
-        return parse_pos_double("--min-rep-ms", arg, &o->measure.min_rep_ms);
+        return parse_pos_double("--min-rep-ms", arg, DBL_MAX, &o->measure.min_rep_ms);
     case 'q': o->quick = 1; return 0;
     case 'P':
         if ((rc = parse_uint("--pin", arg, 0, CPU_SETSIZE - 1, &v)) ||
@@ -232,7 +236,7 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
             return rc;
         o->pin_cpu = (int)v;
         return 0;
-    case 't': return parse_pos_double("--timeout", arg, &o->timeout_s);
+    case 't': return parse_pos_double("--timeout", arg, 1e6, &o->timeout_s);
     case 'o': o->out_path = arg; return 0;
     case 'n': o->print_table = 0; return 0;
     case 'F': o->force = 1; return 0;
