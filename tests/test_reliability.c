@@ -240,6 +240,29 @@ CB_TEST_T(out_two_runs_one_path, 120)
     rm_dir(dir);
 }
 
+/* A results file is read whole only up to 256 MiB: a larger file, or a pipe that never ends
+ * (`report /dev/stdin` fed from /dev/zero), is refused instead of taking all the memory. */
+CB_TEST_T(results_larger_than_limit_refused, 60)
+{
+    char big[256], path[4096], *o, *e;
+    cb_test_tmp_path(big, sizeof big, "big.json");
+    int fd = open(big, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    CB_CHECK(fd >= 0 && ftruncate(fd, (off_t)257 << 20) == 0); /* sparse: no disk, no time */
+    close(fd);
+    cb_test_cli c = cb_test_corobench("report", big, NULL);
+    unlink(big);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "is larger than 256 MiB (valid: a corobench-results/1 file up to "
+                             "that size)");
+    snprintf(path, sizeof path, "head -c 300000000 /dev/zero | '%s/bin/corobench' report "
+                                "/dev/stdin", cb_test_root());
+    char *sh[] = {"/bin/sh", "-c", path, NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(sh, &o, &e), 2);
+    CB_CHECK_CONTAINS(e, "results '/dev/stdin' is larger than 256 MiB");
+    free(o);
+    free(e);
+}
+
 /* --param depth=010 runs depth 10, switches=08 runs 8: decimal, as typed. */
 CB_TEST(parse_leading_zero_is_decimal)
 {

@@ -405,6 +405,8 @@ json_t *cb_results_parse(const char *name, const char *data, size_t len)
     return doc;
 }
 
+enum { CB_RESULTS_MAX_BYTES = 256 << 20 };
+
 json_t *cb_results_load(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -416,16 +418,24 @@ json_t *cb_results_load(const char *path)
             close(fd);
         return NULL;
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+        S_ISSOCK(st.st_mode)) {
         close(fd);
-        cb_usage_error("results '%s' is a directory (valid: a %s file)", cb_quote(path),
-                       CB_SCHEMA);
+        cb_usage_error("results '%s' is a %s (valid: a %s file)", cb_quote(path),
+                       S_ISDIR(st.st_mode) ? "directory" : "device or special file", CB_SCHEMA);
         return NULL;
     }
+    /* A file (or a pipe: `report <(...)`) read whole, up to CB_RESULTS_MAX_BYTES: a pipe fed
+     * from /dev/zero would otherwise take all the memory there is. */
     char *data = NULL;
     size_t len = 0, cap = 0;
-    for (;;) {
+    int too_big = st.st_size > CB_RESULTS_MAX_BYTES;
+    while (!too_big) {
         if (len == cap) {
+            if (cap == CB_RESULTS_MAX_BYTES) {
+                too_big = 1;
+                break;
+            }
             cap = cap ? cap * 2 : 65536;
             char *d = realloc(data, cap);
             if (!d)
@@ -447,6 +457,12 @@ json_t *cb_results_load(const char *path)
         len += (size_t)k;
     }
     close(fd);
+    if (too_big) {
+        cb_usage_error("results '%s' is larger than %d MiB (valid: a %s file up to that size)",
+                       cb_quote(path), CB_RESULTS_MAX_BYTES >> 20, CB_SCHEMA);
+        free(data);
+        return NULL;
+    }
     json_t *doc = cb_results_parse(path, data, len);
     free(data);
     return doc;
