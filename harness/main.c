@@ -36,34 +36,60 @@ static const cb_command commands[] = {
      cb_cmd_calibrate},
     /* hidden: how a run executes a cell in another build variant (run/commands.h) */
     {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
-    {"help", "", "this text", cmd_help},
+    {"help", "[COMMAND]", "this text, or one command's line", cmd_help},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+/* One command's usage line and summary (in a column, or on the next line under it when the
+ * usage is long). */
+static void usage_line(FILE *f, const cb_command *c, const char *lead)
+{
+    char line[256];
+    snprintf(line, sizeof line, "corobench %s%s%s", c->name, c->usage[0] ? " " : "", c->usage);
+    if (strlen(line) <= 30)
+        fprintf(f, "%-7s%-31s%s\n", lead, line, c->summary);
+    else
+        fprintf(f, "%-7s%s\n%38s%s\n", lead, line, "", c->summary);
+}
 
 static void usage(FILE *f)
 {
     fprintf(f, "corobench %s (%s)\n", CB_VERSION, cb_build_commit);
     int first = 1;
-    for (size_t i = 0; i < NCOMMANDS; i++) {
-        const cb_command *c = &commands[i];
-        if (!c->summary)
-            continue;
-        char line[256];
-        snprintf(line, sizeof line, "corobench %s%s%s", c->name, c->usage[0] ? " " : "", c->usage);
-        /* The summary in a column, or on the next line under it when the usage is long. */
-        if (strlen(line) <= 30)
-            fprintf(f, "%-7s%-31s%s\n", first ? "usage:" : "", line, c->summary);
-        else
-            fprintf(f, "%-7s%s\n%38s%s\n", first ? "usage:" : "", line, "", c->summary);
-        first = 0;
-    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].summary) {
+            usage_line(f, &commands[i], first ? "usage:" : "");
+            first = 0;
+        }
 }
 
+static int unknown_command(const char *cmd)
+{
+    char valid[256];
+    size_t n = 0;
+    for (size_t i = 0; i < NCOMMANDS && n < sizeof valid; i++)
+        if (commands[i].summary)
+            n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
+                                  commands[i].name);
+    return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
+}
+
+/* help: every command; help COMMAND: that one's line. */
 static int cmd_help(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    usage(stdout);
-    return 0;
+    if (argc > 2)
+        return cb_usage_error("unexpected argument '%s' for help (valid: help [COMMAND])",
+                              cb_quote(argv[2]));
+    if (argc < 2) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (commands[i].summary && !strcmp(argv[1], commands[i].name)) {
+            usage_line(stdout, &commands[i], "usage:");
+            return 0;
+        }
+    return unknown_command(argv[1]);
 }
 
 static int dispatch(int argc, char **argv)
@@ -82,13 +108,7 @@ static int dispatch(int argc, char **argv)
         printf("corobench %s (%s)\n", CB_VERSION, cb_build_commit);
         return 0;
     }
-    char valid[256];
-    size_t n = 0;
-    for (size_t i = 0; i < NCOMMANDS && n < sizeof valid; i++)
-        if (commands[i].summary)
-            n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
-                                  commands[i].name);
-    return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
+    return unknown_command(cmd);
 }
 
 int main(int argc, char **argv)

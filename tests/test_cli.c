@@ -83,6 +83,20 @@ CB_TEST(cli_bad_input)
     expect_usage("invalid --param 'depth'", "NAME=V1,V2", "run", "--param", "depth", NULL);
 }
 
+/* help lists every command; help COMMAND prints that command's line only (a bad one:
+ * docs/bad-input.md). */
+CB_TEST(cli_help_one_command)
+{
+    cb_test_cli c = cb_test_corobench("help", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "corobench compare");
+    CB_CHECK_CONTAINS(c.out, "corobench run [options]");
+    c = cb_test_corobench("help", "run", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "usage: corobench run [options]");
+    CB_CHECK(strstr(c.out, "corobench compare") == NULL);
+}
+
 CB_TEST(cli_list_names_everything)
 {
     cb_test_cli c = cb_test_corobench("list", NULL);
