@@ -74,6 +74,16 @@ static int add_axis(axis *ax, const cb_param_def *def, const cb_run_opts *o, con
         const char *text = ua ? ua->values[i] : q ? q : def->defval;
         if (cb_param_parse(def, text, &ax->vals[ax->n++], err, errlen) != 0)
             return -1;
+        /* The same value twice would be the same cell twice, which no reader accepts. */
+        for (size_t j = 0; j < i; j++)
+            if (def->kind == CB_PARAM_INT ? ax->vals[j].i == ax->vals[i].i
+                                          : !strcmp(ax->vals[j].s, ax->vals[i].s)) {
+                snprintf(err, errlen,
+                         "parameter %s lists the same value twice ('%s' and '%s') (valid: each "
+                         "value once)",
+                         def->name, cb_quote(ua->values[j]), cb_quote(text));
+                return -1;
+            }
     }
     return 0;
 }
