@@ -117,6 +117,56 @@ CB_TEST(out_force_keeps_mode)
     rm_dir(dir);
 }
 
+/* The report's plots directory is an output too: a file or a link at STEM-plots, or a
+ * directory of plots already there without --force, is refused before anything is written
+ * (the plots used to be written into it, one error line per plot, exit 0). */
+CB_TEST_T(out_report_plots_dir_not_clobbered, 120)
+{
+    char dir[256], good[300], md[300], pd[320], mine[340], *e;
+    started s;
+    tmp_dir(dir, sizeof dir, "plotsdir");
+    snprintf(good, sizeof good, "%s/good.json", dir);
+    start(&s, -1, QUICK_RUN, "-o", good, NULL);
+    CB_CHECK_EQ_INT(finish(&s, NULL), 0);
+    snprintf(md, sizeof md, "%s/r.md", dir);
+    snprintf(pd, sizeof pd, "%s/r-plots", dir);
+    /* a file there */
+    FILE *f = fopen(pd, "w");
+    CB_CHECK(f && fclose(f) == 0);
+    start(&s, -1, "report", good, "-o", md, NULL);
+    CB_CHECK_EQ_INT(finish(&s, &e), 2);
+    CB_CHECK_CONTAINS(e, "r-plots' exists and is not a directory (valid: a new path for the "
+                         "plots beside the report, or --no-plots)");
+    CB_CHECK(strchr(e, '\n') == e + strlen(e) - 1); /* one line */
+    free(e);
+    CB_CHECK(access(md, F_OK) != 0);
+    start(&s, -1, "report", good, "-o", md, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(finish(&s, NULL), 0);
+    CB_CHECK(unlink(md) == 0 && unlink(pd) == 0);
+    /* a link there, even with --force */
+    CB_CHECK(symlink(dir, pd) == 0);
+    start(&s, -1, "report", good, "-o", md, "--force", NULL);
+    CB_CHECK_EQ_INT(finish(&s, NULL), 2);
+    CB_CHECK(unlink(pd) == 0);
+    /* a directory of someone's plots: kept without --force, replaced with it */
+    CB_CHECK(mkdir(pd, 0755) == 0);
+    snprintf(mine, sizeof mine, "%s/recursive.png", pd);
+    f = fopen(mine, "w");
+    CB_CHECK(f && fputs("mine\n", f) >= 0 && fclose(f) == 0);
+    start(&s, -1, "report", good, "-o", md, NULL);
+    CB_CHECK_EQ_INT(finish(&s, &e), 2);
+    CB_CHECK_CONTAINS(e, "r-plots' exists (valid: a new path, --force to replace the plots in "
+                         "it, or --no-plots)");
+    free(e);
+    char *kept = cb_test_slurp(mine);
+    CB_CHECK_STREQ(kept, "mine\n");
+    free(kept);
+    CB_CHECK(access(md, F_OK) != 0);
+    start(&s, -1, "report", good, "-o", md, "--force", NULL);
+    CB_CHECK_EQ_INT(finish(&s, NULL), 0);
+    rm_dir(dir);
+}
+
 /* Standard output on a full device is a failure with a message, for every command. */
 CB_TEST(out_full_device_fails)
 {

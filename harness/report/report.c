@@ -341,6 +341,27 @@ static void split_path(const char *path, char *dir, size_t dlen, char *stem, siz
         stem[n - 3] = '\0';
 }
 
+/* STEM-plots/ beside the report is a new path, or with --force the directory of an earlier
+ * report (whose plots are replaced with it); a file, a link or, without --force, a directory
+ * already there is refused before any work, as -o is (docs/bad-input.md). */
+static int check_plots_dir(const char *dir, const char *stem, int force)
+{
+    char pdir[4096 + 1100];
+    struct stat st;
+    snprintf(pdir, sizeof pdir, "%s/%s-plots", dir, stem);
+    if (lstat(pdir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return cb_usage_error("report plots: '%s' exists and is not a directory (valid: a new "
+                              "path for the plots beside the report, or --no-plots)",
+                              cb_quote(pdir));
+    if (!force)
+        return cb_usage_error("report plots: '%s' exists (valid: a new path, --force to replace "
+                              "the plots in it, or --no-plots)",
+                              cb_quote(pdir));
+    return 0;
+}
+
 /* Where the gnuplot scripts are: plots/ beside the directory holding this binary (bin/). */
 static void scripts_dir(char *buf, size_t len)
 {
@@ -430,7 +451,12 @@ int cb_cmd_report(int argc, char **argv)
     if (!n)
         return cb_usage_error("report needs RESULTS.json (valid: %s)", report_usage);
     cb_out o;
+    char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
+    if (out_path)
+        split_path(out_path, dir, sizeof dir, stem, sizeof stem);
     int rc = cb_out_prepare(&o, "report", out_path, force);
+    if (!rc && out_path && plots_on)
+        rc = check_plots_dir(dir, stem, force);
     if (rc)
         return rc;
     json_t *docs[64];
@@ -448,9 +474,6 @@ int cb_cmd_report(int argc, char **argv)
     n = group_by_machine(docs, ins, nf, also);
     /* Plots go beside the report, in STEM-plots/ (one subdirectory per machine when several);
      * a report on stdout has none. */
-    char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
-    if (out_path)
-        split_path(out_path, dir, sizeof dir, stem, sizeof stem);
     scripts_dir(scripts, sizeof scripts);
     FILE *out = cb_out_stream(&o);
     fprintf(out, "# corobench report\n\n");
