@@ -371,15 +371,21 @@ CB_TEST_T(cli_export_formats, 120)
     c = cb_test_corobench("compare", det, out, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
 
-    /* gnuplot with named fields, relative to sm: sm's own rows are 1. */
+    /* gnuplot with named fields, relative to sm: sm's own rows are 1, and every row's
+     * suspensions too (the same work). A field no exported cell has (this run had no --rsb
+     * sim) is refused rather than written as a column of NaN. */
     c = cb_test_corobench("export", out, "--workload", "pingpong", "--x", "depth", "--y",
-                  "ns_per_op.median", "--y", "rsbsim.mispredicted", "--relative-to", "sm", "-o",
+                  "ns_per_op.median", "--y", "suspensions", "--relative-to", "sm", "-o",
                   dat, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     text = cb_test_slurp(dat);
-    CB_CHECK_CONTAINS(text, "# depth ns_per_op.median rsbsim.mispredicted\n");
-    CB_CHECK_CONTAINS(text, "\"sm\"\n# depth ns_per_op.median rsbsim.mispredicted\n0 1 NaN\n3 1 NaN\n");
+    CB_CHECK_CONTAINS(text, "# depth ns_per_op.median suspensions\n");
+    CB_CHECK_CONTAINS(text, "\"sm\"\n# depth ns_per_op.median suspensions\n0 1 1\n3 1 1\n");
+    CB_CHECK_CONTAINS(text, "\"asm\"\n# depth ns_per_op.median suspensions\n0 ");
     free(text);
+    expect_usage("--y 'rsbsim.mispredicted' is a number in none of the exported cells",
+                 "ns_per_op.median", "export", out, "--workload", "pingpong", "--x", "depth",
+                 "--y", "rsbsim.mispredicted", NULL);
     expect_usage("invalid value 'xml' for --format", "gbench", "export", out, "--format", "xml",
                  NULL);
     expect_usage("--x, --y and --relative-to are for --format gnuplot", NULL, "export", out,

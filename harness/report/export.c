@@ -484,6 +484,47 @@ static size_t count_rows(json_t *cells, const cb_export_opts *o)
     return n;
 }
 
+/* What --y and --relative-to name must exist among the rows (the plots ask for fields some
+ * files lack and get NaN; a user's typo would too): 0, or one line and exit 2. */
+static int check_y_and_base(json_t *cells, const cb_export_opts *o)
+{
+    json_t *c;
+    size_t i;
+    for (size_t k = 0; k < o->ny; k++) {
+        int found = 0;
+        double v;
+        json_array_foreach(cells, i, c) found |= cb_cell_ok(c) && matches(c, o) &&
+                                                  cb_field_number(c, o->y[k], &v);
+        if (!found)
+            return cb_usage_error("export: --y '%s' is a number in none of the exported cells "
+                                  "(valid: a numeric field of them, as ns_per_op.median, "
+                                  "ns_per_op.mad, suspensions)",
+                                  cb_quote(o->y[k]));
+    }
+    if (!o->relative_to)
+        return 0;
+    char impls[512] = "";
+    size_t n = 0;
+    json_t *seen = json_object();
+    json_array_foreach(cells, i, c)
+    {
+        const char *impl = cb_str(c, "impl");
+        if (!cb_cell_ok(c) || !matches(c, o) || json_object_get(seen, impl))
+            continue;
+        if (!strcmp(impl, o->relative_to)) {
+            json_decref(seen);
+            return 0;
+        }
+        json_object_set_new(seen, impl, json_true());
+        if (n < sizeof impls)
+            n += (size_t)snprintf(impls + n, sizeof impls - n, "%s%s", n ? ", " : "", impl);
+    }
+    json_decref(seen);
+    return cb_usage_error("export: --relative-to '%s' has no ok cell among the exported ones "
+                          "(valid: %s)",
+                          cb_quote(o->relative_to), impls);
+}
+
 static void free_where(cb_export_opts *o)
 {
     for (size_t i = 0; i < o->nw; i++)
@@ -513,6 +554,11 @@ int cb_cmd_export(int argc, char **argv)
                             strcmp(o.format, "gnuplot") ? "" : cb_quote(o.x),
                             strcmp(o.format, "gnuplot") ? "" : "'",
                             o.nw ? " matching --where" : "");
+        json_decref(doc);
+        free_where(&o);
+        return rc;
+    }
+    if (!strcmp(o.format, "gnuplot") && (rc = check_y_and_base(cells, &o)) != 0) {
         json_decref(doc);
         free_where(&o);
         return rc;
