@@ -428,6 +428,39 @@ CB_TEST_T(interrupt_twice_exits_at_once, 120)
     rm_dir(dir);
 }
 
+/* The output directory removed while the run measured: the cells are not lost, they go to a
+ * unique name in $TMPDIR, said on stderr (they were discarded, with exit 1). */
+CB_TEST_T(out_vanished_dir_results_kept, 120)
+{
+    char dir[256], sub[300], out[320], tmp[300], cmd[700], *e;
+    started s;
+    tmp_dir(dir, sizeof dir, "vanish");
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(out, sizeof out, "%s/r.json", sub);
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    CB_CHECK(mkdir(sub, 0755) == 0 && mkdir(tmp, 0755) == 0);
+    setenv("TMPDIR", tmp, 1);
+    start(&s, -1, "run", "--impl", "sm", "--workload", "recursive,fault", "--param",
+          "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0", "--timeout", "3",
+          "--no-table", "-o", out, NULL);
+    wait_for_hang_cell(s.p.pid);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", sub);
+    CB_CHECK(system(cmd) == 0);
+    CB_CHECK_EQ_INT(finish(&s, &e), 1);
+    unsetenv("TMPDIR");
+    CB_CHECK_CONTAINS(e, "cannot write the results to");
+    CB_CHECK_CONTAINS(e, "results written to '");
+    const char *at = strstr(e, "results written to '");
+    char moved[512];
+    CB_CHECK(sscanf(at, "results written to '%511[^']'", moved) == 1);
+    CB_CHECK(!strncmp(moved, tmp, strlen(tmp)));
+    free(e);
+    json_t *doc = load(moved);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 2);
+    json_decref(doc);
+    rm_dir(dir);
+}
+
 /* SIGKILL to the run: its cell dies too (PR_SET_PDEATHSIG), even with a long timeout. */
 CB_TEST_T(orphan_cell_dies_with_run, 60)
 {

@@ -211,10 +211,14 @@ int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved)
         abort(); /* into memory */
     if (cb_out_commit(out) == 0)
         return 0;
-    /* Never lose measured cells: a file that appeared at -o meanwhile gets a sibling. */
-    if (!out_path || !out->raced)
+    /* Never lose measured cells: a file that appeared at -o meanwhile gets a sibling; a path
+     * that cannot be written any more (its directory removed, its disk full) a unique name in
+     * the temporary directory. */
+    const char *tmpdir = getenv("TMPDIR");
+    if (out_path && out->raced)
+        cb_out_prepare_beside(out, "results", out_path);
+    else if (cb_out_prepare_default(out, "results", tmpdir && tmpdir[0] ? tmpdir : "/tmp") != 0)
         return 1;
-    cb_out_prepare_beside(out, "results", out_path);
     if (json_dumpf(doc, cb_out_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
         abort();
     if (cb_out_commit(out) != 0)

@@ -14,8 +14,9 @@ json_t *cb_results_new(const cb_run_opts *o);
 /* A cell's identity: impl, family, workload, params, variant, unit. */
 json_t *cb_cell_header(const cb_plan_cell *pc);
 /* Writes doc through out (prepared before the run, harness/output.h). A file that appeared at
- * out_path (-o) meanwhile is not replaced: the document goes beside it (NAME-2.json), said on
- * stderr, and *moved is set. 0, or 1 after a one-line message. */
+ * out_path (-o) meanwhile is not replaced: the document goes beside it (NAME-2.json); a path
+ * that cannot be written any more goes to $TMPDIR (or /tmp) under a unique default name; either
+ * is said on stderr and sets *moved. 0, or 1 after a one-line message. */
 int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved);
 /* An interrupted run: run.interrupted true, and run.unfinished naming the plan's cells from
  * index done on. */
