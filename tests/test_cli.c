@@ -598,6 +598,8 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(mrsb != NULL);
     json_object_set_new(mrsb, "source", json_string("calibrated"));
     json_object_set_new(mrsb, "r2", json_real(0.97));
+    json_object_set_new(mrsb, "ns_per_mispredict", json_real(5.04));
+    json_object_set_new(mrsb, "twin", json_string("sites"));
     char model_label[96];
     snprintf(model_label, sizeof model_label, "Model (%s %lld, calibrated R^2 0.97)",
              json_string_value(json_object_get(mrsb, "model")),
@@ -610,6 +612,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     expect_verdict(text, 4, "contradicted");
     CB_CHECK_CONTAINS(text, "each level adds 22.5 ns per switch with distinct sites and 0.5 ns");
     CB_CHECK_CONTAINS(text, model_label);
+    CB_CHECK_CONTAINS(text, "the calibration (calibrated, against the sites twin) measured 5.0 ns");
     free(text);
     json_object_set_new(mrsb, "source", json_string("default"));
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);

@@ -292,10 +292,11 @@ static void c_depth(const ctx *c, claim *o)
                       " Per extra mispredicted return: %.1f ns in these cells", (sd - ss) / dm);
         double cal = NAN;
         cb_field_number(c->rsb, "ns_per_mispredict", &cal);
+        const char *twin = cb_str(c->rsb, "twin"); /* what it measured against */
         if (isfinite(cal))
-            cb_append(o->text, sizeof o->text, "%s the calibration (%s) measured %.1f ns",
+            cb_append(o->text, sizeof o->text, "%s the calibration (%s%s%s%s) measured %.1f ns",
                       dm > 0.5 ? ";" : " Per mispredicted return:", cb_str(c->rsb, "source"),
-                      cal);
+                      twin ? ", against the " : "", twin ? twin : "", twin ? " twin" : "", cal);
         if (dm > 0.5 || isfinite(cal))
             cb_append(o->text, sizeof o->text, ".");
     } else {
