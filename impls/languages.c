@@ -25,10 +25,10 @@ static int find_in_path(const char *prog, char *out, size_t len)
     return -1;
 }
 
-int cb_lang_argv(const char *name, const char *argv[4], const char **why)
+int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why)
 {
     const char *root = cb_root_dir();
-    memset(argv, 0, 4 * sizeof *argv);
+    memset(argv, 0, CB_LANG_ARGV * sizeof *argv);
     if (!root) {
         *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
         return -1;
@@ -55,7 +55,10 @@ int cb_lang_argv(const char *name, const char *argv[4], const char **why)
         }
         argv[0] = path;
         argv[1] = "--expose-gc"; /* the runtime collects between repetitions, untimed */
-        argv[2] = script;
+        /* Node's default since 15, pinned: a NODE_OPTIONS of warn or none would let the fault
+         * self-test's unhandled rejection pass as a warning (docs/fault.md). */
+        argv[2] = "--unhandled-rejections=throw";
+        argv[3] = script;
         return 0;
     }
     *why = "no such language runtime (valid: go, node)";
@@ -64,7 +67,7 @@ int cb_lang_argv(const char *name, const char *argv[4], const char **why)
 
 static const char *unavailable(const char *name)
 {
-    const char *argv[4], *why = NULL;
+    const char *argv[CB_LANG_ARGV], *why = NULL;
     return cb_lang_argv(name, argv, &why) == 0 ? NULL : why;
 }
 

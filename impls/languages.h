@@ -11,8 +11,9 @@ const char *cb_lang_node_unavailable(void);
 const char *cb_lang_lua_unavailable(void);
 
 /* The command line that starts the runtime `name` ("go" or "node"): argv[0] a path, then its
- * fixed arguments, NULL-terminated in argv[0..3]; the strings live until the next call. 0, or
- * -1 with *why set. */
-int cb_lang_argv(const char *name, const char *argv[4], const char **why);
+ * fixed arguments, NULL-terminated within CB_LANG_ARGV entries; the strings live until the next
+ * call. 0, or -1 with *why set. */
+enum { CB_LANG_ARGV = 5 };
+int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why);
 
 #endif

@@ -166,7 +166,10 @@ CB_TEST_T(fault_every_kind_every_language, 240)
     }
     if (!nc)
         CB_SKIP("no language runtime is available here (lua, go, node)");
+    /* A user's NODE_OPTIONS cannot make node's unhandled rejection a mere warning. */
+    setenv("NODE_OPTIONS", "--unhandled-rejections=warn", 1);
     check_fault_run(impls, nc, "kind=segv,overflow,abort,exit", 4, "60");
+    unsetenv("NODE_OPTIONS");
     check_fault_run(impls, nc, "kind=hang", 1, "2");
 }
 

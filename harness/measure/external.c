@@ -98,7 +98,7 @@ static void raise_nofile(void)
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
                char *err, size_t errlen)
 {
-    const char *argv[5], *why = NULL;
+    const char *argv[CB_LANG_ARGV + 2], *why = NULL; /* + the request, NULL */
     memset(out, 0, sizeof *out);
     if (cb_lang_argv(name, argv, &why) != 0) {
         snprintf(err, errlen, "%s: %s", name, why);

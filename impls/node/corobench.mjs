@@ -1,6 +1,7 @@
 // corobench-node: the corobench workloads on async/await and async generators, driven by the
 // external runtime protocol (docs/external.md): one JSON request as the argument (or on stdin),
-// one JSON reply on stdout. Run as `node --expose-gc corobench.mjs`. Repetitions are timed with
+// one JSON reply on stdout. Run as `node --expose-gc
+// --unhandled-rejections=throw corobench.mjs`. Repetitions are timed with
 // process.hrtime.bigint() (monotonic); setup and finish of every instance stay outside.
 import { readFileSync, writeSync } from 'node:fs';
 import { rt } from './rt.mjs';
