@@ -159,10 +159,14 @@ CB_TEST_T(cli_quick_run_json_schema, 300)
     CB_CHECK(json_array_size(cells) >= 3 * 4);
     json_array_foreach(cells, i, cell)
     {
+        const cb_impl *im = cb_impl_find(json_string_value(field(cell, "impl", JSON_STRING)));
+        const char *why = im ? cb_impl_unavailable(im) : NULL;
         if (!strcmp(json_string_value(field(cell, "status", JSON_STRING)), "unsupported") &&
-            !strcmp(json_string_value(field(cell, "impl", JSON_STRING)), "direct")) {
+            (why || im == cb_impl_find("direct"))) {
+            /* io has no direct body; an implementation unavailable in this build (copystack
+             * under AddressSanitizer) says why */
             CB_CHECK_CONTAINS(json_string_value(field(cell, "error", JSON_STRING)),
-                              "io has no direct body: ");
+                              why ? why : "io has no direct body: ");
             continue;
         }
         CB_CHECK_STREQ(json_string_value(field(cell, "status", JSON_STRING)), "ok");

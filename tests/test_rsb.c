@@ -495,8 +495,10 @@ CB_TEST_T(rsb_jmpret_same_work, 300)
             continue;
         }
         if (!strcmp(status, "unsupported")) {
-            /* io has no direct body; both variants say so */
-            CB_CHECK_STREQ(json_string_value(json_object_get(c, "impl")), "direct");
+            /* io has no direct body, and an implementation may be unavailable in this build
+             * (copystack under AddressSanitizer); both variants say so */
+            if (!cb_impl_unavailable(im))
+                CB_CHECK_STREQ(json_string_value(json_object_get(c, "impl")), "direct");
             continue;
         }
         CB_CHECK_STREQ(status, "ok");
