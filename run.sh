@@ -37,7 +37,7 @@ if [ "$calibrate" -eq 1 ]; then
         exit 2
     fi
     # results/calibration/<cpu key>.json, read by every later run as machine.rsb.
-    bin/corobench calibrate --pin "$pin" --data plots/rsb-calibration.dat
+    bin/corobench calibrate --pin "$pin" --data plots/rsb-calibration.dat --force
     gnuplot -e "data='plots/rsb-calibration.dat'; out='plots/rsb-calibration.png'; subtitle='($(bin/corobench calibrate --print-key))'" \
         plots/rsb-calibration.gp
     echo "run.sh: plot plots/rsb-calibration.png"

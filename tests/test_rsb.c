@@ -618,14 +618,21 @@ CB_TEST_T(rsb_calibrate_small_sweep, 300)
      * checked (the machine is shared), only that they are there and consistent. */
     char *out, *err, path[512];
     snprintf(path, sizeof path, "%s/c.json", cal_dir());
+    /* -o names a file that is there: --force replaces it, its mode kept (docs/bad-input.md has
+     * the refusal without --force). */
+    FILE *old = fopen(path, "w");
+    CB_CHECK(old != NULL && fputs("old\n", old) >= 0 && fclose(old) == 0);
+    CB_CHECK_EQ_INT(chmod(path, 0600), 0);
     int st = corobench(&out, &err, "calibrate", "--max-depth", "6", "--switches", "400",
-                       "--reps", "3", "--min-rep-ms", "1", "-o", path, NULL);
+                       "--reps", "3", "--min-rep-ms", "1", "-o", path, "--force", NULL);
     if (st != 0)
         CB_FAIL("calibrate: exit %d: %s%s", st, out, err);
     json_error_t e;
     json_t *doc = json_load_file(path, 0, &e);
     CB_CHECK(doc != NULL);
     CB_CHECK_STREQ(json_string_value(json_object_get(doc, "schema")), "corobench-calibration/1");
+    struct stat sb;
+    CB_CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
     json_t *fit = json_object_get(doc, "fit"), *cpu = json_object_get(doc, "cpu");
     CB_CHECK(json_string_value(json_object_get(fit, "model")) != NULL);
     CB_CHECK(json_integer_value(json_object_get(fit, "entries")) >= 8);

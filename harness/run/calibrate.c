@@ -33,6 +33,7 @@ typedef struct cal_opts {
     const char *out_path; /* NULL: the calibration directory's <key>.json */
     const char *data_path; /* gnuplot data, NULL: none */
     cb_rsbfit_baseline baseline;
+    int force; /* -o and --data may replace a regular file */
 } cal_opts;
 
 /* The acceptance bound of docs/rsb.md: the model's plain time within 15% of the measured one;
@@ -169,7 +170,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         {"min-rep-ms", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
         {"data", required_argument, 0, 'D'},     {"help", no_argument, 0, 'h'},
         {"print-key", no_argument, 0, 'k'},      {"baseline", required_argument, 0, 'b'},
-        {0, 0, 0, 0},
+        {"force", no_argument, 0, 'f'},         {0, 0, 0, 0},
     };
     long v;
     int c, rc;
@@ -213,6 +214,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
                                       cb_quote(optarg));
             break;
         case 'o': o->out_path = optarg; break;
+        case 'f': o->force = 1; break;
         case 'D': o->data_path = optarg; break;
         case 'k': { /* this CPU's key, for scripts naming their outputs after it */
             cb_cpu_id cpu;
@@ -226,7 +228,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
             printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] "
                    "[--min-rep-ms MS]\n"
                    "                           [--max-depth D] [--baseline auto|jmpret|sites]\n"
-                   "                           [-o FILE.json] [--data FILE.dat]\n"
+                   "                           [-o FILE.json] [--data FILE.dat] [--force]\n"
                    "       corobench calibrate --print-key\n"
                    "Fits the return-stack model to this CPU's timing; writes %s/<cpu key>.json\n"
                    "unless -o says otherwise (docs/rsb.md).\n",
@@ -236,7 +238,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         default:
             return cb_usage_error("unknown option '%s' for calibrate (valid: --pin, --switches, "
                                   "--reps, --min-rep-ms, --max-depth, --baseline, -o, --data, "
-                                  "--print-key)",
+                                  "--force, --print-key)",
                                   argv[optind - 1]);
         }
     }
@@ -609,14 +611,20 @@ int cb_cmd_calibrate(int argc, char **argv)
         cb_rsbcal_path(&cpu, path, sizeof path);
     const char *pmu_why = pmu_reason(why, sizeof why);
     snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
-    if (make_parent(path) != 0)
+    /* Checked before the sweep. This CPU's own file is replaced by recalibrating (its
+     * directory made as needed); -o and --data follow every command's rule (harness/output.h):
+     * a new path, or a regular file with --force. */
+    if (!o.out_path && make_parent(path) != 0)
         return cb_usage_error("cannot create the directory of '%s': %s (valid: a writable "
                               "path)", cb_quote(path), strerror(errno));
-    /* Checked before the sweep: recalibrating replaces the file (and --data), when regular. */
     cb_out cal_out, data_out;
-    if ((rc = cb_out_prepare(&cal_out, "calibration", path, 1)) ||
-        (o.data_path && (rc = cb_out_prepare(&data_out, "calibration data", o.data_path, 1))))
+    if ((rc = cb_out_prepare(&cal_out, "calibration", path, o.out_path ? o.force : 1)))
         return rc;
+    if (o.data_path && (rc = cb_out_prepare(&data_out, "calibration data", o.data_path,
+                                            o.force))) {
+        cb_out_discard(&cal_out);
+        return rc;
+    }
     char sweep_why[1024] = "";
     cb_proc_kill_on_interrupt();
     rc = run_sweep(&o, !pmu_why, tmp, sweep_why, sizeof sweep_why);
