@@ -1,9 +1,9 @@
 # corobench build. Every knob is a `?=` default that the command line can override:
 #   make                      bin/corobench for this machine, and on x86-64 its variant builds
 #                             (bin/corobench-jmpret, -rsbsim, -jmpret-rsbsim; docs/rsb.md)
-#   make check                every test: native, the AArch64 port under qemu-aarch64, the runtime
-#                             and workload tests under ASan+UBSan, then under valgrind, then the
-#                             deterministic gate (tests/gate.sh)
+#   make check                every test: native, the AArch64 port under qemu-aarch64, the whole
+#                             tree under ASan+UBSan (check-sanitize-all), the runtime and workload
+#                             tests under valgrind, then the deterministic gate (tests/gate.sh)
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
 #   make check-sanitize       only the runtime and workload tests under ASan+UBSan
@@ -89,7 +89,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 .PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
-	check-sanitize-all clean FORCE variants
+	check-sanitize-all check-sanitize-all-build clean FORCE variants
 all: $(BIN)/corobench variants $(GO_BIN)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
@@ -188,17 +188,18 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
-# make check: the native suite, the AArch64 port under qemu-user, the runtime and workload tests
-# under AddressSanitizer and UBSan, and the same tests under valgrind's memcheck (which follows
-# the stack switches through the VALGRIND_STACK_REGISTER annotations; any error fails the test),
-# then the deterministic gate (tests/gate.sh; docs/ci.md). tests/check.sh prints one summary line
-# at the end.
+# make check: the native suite, the AArch64 port under qemu-user, the whole tree built with
+# AddressSanitizer and UBSan running the native suite (check-sanitize-all, which includes the
+# runtime and workload tests that check-sanitize runs alone), the runtime and workload tests under
+# valgrind's memcheck (which follows the stack switches through the VALGRIND_STACK_REGISTER
+# annotations; any error fails the test), then the deterministic gate (tests/gate.sh; docs/ci.md).
+# tests/check.sh prints one summary line at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
 check: $(BIN)/corobench variants $(GO_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
-		sanitize "$(MAKE) --no-print-directory check-sanitize-build" "$(SAN_RUN)" \
+		sanitize-all "$(MAKE) --no-print-directory check-sanitize-all-build" "$(SANALL_RUN)" \
 		valgrind true "$(VALGRIND_RUN)" \
 		gate true "tests/gate.sh check"
 
@@ -214,30 +215,33 @@ check-aarch64-build:
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core
 
-# The runtime and workload tests under AddressSanitizer and UBSan; impls/coro.c tells ASan about
-# every stack switch (__sanitizer_start/finish_switch_fiber).
-SAN_FLAGS ?= -fsanitize=address,undefined -fno-omit-frame-pointer
-SAN_RUN   ?= ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 build/$(ARCH)-sanitize/cbtest-core
+# The sanitizer build (build/$(ARCH)-sanitize-all): AddressSanitizer and UBSan, any UB report
+# fatal; impls/coro.c tells ASan about every stack switch (__sanitizer_start/finish_switch_fiber).
+# check-sanitize-all builds the whole tree with it: the CLI, the variant binaries, tools/asmrw
+# (which runs, leak-checked, while building them) and every test, then runs the full native suite
+# against that build (a stage of make check); tests whose exact figures the instrumentation
+# changes skip with the reason (CB_SKIP_UNDER_ASAN). check-sanitize is its quick part: only the
+# runtime and workload tests, from the same build.
+SAN_FLAGS    ?= -fsanitize=address,undefined -fno-omit-frame-pointer
+SANALL_BUILD := build/$(ARCH)-sanitize-all
+SAN_MAKE      = $(MAKE) --no-print-directory BUILD=$(SANALL_BUILD) BIN=$(SANALL_BUILD)/bin \
+	CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS) -fno-sanitize-recover=undefined" \
+	LDFLAGS="$(SAN_FLAGS)"
+SAN_ENV      := ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1
+SAN_RUN      ?= $(SAN_ENV) $(SANALL_BUILD)/cbtest-core
+SANALL_RUN   ?= $(SAN_ENV) CB_BUILD_ROOT=$(SANALL_BUILD) $(SANALL_BUILD)/cbtest
 check-sanitize-build:
-	@$(MAKE) --no-print-directory BUILD=build/$(ARCH)-sanitize \
-		CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		build/$(ARCH)-sanitize/cbtest-core
+	@$(SAN_MAKE) $(SANALL_BUILD)/cbtest-core
 
 check-sanitize: check-sanitize-build
 	$(SAN_RUN)
 
-# The whole tree under AddressSanitizer and UBSan (any UB report fatal): the CLI, the variant
-# binaries, tools/asmrw (which runs, leak-checked, while building them) and every test, then the
-# full native suite against that build. Not part of `make check` (it takes minutes); tests whose
-# exact figures the instrumentation changes skip with the reason (CB_SKIP_UNDER_ASAN).
-SANALL_BUILD := build/$(ARCH)-sanitize-all
-check-sanitize-all:
-	@$(MAKE) --no-print-directory BUILD=$(SANALL_BUILD) BIN=$(SANALL_BUILD)/bin \
-		CFLAGS="$(OPT) -g -Wall -Wextra -Werror $(SAN_FLAGS) -fno-sanitize-recover=undefined" \
-		LDFLAGS="$(SAN_FLAGS)" all $(SANALL_BUILD)/cbtest
+check-sanitize-all-build:
+	@$(SAN_MAKE) all $(SANALL_BUILD)/cbtest
 	@ln -sfn $(CURDIR)/plots $(SANALL_BUILD)/plots # the report finds its gnuplot scripts at bin/../plots
-	ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1 CB_BUILD_ROOT=$(SANALL_BUILD) \
-		$(SANALL_BUILD)/cbtest
+
+check-sanitize-all: check-sanitize-all-build
+	$(SANALL_RUN)
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c, clang) for the results reader behind report,
 # export and compare, and for the parameter parser, built with AddressSanitizer and UBSan. Each
