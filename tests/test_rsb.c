@@ -3,6 +3,7 @@
  * past the simulated stack, for both switch endings and the jmpret build; determinism; and the
  * `run --rsb sim` / `--variant` plumbing of the CLI. Counting passes run in the instrumented
  * binaries (bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim) through `corobench cell`. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -744,7 +745,12 @@ static const char rw_b[] = "\t.text\n"
 static void rewriter(const char *flag, const char *dir, int want_status)
 {
     char tool[4096], a[512], b[512], *out, *err;
-    snprintf(tool, sizeof tool, "%s/build/x86_64/tools/cb_asmrw", cb_test_root());
+    /* Beside this test binary: $(BUILD)/tools/, in the plain build and the sanitizer build. */
+    ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - 32);
+    if (n < 0)
+        CB_FAIL("readlink /proc/self/exe: %s", strerror(errno));
+    tool[n] = '\0';
+    strcpy(strrchr(tool, '/') ?: tool, "/tools/cb_asmrw");
     if (access(tool, X_OK) != 0)
         CB_SKIP("%s is not built (x86-64 variants only)", tool);
     snprintf(a, sizeof a, "%s/a.s", dir);
