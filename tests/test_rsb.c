@@ -671,6 +671,15 @@ CB_TEST_T(rsb_calibrate_small_sweep, 300)
                       (json_real_value(json_object_get(p, "jmpret_ns")) + cost * m +
                        (d >= step_depth ? step : 0))) < 1e-6);
         int same = !strcmp(json_string_value(json_object_get(p, "sites")), "same");
+        /* Three runs by default; the point's time is the median of their fastest repetitions. */
+        json_t *runs = json_object_get(p, "plain_ns_runs");
+        CB_CHECK_EQ_INT(json_array_size(runs), 3);
+        double r[3];
+        for (size_t k = 0; k < 3; k++)
+            r[k] = json_real_value(json_array_get(runs, k));
+        double lo = fmin(r[0], fmin(r[1], r[2])), hi = fmax(r[0], fmax(r[1], r[2]));
+        CB_CHECK(fabs(json_real_value(json_object_get(p, "plain_ns")) -
+                      (r[0] + r[1] + r[2] - lo - hi)) < 1e-9);
         CB_CHECK_EQ_INT(json_is_null(json_object_get(p, "sites_model_ns")), same);
     }
     /* The bound: 4 series under the jmpret twin, the 2 distinct ones under the sites twin,

@@ -28,7 +28,7 @@
 
 typedef struct cal_opts {
     int pin_cpu;
-    long switches, reps, max_depth;
+    long switches, reps, max_depth, runs;
     double min_rep_ms;
     const char *out_path; /* NULL: the calibration directory's <key>.json */
     const char *data_path; /* gnuplot data, NULL: none */
@@ -39,6 +39,7 @@ typedef struct cal_opts {
 /* The acceptance bound of docs/rsb.md: the model's plain time within 15% of the measured one;
  * also the jmpret twin's check (cb_rsbfit_calibrate). */
 #define CAL_BOUND 0.15
+#define CAL_MAX_RUNS 20
 
 /* One point of the sweep: a plain cell and its jmpret twin. */
 typedef struct cal_point {
@@ -47,6 +48,9 @@ typedef struct cal_point {
     /* The fastest repetition of each build: another task's time only ever adds to a
      * repetition, and the calibration runs on whatever machine it is given. */
     double plain_ns, jmpret_ns, hw_per_op; /* hw_per_op: NAN without a PMU */
+    /* Each run's fastest repetition; plain_ns and jmpret_ns are their medians (docs/rsb.md:
+     * a process's placement sets the time of all its repetitions alike). */
+    double plain_runs[CAL_MAX_RUNS], jmpret_runs[CAL_MAX_RUNS];
     json_t *cand;                          /* the plain cell's rsbsim_candidates */
 } cal_point;
 
@@ -81,7 +85,10 @@ static const char *pmu_reason(char *buf, size_t len)
 
 /* Runs `corobench run ...` (this binary) through the process API; 0, or -1 with the reason (the
  * run's last line on stderr and its status) in why. */
-static int run_sweep(const cal_opts *o, int pmu, const char *out, char *why, size_t whylen)
+/* count: the first run, which also counts the candidates (and hardware events, pmu); the others
+ * only time. */
+static int run_sweep(const cal_opts *o, int pmu, int count, const char *out, char *why,
+                     size_t whylen)
 {
     char depths[8 * 64 + 16] = "depth=", sw[64], reps[32], pin[32], mrm[32];
     size_t n = strlen(depths);
@@ -93,11 +100,15 @@ static int run_sweep(const cal_opts *o, int pmu, const char *out, char *why, siz
     snprintf(mrm, sizeof mrm, "%g", o->min_rep_ms);
     char *argv[40] = {"/proc/self/exe", "run", "--impl", "asm,asmjmp", "--workload", "pingpong",
                       "--param", depths, "--param", "sites=distinct,same", "--param", sw,
-                      "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-candidates",
-                      "--reps", reps, "--warmup", "1", "--min-rep-ms", mrm, "--pin", pin,
-                      "--no-table", "-o", (char *)out};
-    size_t k = 28;
-    if (pmu) {
+                      "--variant", "plain,jmpret", "--reps", reps, "--warmup", "1",
+                      "--min-rep-ms", mrm, "--pin", pin, "--no-table", "-o", (char *)out};
+    size_t k = 25;
+    if (count) {
+        argv[k++] = "--rsb";
+        argv[k++] = "sim";
+        argv[k++] = "--rsb-candidates";
+    }
+    if (count && pmu) {
         argv[k++] = "--events";
         argv[k++] = "ret-mispredicts";
     }
@@ -113,6 +124,21 @@ static int run_sweep(const cal_opts *o, int pmu, const char *out, char *why, siz
         cb_proc_failure(&r, why, whylen);
     cb_proc_result_free(&r);
     return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n values (n <= CAL_MAX_RUNS; the mean of the middle two when n is even). */
+static double median_of(const double *v, size_t n)
+{
+    double s[CAL_MAX_RUNS];
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 /* Pairs plain and jmpret cells (adjacent, plain first) into points; -1 on a failed cell. */
@@ -140,13 +166,14 @@ static long collect(json_t *doc, cal_point *pts, size_t max, char *err, size_t e
         }
         json_t *hw = json_object_get(json_object_get(p, "counters"), "ret-mispredicts");
         pts[n++] = (cal_point){
-            json_string_value(json_object_get(p, "impl")),
-            json_string_value(json_object_get(params, "sites")),
-            (long)json_integer_value(json_object_get(params, "depth")),
-            json_real_value(json_object_get(json_object_get(p, "ns_per_op"), "min")),
-            json_real_value(json_object_get(json_object_get(j, "ns_per_op"), "min")),
-            json_is_object(hw) ? json_number_value(json_object_get(hw, "per_op")) : NAN,
-            json_object_get(json_object_get(p, "rsbsim"), "candidates")};
+            .impl = json_string_value(json_object_get(p, "impl")),
+            .sites = json_string_value(json_object_get(params, "sites")),
+            .depth = (long)json_integer_value(json_object_get(params, "depth")),
+            .plain_ns = json_real_value(json_object_get(json_object_get(p, "ns_per_op"), "min")),
+            .jmpret_ns = json_real_value(json_object_get(json_object_get(j, "ns_per_op"), "min")),
+            .hw_per_op = json_is_object(hw) ? json_number_value(json_object_get(hw, "per_op"))
+                                            : NAN,
+            .cand = json_object_get(json_object_get(p, "rsbsim"), "candidates")};
     }
     return (long)n;
 }
@@ -170,12 +197,13 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         {"min-rep-ms", required_argument, 0, 'm'}, {"output", required_argument, 0, 'o'},
         {"data", required_argument, 0, 'D'},     {"help", no_argument, 0, 'h'},
         {"print-key", no_argument, 0, 'k'},      {"baseline", required_argument, 0, 'b'},
-        {"force", no_argument, 0, 'f'},         {0, 0, 0, 0},
+        {"force", no_argument, 0, 'f'},         {"runs", required_argument, 0, 'R'},
+        {0, 0, 0, 0},
     };
     long v;
     int c, rc;
     *o = (cal_opts){.pin_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .switches = 2000,
-                    .reps = 9, .max_depth = 40, .min_rep_ms = 2,
+                    .reps = 9, .max_depth = 40, .min_rep_ms = 2, .runs = 3,
                     .baseline = CB_RSBFIT_AUTO};
     opterr = 0;
     optind = 1;
@@ -196,6 +224,10 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
             break;
         case 'd':
             if ((rc = parse_long("--max-depth", optarg, 2, 64, &o->max_depth)))
+                return rc;
+            break;
+        case 'R':
+            if ((rc = parse_long("--runs", optarg, 1, CAL_MAX_RUNS, &o->runs)))
                 return rc;
             break;
         case 'm': {
@@ -225,7 +257,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
             return -1;
         }
         case 'h':
-            printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] "
+            printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] [--runs N] "
                    "[--min-rep-ms MS]\n"
                    "                           [--max-depth D] [--baseline auto|jmpret|sites]\n"
                    "                           [-o FILE.json] [--data FILE.dat] [--force]\n"
@@ -237,7 +269,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
             return cb_usage_error("unknown option '%s' for calibrate (valid: --pin, --switches, "
-                                  "--reps, --min-rep-ms, --max-depth, --baseline, -o, --data, "
+                                  "--reps, --runs, --min-rep-ms, --max-depth, --baseline, -o, --data, "
                                   "--force, --print-key)",
                                   argv[optind - 1]);
         }
@@ -381,11 +413,18 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
             sse += p.residual * p.residual;
             fitted++;
         }
+        json_t *pr = json_array(), *jr = json_array();
+        for (long r = 0; r < o->runs; r++) {
+            json_array_append_new(pr, json_real(pts[i].plain_runs[r]));
+            json_array_append_new(jr, json_real(pts[i].jmpret_runs[r]));
+        }
         json_array_append_new(
             points,
-            json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:o, s:f, s:f, s:o, s:o, s:o}",
+            json_pack("{s:s, s:s, s:i, s:f, s:f, s:o, s:o, s:f, s:f, s:o, s:f, s:f, s:o, s:o, "
+                      "s:o}",
                       "impl", pts[i].impl, "sites", pts[i].sites, "depth", (int)pts[i].depth,
-                      "plain_ns", pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns, "diff_ns",
+                      "plain_ns", pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns,
+                      "plain_ns_runs", pr, "jmpret_ns_runs", jr, "diff_ns",
                       pts[i].plain_ns - pts[i].jmpret_ns, "mispredicted_per_op", x[best][i],
                       "residual_ns", real_or_null(p.residual), "jmpret_model_ns", p.jmpret_ns,
                       "jmpret_model_error", p.jmpret_ns / pts[i].plain_ns - 1, "sites_model_ns",
@@ -428,13 +467,13 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
     gmtime_r(&t, &tm);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return json_pack(
-        "{s:s, s:s, s:s, s:o, s:O, s:{s:[s,s], s:s, s:[s,s], s:i, s:I, s:I, s:f, s:i, s:f}, "
+        "{s:s, s:s, s:s, s:o, s:O, s:{s:[s,s], s:s, s:[s,s], s:i, s:I, s:I, s:I, s:f, s:i, s:f}, "
         "s:{s:s, s:s, s:s, s:i, s:i, s:f, s:o, s:f, s:f, s:f}, s:o, s:o, s:o, s:o, s:o, s:o}",
         "schema", "corobench-calibration/1", "created_utc", created, "git_commit",
         cb_build_commit, "cpu", cb_cpu_json(cpu), "machine", json_object_get(run, "machine"),
         "sweep", "impls", "asm", "asmjmp", "workload", "pingpong", "sites", "distinct", "same",
         "max_depth", (int)o->max_depth, "switches", (json_int_t)o->switches, "reps",
-        (json_int_t)o->reps, "min_rep_ms", o->min_rep_ms, "pin_cpu", o->pin_cpu, "seconds", secs,
+        (json_int_t)o->reps, "runs", (json_int_t)o->runs, "min_rep_ms", o->min_rep_ms, "pin_cpu", o->pin_cpu, "seconds", secs,
         "fit", "baseline", cb_rsbfit_baseline_name(res->baseline), "baseline_reason", reason,
         "model", cb_rsb_model_name(cand[best].model), "entries", (int)cand[best].entries,
         "entries_tied_up_to", (int)cand[tied].entries, "ns_per_mispredict", f->cost,
@@ -627,23 +666,53 @@ int cb_cmd_calibrate(int argc, char **argv)
     }
     char sweep_why[1024] = "";
     cb_proc_kill_on_interrupt();
-    rc = run_sweep(&o, !pmu_why, tmp, sweep_why, sizeof sweep_why);
-    json_error_t e;
-    json_t *run = rc == 0 ? json_load_file(tmp, 0, &e) : NULL;
-    unlink(tmp);
-    if (!run) {
-        fprintf(stderr, "corobench calibrate: the sweep failed: %s\n",
-                rc ? sweep_why : e.text);
-        return CB_EXIT_CELLS_FAILED;
+    json_t *run = NULL;
+    cal_point *pts = NULL;
+    long n = 0;
+    for (long r = 0; r < o.runs; r++) {
+        json_error_t e;
+        rc = run_sweep(&o, !pmu_why, r == 0, tmp, sweep_why, sizeof sweep_why);
+        json_t *doc = rc == 0 ? json_load_file(tmp, 0, &e) : NULL;
+        unlink(tmp);
+        if (!doc) {
+            fprintf(stderr, "corobench calibrate: the sweep's run %ld failed: %s\n", r + 1,
+                    rc ? sweep_why : e.text);
+            rc = -1;
+            break;
+        }
+        size_t maxpts = json_array_size(json_object_get(doc, "cells"));
+        cal_point *got = calloc(maxpts + 1, sizeof *got);
+        long m = collect(doc, got, maxpts, why, sizeof why);
+        if (m < 3 || (r > 0 && m != n)) {
+            fprintf(stderr, "corobench calibrate: %s\n",
+                    m < 0 ? why : m < 3 ? "too few points to fit" : "the runs differ in points");
+            free(got);
+            json_decref(doc);
+            rc = -1;
+            break;
+        }
+        if (r == 0) { /* the counting run: the points, their candidates, the machine */
+            run = doc;
+            pts = got;
+            n = m;
+        }
+        for (long i = 0; i < n; i++) {
+            pts[i].plain_runs[r] = got[i].plain_ns;
+            pts[i].jmpret_runs[r] = got[i].jmpret_ns;
+        }
+        if (r > 0) {
+            free(got);
+            json_decref(doc);
+        }
     }
-    size_t maxpts = json_array_size(json_object_get(run, "cells"));
-    cal_point *pts = calloc(maxpts + 1, sizeof *pts);
-    long n = collect(run, pts, maxpts, why, sizeof why);
-    if (n < 3) {
-        fprintf(stderr, "corobench calibrate: %s\n", n < 0 ? why : "too few points to fit");
+    if (rc != 0) {
         free(pts);
         json_decref(run);
         return CB_EXIT_CELLS_FAILED;
+    }
+    for (long i = 0; i < n; i++) {
+        pts[i].plain_ns = median_of(pts[i].plain_runs, (size_t)o.runs);
+        pts[i].jmpret_ns = median_of(pts[i].jmpret_runs, (size_t)o.runs);
     }
     /* x[k][i]: candidate k's simulated mispredictions per switch at point i. */
     json_t *c0 = pts[0].cand;
