@@ -756,8 +756,8 @@ int cb_cmd_calibrate(int argc, char **argv)
         else
             snprintf(reason, sizeof reason,
                      "the jmpret build failed its check as a twin: at sites=same, %s depth %ld, "
-                     "jmpret + cost x mispredicted + its step is %+.0f%% off plain; it "
-                     "mispredicts jumps of its own (docs/rsb.md)",
+                     "jmpret + cost x mispredicted + its step is %+.0f%% off plain (docs/rsb.md, "
+                     "\"Why two twins\")",
                      pts[res.twin_worst].impl, pts[res.twin_worst].depth,
                      100 * res.twin_worst_error);
         json_t *doc = cal_doc(&o, run, &cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
