@@ -372,6 +372,31 @@ CB_TEST(rsbmodel_twins)
     CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, &f, CB_RSBFIT_JMPRET) - (10 + 5 * 4)) < 1e-12);
     CB_CHECK(fabs(cb_rsbfit_predict(pts, 3, 0, m, &fs, CB_RSBFIT_JMPRET) - (10 + 20 - 2)) < 1e-12);
     CB_CHECK(isnan(cb_rsbfit_predict(pts, 3, 2, m, &f, CB_RSBFIT_SITES)));
+    /* A sweep without sites=same points has no sites twin: asked for, it is an error; under
+     * auto the jmpret twin is fitted (nothing to fall back to). */
+    {
+        cb_rsbfit_point dist[MAXD + 1];
+        const double *rows[NCAND];
+        static cb_rsbfit_line jf[NCAND], sf[NCAND];
+        for (int p = 0; p <= MAXD; p++)
+            dist[p] = (cb_rsbfit_point){0, 0, p, 7 + 1.5 * p + 4.5 * x[c32][p], 7 + 1.5 * p};
+        for (unsigned k = 0; k < NCAND; k++)
+            rows[k] = x[k];
+        cb_rsbfit_result r;
+        CB_CHECK_EQ_INT(cb_rsbfit_calibrate(dist, MAXD + 1, rows, NCAND, CB_RSBFIT_SITES, 0.15,
+                                            jf, sf, &r),
+                        -1);
+        CB_CHECK_EQ_INT(cb_rsbfit_calibrate(dist, MAXD + 1, rows, NCAND, CB_RSBFIT_AUTO, 0.15,
+                                            jf, sf, &r),
+                        0);
+        CB_CHECK_EQ_INT(r.baseline, CB_RSBFIT_JMPRET);
+        /* Distinct sites alone cannot tell circular stacks apart (every return after a switch
+         * misses whatever N is), so the first of the tied candidates is chosen, at the cost. */
+        CB_CHECK(r.best >= 0 && fabs(jf[r.best].cost - 4.5) < 1e-9);
+        for (int p = 0; p <= MAXD; p++)
+            CB_CHECK(x[r.best][p] == x[c32][p]);
+        CB_CHECK_EQ_INT(r.twin_worst, -1); /* no sites=same point to check */
+    }
     cb_rsbfit_baseline b;
     CB_CHECK_EQ_INT(cb_rsbfit_baseline_parse("sites", &b), 0);
     CB_CHECK_EQ_INT(b, CB_RSBFIT_SITES);

@@ -20,6 +20,7 @@
 #include "harness/cli.h"
 #include "harness/output.h"
 #include "harness/measure/counters.h"
+#include "harness/measure/stats.h"
 #include "harness/report/load.h"
 #include "harness/report/rsbfit.h"
 #include "proc.h"
@@ -124,21 +125,6 @@ static int run_sweep(const cal_opts *o, int pmu, int count, const char *out, cha
         cb_proc_failure(&r, why, whylen);
     cb_proc_result_free(&r);
     return rc;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of n values (n <= CAL_MAX_RUNS; the mean of the middle two when n is even). */
-static double median_of(const double *v, size_t n)
-{
-    double s[CAL_MAX_RUNS];
-    memcpy(s, v, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
-    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 /* Pairs plain and jmpret cells (adjacent, plain first) into points; -1 on a failed cell. */
@@ -711,8 +697,8 @@ int cb_cmd_calibrate(int argc, char **argv)
         return CB_EXIT_CELLS_FAILED;
     }
     for (long i = 0; i < n; i++) {
-        pts[i].plain_ns = median_of(pts[i].plain_runs, (size_t)o.runs);
-        pts[i].jmpret_ns = median_of(pts[i].jmpret_runs, (size_t)o.runs);
+        pts[i].plain_ns = cb_median(pts[i].plain_runs, (size_t)o.runs);
+        pts[i].jmpret_ns = cb_median(pts[i].jmpret_runs, (size_t)o.runs);
     }
     /* x[k][i]: candidate k's simulated mispredictions per switch at point i. */
     json_t *c0 = pts[0].cand;
