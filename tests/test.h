@@ -76,8 +76,10 @@ enum { CB_TEST_SKIP = 77 };
  * figures a test asserts exactly (the calls and returns the simulator counts, heap and stack
  * bytes); such a test skips there, saying why. */
 #if defined(__SANITIZE_ADDRESS__)
+#define CB_UNDER_ASAN 1
 #define CB_SKIP_UNDER_ASAN(why) CB_SKIP("under AddressSanitizer, %s", why)
 #else
+#define CB_UNDER_ASAN 0
 #define CB_SKIP_UNDER_ASAN(why)                                                                \
     do {                                                                                       \
     } while (0)

@@ -409,7 +409,17 @@ CB_TEST_T(memory_kernel_bytes, 120)
     if (kb < vmas * per_vma - 0.01 || kb > vmas * per_vma + 0.01)
         CB_FAIL("kernel bytes %g, want VMAs %g x bytes per VMA %g", kb, vmas, per_vma);
     CB_CHECK(num(json_object_get(ma, "totals"), "bookkeeping_bytes") > 0);
-    CB_CHECK(num(ms, "kernel_bytes_per_coro") < 1);
+    /* A stackless coroutine maps nothing of its own: what sm's cell maps is its allocator's, a
+     * few for the whole run. glibc grows its heap in place (at most 1 VMA: under 1 byte per
+     * coroutine); AddressSanitizer's allocator maps a region and its metadata for each size
+     * class first used (5 VMAs at n=2000, about 0.7 bytes per coroutine at this machine's
+     * ~300 bytes per VMA, so not under 1 on every machine), still not per coroutine. */
+    double sm_vmas = num(json_object_get(ms, "totals"), "vmas");
+    if (sm_vmas > 8)
+        CB_FAIL("sm: %g VMAs for 2000 coroutines (want a few, the allocator's own)", sm_vmas);
+    if (!CB_UNDER_ASAN)
+        CB_CHECK(num(ms, "kernel_bytes_per_coro") < 1);
+    CB_CHECK(num(ms, "kernel_bytes_per_coro") < kb / 100);
     CB_CHECK(num(ms, "vmas_per_coro") < 0.01);
     CB_CHECK_EQ_INT(json_object_size(json_object_get(ma, "null_reasons")), 0);
     json_decref(doc);

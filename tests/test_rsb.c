@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/run/rsbcal.h"
 #include "impls/impls.h"
 #include "test.h"
 
@@ -271,21 +272,24 @@ CB_TEST_T(rsb_closure, 600)
     }
 }
 
-/* One counting pass of recursive (height h) in bin/corobench-rsbsim. */
-static counts sim_recursive(const char *impl, int h)
+/* One counting pass of recursive (height h) in bin/corobench-rsbsim, under the given model. */
+static counts sim_recursive(const char *impl, int h, cb_rsb_config m)
 {
     CB_SKIP_UNDER_ASAN("its instrumentation adds calls and returns to every count");
-    char path[4096], hp[32];
+    char path[4096], hp[32], n[16];
     bin_path(path, sizeof path, "corobench-rsbsim");
     snprintf(hp, sizeof hp, "height=%d", h);
+    snprintf(n, sizeof n, "%u", m.entries);
     char *argv[] = {path, "cell", "0", "count", "--impl", (char *)impl, "--workload",
-                    "recursive", "--param", hp, NULL};
+                    "recursive", "--param", hp, "--rsb-model", (char *)cb_rsb_model_name(m.model),
+                    "--rsb-entries", n, NULL};
     char *out, *err;
     int st = cb_test_spawn(argv, &out, &err);
     if (st != 0)
         CB_FAIL("recursive %s %s: exit %d: %s", impl, hp, st, err);
     json_t *j = parse(out, "recursive"), *r = json_object_get(j, "rsbsim");
     CB_CHECK(r != NULL);
+    CB_CHECK_STREQ(json_string_value(json_object_get(r, "model")), cb_rsb_model_name(m.model));
     counts c = {(uint64_t)json_integer_value(json_object_get(r, "rets")),
                 (uint64_t)json_integer_value(json_object_get(r, "mispredicted"))};
     json_decref(j);
@@ -294,17 +298,77 @@ static counts sim_recursive(const char *impl, int h)
     return c;
 }
 
+/* docs/rsb.md, "recursive", at height h on N entries under either model: the stackful counts
+ * do not depend on the stack's size (the switches pop what they push, or nothing); sm's chain is
+ * at most h + 2 deep and closure's 2h + 2, so both predict every return while that fits. Past it
+ * only closure's count depends on the model (circular 16 and underflow-btb 16 differ at h = 10):
+ * it is then checked to be nonzero, not for a figure. */
+static void check_recursive(cb_rsb_config m, const int *hs, size_t nh)
+{
+    for (size_t i = 0; i < nh; i++) {
+        int h = hs[i];
+        uint64_t n = ((uint64_t)1 << h) - 1, leaves = (uint64_t)1 << (h - 1);
+        CB_CHECK_EQ_U64(sim_recursive("asm", h, m).mispredicted, 2 * n + 3);
+        CB_CHECK_EQ_U64(sim_recursive("ucontext", h, m).mispredicted, 2 * n + 2);
+        CB_CHECK_EQ_U64(sim_recursive("asmjmp", h, m).mispredicted, leaves + 2);
+        uint64_t reentries = (uint64_t)(h - 1) * ((uint64_t)1 << h) + 1;
+        if ((unsigned)h + 2 <= m.entries)
+            check("recursive sm", sim_recursive("sm", h, m), (counts){n + reentries + 1, 0});
+        uint64_t closure = sim_recursive("closure", h, m).mispredicted;
+        if (2 * (unsigned)h + 2 <= m.entries)
+            CB_CHECK_EQ_U64(closure, 0);
+        else if (closure == 0)
+            CB_FAIL("recursive closure h=%d on %u entries: 0 mispredicted, its chain of %d "
+                    "entries does not fit", h, m.entries, 2 * h + 2);
+    }
+}
+
 CB_TEST_T(rsb_recursive, 300)
 {
+    /* Under circular 32 (named, not this machine's `auto`): closure's chain fits to h = 15. */
     static const int hs[] = {1, 2, 5, 10};
-    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
-        uint64_t n = ((uint64_t)1 << hs[i]) - 1, leaves = (uint64_t)1 << (hs[i] - 1);
-        CB_CHECK_EQ_U64(sim_recursive("asm", hs[i]).mispredicted, 2 * n + 3);
-        CB_CHECK_EQ_U64(sim_recursive("ucontext", hs[i]).mispredicted, 2 * n + 2);
-        CB_CHECK_EQ_U64(sim_recursive("asmjmp", hs[i]).mispredicted, leaves + 2);
-        uint64_t reentries = (uint64_t)(hs[i] - 1) * ((uint64_t)1 << hs[i]) + 1;
-        check("recursive sm", sim_recursive("sm", hs[i]), (counts){n + reentries + 1, 0});
-        CB_CHECK_EQ_U64(sim_recursive("closure", hs[i]).mispredicted, 0);
+    check_recursive((cb_rsb_config){CB_RSB_CIRCULAR, 32}, hs, sizeof hs / sizeof hs[0]);
+}
+
+/* The vendor defaults `auto` falls back to (harness/run/rsbcal.c, docs/rsb.md): the expected
+ * counts under each, whichever CPU runs the test, so that a test assuming one vendor's model
+ * fails on either machine. Within the stack both models agree with the circular formulas; past
+ * it, pingpong's per-switch misses follow the model in force (circular: every level of the
+ * other side, d + 1; underflow-btb: the N live entries and the chain's last return, N + 1). */
+CB_TEST_T(rsb_expected_counts_under_both_vendor_defaults, 300)
+{
+    CB_SKIP_UNDER_ASAN("its instrumentation adds calls and returns to every count");
+    static const struct {
+        const char *vendor, *model;
+        unsigned entries;
+    } vendors[] = {{"AuthenticAMD", "circular", 32}, {"GenuineIntel", "underflow-btb", 16}};
+    for (size_t v = 0; v < sizeof vendors / sizeof vendors[0]; v++) {
+        cb_cpu_id id = {.family = 6, .model = 207, .stepping = 0};
+        snprintf(id.vendor, sizeof id.vendor, "%s", vendors[v].vendor);
+        cb_rsb_config m = cb_rsbcal_vendor_default(&id);
+        CB_CHECK_STREQ(cb_rsb_model_name(m.model), vendors[v].model);
+        CB_CHECK_EQ_U64(m.entries, vendors[v].entries);
+        static const int hs[] = {2, 6, 10};
+        check_recursive(m, hs, sizeof hs / sizeof hs[0]);
+        const char *mn = cb_rsb_model_name(m.model);
+        uint64_t split[3];
+        int64_t N = (int64_t)m.entries, fit[] = {0, 4, N - 2};
+        for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+            check("asm distinct", sim_model("corobench-rsbsim", mn, "asm", fit[i], "distinct", 500,
+                                            m.entries, split),
+                  expect_asm(fit[i], 0, 500, m.entries));
+            check("asm same", sim_model("corobench-rsbsim", mn, "asm", fit[i], "same", 500,
+                                        m.entries, split),
+                  expect_asm(fit[i], 1, 500, m.entries));
+            check("sm distinct", sim_model("corobench-rsbsim", mn, "sm", fit[i], "distinct", 500,
+                                           m.entries, split),
+                  expect_sm(fit[i], 500, m.entries));
+        }
+        int64_t d = 20; /* past 16, inside 32 */
+        counts a = sim_model("corobench-rsbsim", mn, "asm", d, "distinct", 500, m.entries, split);
+        counts c = sim_model("corobench-rsbsim", mn, "asm", d, "distinct", 1500, m.entries, split);
+        int64_t per = m.model == CB_RSB_CIRCULAR || d + 1 <= N ? d + 1 : N + 1;
+        CB_CHECK_EQ_U64(c.mispredicted - a.mispredicted, 1000 * (uint64_t)per);
     }
 }
 
