@@ -1,5 +1,5 @@
 /* The estimator and the hierarchical bootstrap of interval.h. The percentile interval is widened
- * about the estimate as Hesterberg ("What teachers should know about the bootstrap", The American
+ * about the estimate (on a log scale) as Hesterberg ("What teachers should know about the bootstrap", The American
  * Statistician 69(4), 2015) widens his "expanded percentile" interval: by sqrt(K/(K-1)) for the
  * bootstrap's narrowness bias and by t(0.975, K-1) / z(0.975) for a spread estimated from K
  * values. tests/test_interval.c measures the coverage this gives on data with a known spread
@@ -49,7 +49,7 @@ static double median_inplace(double *x, size_t n)
 }
 
 /* t(0.975, df) for df = 1..30; beyond, 1.96 + 2.4 / df is within 0.002 of it. */
-static double t975(size_t df)
+double cb_t975(size_t df)
 {
     static const double t[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
                                2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
@@ -66,7 +66,7 @@ double cb_interval_widening(size_t k)
 {
     if (k < 2)
         return 1;
-    return sqrt((double)k / (double)(k - 1)) * t975(k - 1) / 1.959964;
+    return sqrt((double)k / (double)(k - 1)) * cb_t975(k - 1) / 1.959964;
 }
 
 static int valid(const cb_inv_samples *s)
@@ -121,7 +121,9 @@ static double side_stat(side *d, uint64_t *rng)
     return median_inplace(d->meds, s->k);
 }
 
-/* The percentile interval of b[0..nb) (sorted here), widened about est by w. */
+/* The percentile interval of b[0..nb) (sorted here), widened about est by w on a log scale
+ * (lo = est (q/est)^w): times and ratios are positive and their errors multiplicative, so the
+ * widened interval stays positive and a ratio's is symmetric in new/base and base/new. */
 static void percentile_interval(double *b, size_t nb, double est, double w, cb_estimate *e)
 {
     qsort(b, nb, sizeof *b, cmp_double);
@@ -131,8 +133,8 @@ static void percentile_interval(double *b, size_t nb, double est, double w, cb_e
         double f = pos[k] - (double)i;
         q[k] = i + 1 < nb ? b[i] * (1 - f) + b[i + 1] * f : b[i];
     }
-    e->lo = est - w * (est - q[0]);
-    e->hi = est + w * (q[1] - est);
+    e->lo = est * pow(q[0] / est, w);
+    e->hi = est * pow(q[1] / est, w);
     if (e->lo > est) /* a skewed bootstrap can put the estimate outside its percentiles */
         e->lo = est;
     if (e->hi < est)
@@ -234,7 +236,7 @@ int cb_estimate_ratio_seeded(const cb_inv_samples *num, const cb_inv_samples *de
         }
         /* The ratio's spread is estimated from both sides' processes: t with ka + kb - 2
          * degrees of freedom (the pooled count), the narrowness bias of the smaller side. */
-        double w = sqrt((double)e->k / (double)(e->k - 1)) * t975(num->k + den->k - 2) / 1.959964;
+        double w = sqrt((double)e->k / (double)(e->k - 1)) * cb_t975(num->k + den->k - 2) / 1.959964;
         percentile_interval(b, resamples, e->est, w, e);
         e->ok = 1;
     }

@@ -7,8 +7,8 @@
  *    replication; the median keeps one odd process (a placement 2-3x off) from moving it.
  *  - The interval is a hierarchical bootstrap: resample K invocations with replacement, then each
  *    one's repetitions with replacement, take the statistic, CB_BOOT_RESAMPLES times; the 2.5th
- *    and 97.5th percentiles, then widened about the estimate by sqrt(K/(K-1)) t(0.975, K-1) /
- *    z(0.975) (Hesterberg's "expanded percentile" interval: a plain bootstrap percentile interval
+ *    and 97.5th percentiles, then widened about the estimate on a log scale by sqrt(K/(K-1))
+ *    t(0.975, K-1) / z(0.975) (a ratio: t with Ka + Kb - 2 degrees of freedom) (Hesterberg's "expanded percentile" interval: a plain bootstrap percentile interval
  *    from K = 3 processes covers far less than 95%).
  *  - K < 2 has no interval (ok = 0, why set): one process says nothing about the spread between
  *    processes, which is where most of this machine's variance is.
@@ -67,6 +67,8 @@ int cb_estimate_cell_seeded(const cb_inv_samples *s, uint64_t seed, unsigned res
 int cb_estimate_ratio_seeded(const cb_inv_samples *num, const cb_inv_samples *den, uint64_t seed,
                              unsigned resamples, cb_estimate *e);
 
+/* t(0.975, df), the two-sided 95% point of Student's t (infinite for df 0). */
+double cb_t975(size_t df);
 /* The factor an interval from K processes is widened by, about the estimate (1 for K < 2). */
 double cb_interval_widening(size_t k);
 
