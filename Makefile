@@ -50,12 +50,13 @@ HAVE_FCONTEXT ?= $(shell printf 'void jump_fcontext(void);\nint main(void){jump_
 	$(CC) -x c - -o /dev/null -lboost_context 2>/dev/null && echo 1 || echo 0)
 FCONTEXT_LIBS := $(if $(filter 1,$(HAVE_FCONTEXT)),-lboost_context)
 
-# C++20 coroutines (the cxx20 family, impls/cxx20/*.cc, the only C++ sources): built when $(CXX)
-# compiles a coroutine; cross builds set HAVE_CXX20=0 (no C++ compiler for the target).
+# C++20 coroutines (the cxx20 family: the task type impls/cxx20/task.hh, the workloads' bodies
+# workloads/<workload>_cxx20.cc, the only C++ sources): built when $(CXX) compiles a coroutine;
+# cross builds set HAVE_CXX20=0 (no C++ compiler for the target).
 CXX       ?= g++
 HAVE_CXX20 ?= $(shell printf '#include <coroutine>\nint main(){return 0;}\n' | \
 	$(CXX) -std=c++20 -x c++ - -o /dev/null 2>/dev/null && echo 1 || echo 0)
-CXX_SRC    := $(if $(filter 1,$(HAVE_CXX20)),$(wildcard impls/cxx20/*.cc))
+CXX_SRC    := $(if $(filter 1,$(HAVE_CXX20)),$(wildcard workloads/*_cxx20.cc))
 CXX20_LIBS := $(if $(filter 1,$(HAVE_CXX20)),-lstdc++)
 # The C flags less the C standard, plus C++20 without exceptions or RTTI (none is used).
 ALL_CXXFLAGS = -std=c++20 -fno-exceptions -fno-rtti $(CFLAGS)

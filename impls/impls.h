@@ -19,7 +19,7 @@ typedef enum cb_style {
     CB_STYLE_LUA,
     CB_STYLE_GO,
     CB_STYLE_NODE,
-    CB_STYLE_CXX20,  /* C++20 coroutines (impls/cxx20/, the only C++ translation units) */
+    CB_STYLE_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
     CB_STYLE_COUNT
 } cb_style;
 

@@ -19,7 +19,7 @@
 #include "impls/coro.h"
 #include "impls/sm.h"
 #include "fault.h"
-#include "impls/cxx20/cxx20.h"
+#include "cxx20.h"
 #include "workload.h"
 
 static const char *const fl_kinds[] = {"segv", "overflow", "hang", "abort", "exit", NULL};

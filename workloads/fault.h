@@ -1,5 +1,5 @@
 /* The fault self-test's two calls a family body needs (workloads/fault.c; the C++20 body in
- * impls/cxx20/fault.cc includes this inside extern "C"). */
+ * workloads/fault_cxx20.cc includes this inside extern "C"). */
 #ifndef CB_FAULT_H
 #define CB_FAULT_H
 

@@ -19,7 +19,7 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
-#include "impls/cxx20/cxx20.h"
+#include "cxx20.h"
 #include "io.h"
 #include "io_family.h"
 #include "workload.h"

@@ -1,4 +1,4 @@
-/* io's event-loop families: the C ones in io.c and the C++20 one in impls/cxx20/io.cc (which
+/* io's event-loop families: the C ones in io.c and the C++20 one in workloads/io_cxx20.cc (which
  * includes this inside extern "C"). A family supplies an io_family (make, step, drop per
  * endpoint) and reuses setup, the event loop and finish. */
 #ifndef CB_IO_FAMILY_H

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "impls/closure.h"
-#include "impls/cxx20/cxx20.h"
+#include "cxx20.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
 #include "pingpong.h"

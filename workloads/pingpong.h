@@ -1,5 +1,5 @@
 /* pingpong's data shared by its family bodies: the C ones in pingpong.c and the C++20 one in
- * impls/cxx20/pingpong.cc (which includes this inside extern "C"). */
+ * workloads/pingpong_cxx20.cc (which includes this inside extern "C"). */
 #ifndef CB_PINGPONG_H
 #define CB_PINGPONG_H
 

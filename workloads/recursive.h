@@ -1,5 +1,5 @@
 /* recursive's data shared by its family bodies: the C ones in recursive.c and the C++20 one in
- * impls/cxx20/recursive.cc (which includes this inside extern "C"). */
+ * workloads/recursive_cxx20.cc (which includes this inside extern "C"). */
 #ifndef CB_RECURSIVE_H
 #define CB_RECURSIVE_H
 

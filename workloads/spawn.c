@@ -16,7 +16,7 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
-#include "impls/cxx20/cxx20.h"
+#include "cxx20.h"
 #include "spawn.h"
 #include "workload.h"
 

@@ -1,5 +1,5 @@
 /* spawn's data shared by its family bodies: the C ones in spawn.c and the C++20 one in
- * impls/cxx20/spawn.cc (which includes this inside extern "C"). */
+ * workloads/spawn_cxx20.cc (which includes this inside extern "C"). */
 #ifndef CB_SPAWN_H
 #define CB_SPAWN_H
 

@@ -7,7 +7,8 @@
 // records the innermost suspended handle in the top-level coroutine's slot, counts the suspension
 // and returns to whoever resumed the chain: the driver resumes that innermost handle next, as a
 // scheduler resumes an awaiting task. generator<T> is a recursive generator built on them.
-// Only these translation units are C++; they export the workloads' C entry points (cxx20.h).
+// The workloads' C++20 bodies (workloads/<workload>_cxx20.cc, the only C++ translation units) are
+// written on these types and export C entry points (workloads/cxx20.h).
 #ifndef CB_CXX20_TASK_HH
 #define CB_CXX20_TASK_HH
 

@@ -1,10 +1,10 @@
 // recursive with C++20 coroutines: the in-order walk is a task per call, recursing with
 // co_await (symmetric transfer into the child and back); each node is yielded through the
 // recursive generator (task.hh), straight to the consumer, once per node at any depth.
-#include "task.hh"
+#include "impls/cxx20/task.hh"
 
 extern "C" {
-#include "impls/cxx20/cxx20.h"
+#include "workloads/cxx20.h"
 #include "workloads/recursive.h"
 }
 

@@ -1,9 +1,10 @@
-/* The C entry points of the cxx20 family (impls/cxx20/<workload>.cc, C++20 coroutines): one
- * setup/run/finish triple per workload it supports, for the workloads' family tables. Built when
- * the Makefile's probe finds a C++20 compiler (CB_HAVE_CXX20); otherwise CB_CXX20_OPS gives an
- * empty body and the impl reports why it is unavailable. */
-#ifndef CB_CXX20_H
-#define CB_CXX20_H
+/* The C entry points of the workloads' cxx20 bodies (workloads/<workload>_cxx20.cc, written on
+ * the runtime's task type, impls/cxx20/task.hh): one setup/run/finish triple per workload that
+ * has one, for the workloads' family tables. Built when the Makefile's probe finds a C++20
+ * compiler (CB_HAVE_CXX20); otherwise CB_CXX20_OPS gives an empty body and the impl reports why
+ * it is unavailable. */
+#ifndef CB_WL_CXX20_H
+#define CB_WL_CXX20_H
 
 #include <stddef.h>
 

@@ -1,10 +1,10 @@
 // fault (the harness's self-test) with C++20 coroutines: a task suspends once and commits the
 // fault when the driver resumes it; overflow recurses on the thread's stack, as every stackless
 // family's resume does.
-#include "task.hh"
+#include "impls/cxx20/task.hh"
 
 extern "C" {
-#include "impls/cxx20/cxx20.h"
+#include "workloads/cxx20.h"
 #include "workloads/fault.h"
 }
 

@@ -2,10 +2,10 @@
 // blocking code; its reads and writes are child tasks that call the shared pump (io_pump) and,
 // when the socket would block, suspend to the event loop (io_run) until epoll reports it ready.
 // The same syscall order as the C families, so the same checksum and suspensions.
-#include "task.hh"
+#include "impls/cxx20/task.hh"
 
 extern "C" {
-#include "impls/cxx20/cxx20.h"
+#include "workloads/cxx20.h"
 #include "workloads/io_family.h"
 }
 

@@ -4,10 +4,10 @@
 // then each resumed at its innermost frame, in the workload's order, run to completion and
 // destroyed. layout=offset is unsupported (impls.c says why): the compiler allocates these frames
 // through the promise's operator new, which gets the size only.
-#include "task.hh"
+#include "impls/cxx20/task.hh"
 
 extern "C" {
-#include "impls/cxx20/cxx20.h"
+#include "workloads/cxx20.h"
 #include "workloads/spawn.h"
 }
 

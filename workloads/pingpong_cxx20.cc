@@ -2,10 +2,10 @@
 // chain of `depth` child tasks; the bottom one hands the value over and suspends to the driver,
 // which alternates the sides as the closure body's does. Same data path (workloads/pingpong.h),
 // so the same checksum and one suspension per switch.
-#include "task.hh"
+#include "impls/cxx20/task.hh"
 
 extern "C" {
-#include "impls/cxx20/cxx20.h"
+#include "workloads/cxx20.h"
 #include "workloads/pingpong.h"
 }
 
