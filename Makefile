@@ -42,6 +42,11 @@ LUA_CFLAGS := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --cflags $(LUA_PC)
 LUA_LIBS   := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --libs $(LUA_PC)))
 GO         ?= go
 GO_BIN     := $(if $(shell command -v $(GO) 2>/dev/null),$(BIN)/corobench-go)
+# bin/corobench-csharp.exe is built when Mono's C# compiler is installed (mono-mcs), at C# 7.2,
+# mcs's newest; BuildInfo.cs records mcs's version and that language version for the results.
+MCS        ?= mcs
+CS_LANG    ?= 7.2
+CS_BIN     := $(if $(shell command -v $(MCS) 2>/dev/null),$(BIN)/corobench-csharp.exe)
 
 # Boost.Context (the fcontext backend), found as stress-ng's Makefile.config finds libraries: a
 # link probe with this CC. Without it the build goes on and `corobench list` says why fcontext
@@ -91,7 +96,7 @@ GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git
 
 .PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	check-sanitize-all check-sanitize-all-build clean FORCE variants
-all: $(BIN)/corobench variants $(GO_BIN)
+all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -118,6 +123,13 @@ $(BIN)/corobench-go: $(wildcard impls/go/*.go) impls/go/go.mod
 	cd impls/go && GOCACHE=$(abspath $(BUILD))/go-cache GOPATH=$(abspath $(BUILD))/gopath \
 		GOENV=off GOFLAGS= GOPROXY=off GO111MODULE=on \
 		$(GO) build -buildvcs=false -trimpath -o $(abspath $@) .
+
+$(BIN)/corobench-csharp.exe: $(wildcard impls/csharp/*.cs)
+	@mkdir -p $(@D) $(BUILD)/csharp
+	printf 'static class BuildInfo { public const string Compiler = "%s, -langversion:%s"; }\n' \
+		"$$($(MCS) --version)" "$(CS_LANG)" > $(BUILD)/csharp/BuildInfo.cs
+	$(MCS) -langversion:$(CS_LANG) -optimize+ -warnaserror+ -nologo -out:$@ \
+		$(filter %.cs,$^) $(BUILD)/csharp/BuildInfo.cs
 
 # Variant builds (x86-64 only; docs/rsb.md): every source of corobench's own code, the switch
 # assembly included, is compiled to assembly with the same flags, rewritten by tools/asmrw.c
@@ -196,7 +208,7 @@ $(BUILD)/%.o: %.S
 # annotations; any error fails the test), then the deterministic gate (tests/gate.sh; docs/ci.md).
 # tests/check.sh prints one summary line at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
-check: $(BIN)/corobench variants $(GO_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
+check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \

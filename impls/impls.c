@@ -160,6 +160,11 @@ const cb_impl cb_impls[] = {
      "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
      "measured by its own program through docs/external.md's protocol",
      NULL, NULL, cb_lang_node_unavailable, 1, lang_check},
+    {"csharp", CB_STYLE_CSHARP,
+     "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe built by "
+     "mcs): the compiler's state machines, awaits resumed by the program's own run queue; "
+     "measured by its own program through docs/external.md's protocol",
+     NULL, NULL, cb_lang_csharp_unavailable, 1, lang_check},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
@@ -183,6 +188,7 @@ static const struct {
     [CB_STYLE_GO] = {"go", "stackful"},
     [CB_STYLE_NODE] = {"node", "stackless"},
     [CB_STYLE_CXX20] = {"cxx20", "stackless"},
+    [CB_STYLE_CSHARP] = {"csharp", "stackless"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
@@ -193,7 +199,7 @@ const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style]
 int cb_impl_is_language(const cb_impl *impl)
 {
     return impl->style == CB_STYLE_LUA || impl->style == CB_STYLE_GO ||
-           impl->style == CB_STYLE_NODE;
+           impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP;
 }
 
 const char *cb_impl_unavailable(const cb_impl *impl)

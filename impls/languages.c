@@ -1,4 +1,5 @@
-/* Finding bin/corobench-go, node + impls/node/corobench.mjs, and impls/lua/. */
+/* Finding bin/corobench-go, node + impls/node/corobench.mjs, mono + bin/corobench-csharp.exe,
+ * and impls/lua/. */
 #include "languages.h"
 
 #include <limits.h>
@@ -61,7 +62,22 @@ int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **
         argv[3] = script;
         return 0;
     }
-    *why = "no such language runtime (valid: go, node)";
+    if (strcmp(name, "csharp") == 0) {
+        snprintf(script, sizeof script, "%s/bin/corobench-csharp.exe", root);
+        if (access(script, R_OK) != 0) {
+            *why = "bin/corobench-csharp.exe not built (mcs was not installed when make ran; "
+                   "scripts/install-deps.sh installs mono-mcs)";
+            return -1;
+        }
+        if (find_in_path("mono", path, sizeof path) != 0) {
+            *why = "mono not found in PATH (scripts/install-deps.sh installs mono-runtime)";
+            return -1;
+        }
+        argv[0] = path;
+        argv[1] = script;
+        return 0;
+    }
+    *why = "no such language runtime (valid: go, node, csharp)";
     return -1;
 }
 
@@ -88,3 +104,4 @@ const char *cb_lang_lua_unavailable(void)
 #endif
 }
 const char *cb_lang_node_unavailable(void) { return unavailable("node"); }
+const char *cb_lang_csharp_unavailable(void) { return unavailable("csharp"); }

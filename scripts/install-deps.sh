@@ -15,6 +15,7 @@ packages=(
     clang libclang-rt-14-dev              # make fuzz: libFuzzer and the sanitizer runtimes
     libboost-context-dev                  # the fcontext backend (Boost.Context's own switch)
     g++                                   # the cxx20 family (C++20 coroutines)
+    mono-runtime mono-mcs                 # the csharp implementation: make builds bin/corobench-csharp.exe
 )
 # The node implementation needs a `node` (Node.js 18 or later); Debian's nodejs only when none is
 # there (a newer one from elsewhere, e.g. NodeSource's, is kept).

@@ -56,6 +56,14 @@ static const char *expected_language(const char *kind, const char *impl)
         {"node", "overflow", "node: RangeError: Maximum call stack size exceeded [exit status 1]"},
         {"node", "abort", "[killed by signal 6 (Aborted)], without a reply"},
         {"node", "exit", "node: the program exited with status 0 without sending its reply"},
+        {"csharp", "segv", "csharp: [ERROR] FATAL UNHANDLED EXCEPTION: "
+                           "System.NullReferenceException: Object reference not set to an "
+                           "instance of an object [exit status "},
+        {"csharp", "overflow", "csharp: [ERROR] FATAL UNHANDLED EXCEPTION: "
+                               "System.StackOverflowException: The requested operation caused a "
+                               "stack overflow. [exit status "},
+        {"csharp", "abort", "csharp: killed by signal 6 (Aborted), without a reply"},
+        {"csharp", "exit", "csharp: the program exited with status 0 without sending its reply"},
     };
     if (!strcmp(kind, "hang"))
         return "timed out after";
@@ -159,8 +167,8 @@ CB_TEST_T(fault_every_kind_every_family, 240)
     check_fault_run(impls, nc, "kind=segv,overflow,hang,abort,exit", 5, "1");
 }
 
-/* Every kind in every language runtime installed here (lua embedded, go and node programs of
- * their own): each dies, spins or exits in its own terms and the harness quotes it. The runtimes
+/* Every kind in every language runtime installed here (lua embedded, go, node and csharp
+ * programs of their own): each dies, spins or exits in its own terms and the harness quotes it. The runtimes
  * take a while to start on a loaded machine, so the kinds that end by themselves get a long
  * timeout and hang a run of its own with a short one. */
 CB_TEST_T(fault_every_kind_every_language, 240)
@@ -168,7 +176,7 @@ CB_TEST_T(fault_every_kind_every_language, 240)
     char impls[64];
     size_t nc = available_impls(1, impls, sizeof impls);
     if (!nc)
-        CB_SKIP("no language runtime is available here (lua, go, node)");
+        CB_SKIP("no language runtime is available here (lua, go, node, csharp)");
     /* A user's NODE_OPTIONS cannot make node's unhandled rejection a mere warning. */
     setenv("NODE_OPTIONS", "--unhandled-rejections=warn", 1);
     check_fault_run(impls, nc, "kind=segv,overflow,abort,exit", 4, "60");
@@ -273,7 +281,8 @@ CB_TEST_T(fault_cell_killed_from_outside, 120)
 }
 
 /* A language runtime's death is quoted by the stderr line that names it, not by its last line
- * (a stack trace's or "Node.js v20..."): the texts below are what go 1.19 and node 20 print. */
+ * (a stack trace's or "Node.js v20..."): the texts below are what go 1.19, node 20 and Mono 6.8
+ * print. */
 CB_TEST(fault_runtime_death_line)
 {
     static const struct {
@@ -299,6 +308,14 @@ CB_TEST(fault_runtime_death_line)
         {"Exception in PromiseRejectCallback:\nfile:///x/fault.mjs:23\n\n"
          "RangeError: Maximum call stack size exceeded\n\nNode.js v20.20.2\n",
          "RangeError: Maximum call stack size exceeded [exit status 1]", 1 << 8},
+        {"\nUnhandled Exception:\nSystem.NullReferenceException: Object reference not set to "
+         "an instance of an object\n  at Fault.Commit (System.String kind) [0x0009a] in <3b>:0 \n"
+         "[ERROR] FATAL UNHANDLED EXCEPTION: System.NullReferenceException: Object reference not "
+         "set to an instance of an object\n  at System.Threading._ThreadPoolWaitCallback."
+         "PerformWaitCallback () [0x00000] in <12>:0 \n",
+         "[ERROR] FATAL UNHANDLED EXCEPTION: System.NullReferenceException: Object reference not "
+         "set to an instance of an object [exit status 255]",
+         255 << 8},
         /* none of those: the last line, as for a C cell */
         {"free(): invalid pointer\n", "free(): invalid pointer [killed by signal 6 (Aborted)]",
          SIGABRT},

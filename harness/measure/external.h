@@ -35,7 +35,7 @@ typedef struct cb_ext_reply {
     double coroutine_bytes; /* < 0 if not given */
 } cb_ext_reply;
 
-/* Starts the runtime `name` ("go", "node"), sends the request and reads the reply within
+/* Starts the runtime `name` ("go", "node", "csharp"), sends the request and reads the reply within
  * timeout_s (<= 0: none). 0 with *out filled; 1 when the runtime has no body for the workload
  * (err holds its reason); -1 on any failure (err says what). */
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,

@@ -282,7 +282,8 @@ static void append_line(char *buf, size_t len, const char *sep, const char *l)
 
 /* The line of a language runtime's stderr that names how it died, if it printed one: Go's
  * unrecovered panic (with its "[signal ...]" line), its fatal error (with the stack limit it
- * ran into), its dump on a fatal signal; an uncaught JavaScript error. */
+ * ran into), its dump on a fatal signal; Mono's line for an unhandled exception (the exception
+ * and its message, after its stack trace); an uncaught JavaScript error. */
 static int runtime_line(const char *s, char *buf, size_t len)
 {
     const char *l;
@@ -296,6 +297,8 @@ static int runtime_line(const char *s, char *buf, size_t len)
         append_line(buf, len, "", l);
         const char *lim = strstr(s, "goroutine stack exceeds ");
         append_line(buf, len, ": ", lim);
+    } else if ((l = line_starting(s, "[ERROR] FATAL UNHANDLED EXCEPTION: "))) {
+        append_line(buf, len, "", l);
     } else if ((l = line_starting(s, NULL))) {
         append_line(buf, len, "", l);
     }
