@@ -74,7 +74,7 @@ fi
 # take minutes), with the C implementations again so each language sits beside the C models
 # measured at the same time; all files in one report.
 # An --impl among the extra arguments is the user's selection: then those runs only, with it.
-langs=lua,go,node,csharp
+langs=lua,go,node,csharp,luajit
 c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
     on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
 impl_sel=(--impl "$c_impls")

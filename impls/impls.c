@@ -165,6 +165,12 @@ const cb_impl cb_impls[] = {
      "mcs): the compiler's state machines, awaits resumed by the program's own run queue; "
      "measured by its own program through docs/external.md's protocol",
      NULL, NULL, cb_lang_csharp_unavailable, 1, lang_check},
+    {"luajit", CB_STYLE_LUAJIT,
+     "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s bodies "
+     "where the two languages write them alike), 64-bit values as FFI uint64_t; LuaJIT "
+     "cannot share the cell's process with Lua 5.4, so it is measured by its own program "
+     "through docs/external.md's protocol",
+     NULL, NULL, cb_lang_luajit_unavailable, 1, lang_check},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
@@ -189,6 +195,7 @@ static const struct {
     [CB_STYLE_NODE] = {"node", "stackless"},
     [CB_STYLE_CXX20] = {"cxx20", "stackless"},
     [CB_STYLE_CSHARP] = {"csharp", "stackless"},
+    [CB_STYLE_LUAJIT] = {"luajit", "stackful"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
@@ -199,7 +206,8 @@ const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style]
 int cb_impl_is_language(const cb_impl *impl)
 {
     return impl->style == CB_STYLE_LUA || impl->style == CB_STYLE_GO ||
-           impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP;
+           impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP ||
+           impl->style == CB_STYLE_LUAJIT;
 }
 
 const char *cb_impl_unavailable(const cb_impl *impl)

@@ -21,6 +21,7 @@ typedef enum cb_style {
     CB_STYLE_NODE,
     CB_STYLE_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
     CB_STYLE_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
+    CB_STYLE_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
     CB_STYLE_COUNT
 } cb_style;
 

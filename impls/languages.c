@@ -1,7 +1,8 @@
 /* Finding bin/corobench-go, node + impls/node/corobench.mjs, mono + bin/corobench-csharp.exe,
- * and impls/lua/. */
+ * luajit + impls/luajit/corobench.lua, and impls/lua/. */
 #include "languages.h"
 
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,32 @@ int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **
         argv[1] = script;
         return 0;
     }
-    *why = "no such language runtime (valid: go, node, csharp)";
+    if (strcmp(name, "luajit") == 0) {
+        if (find_in_path("luajit", path, sizeof path) != 0) {
+            *why = "luajit not found in PATH (scripts/install-deps.sh installs luajit)";
+            return -1;
+        }
+        snprintf(script, sizeof script, "%s/impls/luajit/corobench.lua", root);
+        if (access(script, R_OK) != 0) {
+            *why = "impls/luajit/corobench.lua not found";
+            return -1;
+        }
+        /* Its JSON is lua-cjson's module for Lua 5.1, which LuaJIT loads. */
+        glob_t g;
+        int found = glob("/usr/lib/*/lua/5.1/cjson.so", 0, NULL, &g) == 0 ||
+                    access("/usr/local/lib/lua/5.1/cjson.so", R_OK) == 0 ||
+                    access("/usr/lib/lua/5.1/cjson.so", R_OK) == 0;
+        globfree(&g);
+        if (!found) {
+            *why = "lua-cjson for Lua 5.1 (cjson.so) not installed (scripts/install-deps.sh "
+                   "installs lua-cjson)";
+            return -1;
+        }
+        argv[0] = path;
+        argv[1] = script;
+        return 0;
+    }
+    *why = "no such language runtime (valid: go, node, csharp, luajit)";
     return -1;
 }
 
@@ -105,3 +131,4 @@ const char *cb_lang_lua_unavailable(void)
 }
 const char *cb_lang_node_unavailable(void) { return unavailable("node"); }
 const char *cb_lang_csharp_unavailable(void) { return unavailable("csharp"); }
+const char *cb_lang_luajit_unavailable(void) { return unavailable("luajit"); }

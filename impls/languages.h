@@ -9,9 +9,10 @@
 const char *cb_lang_go_unavailable(void);
 const char *cb_lang_node_unavailable(void);
 const char *cb_lang_csharp_unavailable(void);
+const char *cb_lang_luajit_unavailable(void);
 const char *cb_lang_lua_unavailable(void);
 
-/* The command line that starts the runtime `name` ("go", "node" or "csharp"): argv[0] a path, then its
+/* The command line that starts the runtime `name` ("go", "node", "csharp" or "luajit"): argv[0] a path, then its
  * fixed arguments, NULL-terminated within CB_LANG_ARGV entries; the strings live until the next
  * call. 0, or -1 with *why set. */
 enum { CB_LANG_ARGV = 5 };

@@ -114,6 +114,7 @@ CB_TEST(external_go_same_work_as_c) { check_runtime("go"); }
 CB_TEST(external_node_same_work_as_c) { check_runtime("node"); }
 CB_TEST(external_lua_same_work_as_c) { check_runtime("lua"); }
 CB_TEST_T(external_csharp_same_work_as_c, 120) { check_runtime("csharp"); }
+CB_TEST(external_luajit_same_work_as_c) { check_runtime("luajit"); }
 
 /* A request the runtime cannot honour comes back as an error, not a crash or a hang; a
  * workload it has no body for comes back unsupported with the reason. */
@@ -139,6 +140,7 @@ static void check_errors(const char *runtime)
 CB_TEST(external_go_errors_reported) { check_errors("go"); }
 CB_TEST(external_node_errors_reported) { check_errors("node"); }
 CB_TEST(external_csharp_errors_reported) { check_errors("csharp"); }
+CB_TEST(external_luajit_errors_reported) { check_errors("luajit"); }
 
 /* The workload parameters of sm's cell all have the same value in the other's (which may add
  * its implementation's, as go's procs). */
@@ -150,14 +152,15 @@ static int same_point(json_t *sm, json_t *other)
     return 1;
 }
 
-/* The same through the harness: `run --quick` of sm and the four runtimes; every cell is ok
+/* The same through the harness: `run --quick` of sm and the five runtimes; every cell is ok
  * with sm's checksum and suspensions on its point, or unsupported because its runtime is not
  * installed here. */
 CB_TEST_T(external_quick_run_same_work, 300)
 {
     char out[256], path[4096], *argv[24];
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-external.json", (long)getpid());
-    const char *args[] = {"run", "--quick", "--impl", "sm,lua,go,node,csharp", "--reps", "1",
+    const char *args[] = {"run", "--quick", "--impl", "sm,lua,go,node,csharp,luajit",
+                          "--reps", "1",
                           "--warmup", "0", "--no-table", "-o", out, NULL};
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
     argv[0] = path;
@@ -204,8 +207,8 @@ CB_TEST_T(external_quick_run_same_work, 300)
     free(o);
     free(e);
     size_t available = 0;
-    for (const char *const *n = (const char *const[]){"lua", "go", "node", "csharp", NULL}; *n;
-         n++)
+    for (const char *const *n = (const char *const[]){"lua", "go", "node", "csharp", "luajit", NULL};
+         *n; n++)
         available += !cb_impl_unavailable(cb_impl_find(*n));
     CB_CHECK_EQ_INT(compared, 4 * available); /* pingpong, recursive, spawn, io */
 }
@@ -246,7 +249,7 @@ CB_TEST(external_layout_offset_unsupported)
     char out[256], path[4096];
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-offset.json", (long)getpid());
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    char *run[] = {path, "run", "--impl", "lua,go,node,csharp", "--workload", "spawn", "--param",
+    char *run[] = {path, "run", "--impl", "lua,go,node,csharp,luajit", "--workload", "spawn", "--param",
                    "n=10", "--param", "layout=offset", "--reps", "1", "--no-table", "-o", out,
                    NULL},
          *o, *e;
@@ -257,7 +260,7 @@ CB_TEST(external_layout_offset_unsupported)
         CB_FAIL("%s: %s", out, je.text);
     json_t *cells = json_object_get(doc, "cells");
     size_t i;
-    CB_CHECK_EQ_INT(json_array_size(cells), 4);
+    CB_CHECK_EQ_INT(json_array_size(cells), 5);
     json_array_foreach(cells, i, cell) {
         const char *impl = json_string_value(json_object_get(cell, "impl"));
         const char *err = json_string_value(json_object_get(cell, "error"));

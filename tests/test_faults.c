@@ -64,6 +64,10 @@ static const char *expected_language(const char *kind, const char *impl)
                                "stack overflow. [exit status "},
         {"csharp", "abort", "csharp: killed by signal 6 (Aborted), without a reply"},
         {"csharp", "exit", "csharp: the program exited with status 0 without sending its reply"},
+        {"luajit", "segv", "fault.lua:30: attempt to index field 'target' (a nil value)"},
+        {"luajit", "overflow", "fault.lua:23: stack overflow"},
+        {"luajit", "abort", "luajit: killed by signal 6 (Aborted), without a reply"},
+        {"luajit", "exit", "luajit: the program exited with status 0 without sending its reply"},
     };
     if (!strcmp(kind, "hang"))
         return "timed out after";
@@ -167,8 +171,8 @@ CB_TEST_T(fault_every_kind_every_family, 240)
     check_fault_run(impls, nc, "kind=segv,overflow,hang,abort,exit", 5, "1");
 }
 
-/* Every kind in every language runtime installed here (lua embedded, go, node and csharp
- * programs of their own): each dies, spins or exits in its own terms and the harness quotes it. The runtimes
+/* Every kind in every language runtime installed here (lua embedded, go, node, csharp and
+ * luajit programs of their own): each dies, spins or exits in its own terms and the harness quotes it. The runtimes
  * take a while to start on a loaded machine, so the kinds that end by themselves get a long
  * timeout and hang a run of its own with a short one. */
 CB_TEST_T(fault_every_kind_every_language, 240)
@@ -176,7 +180,7 @@ CB_TEST_T(fault_every_kind_every_language, 240)
     char impls[64];
     size_t nc = available_impls(1, impls, sizeof impls);
     if (!nc)
-        CB_SKIP("no language runtime is available here (lua, go, node, csharp)");
+        CB_SKIP("no language runtime is available here (lua, go, node, csharp, luajit)");
     /* A user's NODE_OPTIONS cannot make node's unhandled rejection a mere warning. */
     setenv("NODE_OPTIONS", "--unhandled-rejections=warn", 1);
     check_fault_run(impls, nc, "kind=segv,overflow,abort,exit", 4, "60");

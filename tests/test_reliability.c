@@ -485,7 +485,7 @@ CB_TEST_T(orphan_cell_dies_with_run, 60)
 CB_TEST_T(orphan_runtime_dies_with_run, 120)
 {
     size_t tried = 0;
-    for (const char *const *rt = (const char *const[]){"go", "node", "csharp", NULL}; *rt; rt++) {
+    for (const char *const *rt = (const char *const[]){"go", "node", "csharp", "luajit", NULL}; *rt; rt++) {
         const char *why = cb_impl_unavailable(cb_impl_find(*rt));
         if (why) {
             fprintf(stderr, "%s: skipped: %s\n", *rt, why);
@@ -515,7 +515,7 @@ CB_TEST_T(orphan_runtime_dies_with_run, 120)
         tried++;
     }
     if (!tried)
-        CB_SKIP("none of go, node and csharp is available here");
+        CB_SKIP("none of go, node, csharp and luajit is available here");
 }
 
 /* A stopped run cannot kill its cell at the timeout: the cell's own timer does. */

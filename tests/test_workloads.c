@@ -347,6 +347,8 @@ CB_TEST(workload_value_refused_by_impl)
          "valid here: layout=aligned"},
         {"csharp", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
          "valid here: layout=aligned"},
+        {"luajit", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
+         "valid here: layout=aligned"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const cb_impl *im = cb_impl_find(rows[i].impl);

@@ -5,7 +5,8 @@
 -- direction it waits for. Messages are Lua strings: a client builds each with string.pack, a
 -- read gathers its pieces with table.concat. Content, verification and hashing are io.c's.
 local mix = require("common").mix
-local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
+local event_loop = require("drive").event_loop
+local create, yield = coroutine.create, coroutine.yield
 local pack, unpack, concat = string.pack, string.unpack, table.concat
 local net = corobench.net
 local IN, OUT, ERRHUP = net.IN, net.OUT, net.ERRHUP
@@ -114,27 +115,12 @@ function M.setup(p)
         want[2 * c + 1], want[2 * c + 2] = 0, 0
     end
 
+    local function wait(events) return net.wait(h, events) end
+    local function ready(ev, w) return ev & (w | ERRHUP) ~= 0 end
+
     local inst = {}
     function inst.run()
-        local live, events = 2 * conns, {}
-        for ep = 1, 2 * conns do -- io.c's start order: server c, then client c
-            local ok, r = resume(co[ep])
-            if not ok then error(r, 0) end
-            if r then live = live - 1 end
-        end
-        while live > 0 do
-            local n = net.wait(h, events)
-            for k = 1, 2 * n, 2 do
-                local ep, ev = events[k], events[k + 1]
-                local w = want[ep]
-                if w ~= 0 and ev & (w | ERRHUP) ~= 0 then
-                    want[ep] = 0
-                    local ok, r = resume(co[ep])
-                    if not ok then error(r, 0) end
-                    if r then live = live - 1 end
-                end
-            end
-        end
+        event_loop(co, want, conns, wait, ready)
     end
     function inst.finish()
         local sum = 0

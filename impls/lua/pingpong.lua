@@ -4,7 +4,8 @@
 -- other side with it (the trampoline the sm family's driver loop also is). One op = one yield
 -- (one suspension) and one resume. `sites` only picks the salt (B uses A's with sites=same).
 local mix = require("common").mix
-local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
+local trampoline = require("drive").trampoline
+local create, yield = coroutine.create, coroutine.yield
 
 local M = {}
 
@@ -43,13 +44,7 @@ function M.setup(p)
     local co = { create(side(0x0a)), create(side(p.sites == "same" and 0x0a or 0x0b)) }
     local inst = {}
     function inst.run()
-        local cur, v = 1, 0x1234567890abcdef
-        while true do
-            local ok, out = resume(co[cur], v)
-            if not ok then error(out, 0) end
-            if out == nil then return end
-            v, cur = out, 3 - cur
-        end
+        trampoline(co, 0x1234567890abcdef)
     end
     function inst.finish()
         return p.switches, mix(sum, final)

@@ -2,7 +2,8 @@
 -- `height` levels in order by plain recursion on its own Lua stack, yielding each node's value;
 -- the driver folds what it receives. One op = one node (one suspension).
 local mix = require("common").mix
-local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
+local consume = require("drive").consume
+local create, yield = coroutine.create, coroutine.yield
 local at_rest = corobench.at_rest
 
 local M = {}
@@ -17,13 +18,7 @@ function M.setup(p)
     local gen = create(function() walk(1, 0) end) -- before the clock starts, as C's
     local inst = {}
     function inst.run()
-        local ok, v = resume(gen)
-        at_rest(1) -- the generator is at its deepest: the leftmost leaf
-        while v ~= nil do
-            sum = mix(sum, v)
-            ok, v = resume(gen)
-        end
-        if not ok then error(v, 0) end
+        sum = consume(gen, sum, mix, at_rest)
     end
     function inst.finish()
         return (1 << height) - 1, sum

@@ -3,7 +3,8 @@
 -- run-time number of locals), and yields at the bottom. With all n suspended the driver is at
 -- the rest point; then it resumes each to completion. One op = one coroutine's whole life.
 local mix = require("common").mix
-local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
+local spawn = require("drive").spawn
+local yield = coroutine.yield
 local at_rest = corobench.at_rest
 
 local M = {}
@@ -41,7 +42,6 @@ function M.setup(p)
         error(("spawn: frame=%d is not a multiple of 8 (valid: 8, 16, ..., 65536)"):format(p.frame), 0)
     end
     local sum = 0
-    local handle = {} -- one per coroutine, as a run queue holds
     local order = p.order == "random" and shuffle(n, p.seed) or nil
 
     local function level(id, lvl)
@@ -62,24 +62,11 @@ function M.setup(p)
         return acc
     end
     local function body(id) return level(id, 0) end
+    local function resume_value(i) return i ~ 0x5bd1e9955bd1e995 end
 
     local inst = {}
     function inst.run()
-        for i = 0, n - 1 do
-            local co = create(body)
-            handle[i + 1] = co
-            local ok, out = resume(co, i)
-            if not ok then error(out, 0) end
-            sum = mix(sum, out)
-        end
-        at_rest(n)
-        for j = 0, n - 1 do
-            local i = order and order[j + 1] or j
-            local ok, out = resume(handle[i + 1], i ~ 0x5bd1e9955bd1e995)
-            if not ok then error(out, 0) end
-            sum = mix(sum, out)
-            handle[i + 1] = false
-        end
+        sum = spawn(n, body, order, sum, mix, resume_value, at_rest)
     end
     function inst.finish()
         return n, sum
