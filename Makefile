@@ -80,10 +80,12 @@ CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/cl
 # The parameters, runtimes and workloads: portable to every ARCH, no third-party library but the
 # optional Lua (and the C++20 family where a C++ compiler is found).
 CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c) $(CXX_SRC)
-# The harness by role (docs/architecture.md): measure/ inside a cell's child, run/ the parent,
-# report/ the readers of results; main.c (the command table), cli.c and buildinfo.c above them.
+# The harness by layer (docs/architecture.md, checked by tests/layers.sh): common/ what every
+# part uses, measure/ inside a cell's child, results/ the schema's writer and reader, run/ the
+# parent, report/ the readers of results; main.c (the command table) above them.
 HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
-	$(wildcard harness/*.c harness/measure/*.c harness/run/*.c harness/report/*.c)) $(CLOCK_SRC)
+	$(wildcard harness/*.c harness/common/*.c harness/measure/*.c harness/results/*.c \
+	harness/run/*.c harness/report/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
 TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_workloads.c
 TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
@@ -105,10 +107,10 @@ $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 # Build facts baked into the binary; rebuilt every time so the commit is never stale.
 BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
 	-DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"'
-$(BUILD)/harness/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
-$(BUILD)/harness/buildinfo.o: FORCE
+$(BUILD)/harness/common/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
+$(BUILD)/harness/common/buildinfo.o: FORCE
 
-$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/run/proc.c) $(CORE_OBJ)
+$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
@@ -166,8 +168,8 @@ $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
 $$($(1)_ASM_S): $$($(1)_DIR)/%.s: %.S
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -MT $$@ -E -o $$@ $$<
-$$($(1)_DIR)/harness/buildinfo.s: ALL_CPPFLAGS += $$(BUILDINFO_DEFS) -DCB_VARIANT='"$(3)"'
-$$($(1)_DIR)/harness/buildinfo.s: FORCE
+$$($(1)_DIR)/harness/common/buildinfo.s: ALL_CPPFLAGS += $$(BUILDINFO_DEFS) -DCB_VARIANT='"$(3)"'
+$$($(1)_DIR)/harness/common/buildinfo.s: FORCE
 # One pass over all files (the rewriter needs them all); unchanged outputs keep their times.
 $$($(1)_DIR)/rewritten: $$($(1)_ASM) $(ASMRW)
 	$(ASMRW) $(2) $$($(1)_ASM)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build.h"
-#include "cli.h"
+#include "common/build.h"
+#include "common/cli.h"
 #include "params/params.h"
 #include "report/commands.h"
 #include "run/commands.h"

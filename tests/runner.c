@@ -2,7 +2,7 @@
  * timeout; prints one line per test and finally "N passed, M failed[, K skipped]". */
 #include <unistd.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "test.h"
 
 typedef struct test {

@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "impls/thread.h"
 #include "test.h"
 

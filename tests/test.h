@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "workloads/workload.h"
 
 typedef void (*cb_test_fn)(void);

@@ -11,7 +11,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "harness/report/load.h"
+#include "harness/results/cell.h"
+#include "harness/results/load.h"
 #include "impls/impls.h"
 #include "test.h"
 

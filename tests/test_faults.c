@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "impls/impls.h"
 #include "test.h"
 

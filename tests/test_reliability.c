@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "impls/impls.h"
 #include "test.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/run/rsbcal.h"
+#include "harness/measure/rsbcal.h"
 #include "impls/impls.h"
 #include "test.h"
 
@@ -330,7 +330,7 @@ CB_TEST_T(rsb_recursive, 300)
     check_recursive((cb_rsb_config){CB_RSB_CIRCULAR, 32}, hs, sizeof hs / sizeof hs[0]);
 }
 
-/* The vendor defaults `auto` falls back to (harness/run/rsbcal.c, docs/rsb.md): the expected
+/* The vendor defaults `auto` falls back to (harness/measure/rsbcal.c, docs/rsb.md): the expected
  * counts under each, whichever CPU runs the test, so that a test assuming one vendor's model
  * fails on either machine. Within the stack both models agree with the circular formulas; past
  * it, pingpong's per-switch misses follow the model in force (circular: every level of the

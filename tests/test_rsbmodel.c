@@ -1,11 +1,11 @@
 /* The return-stack models on synthetic call/return traces, counted by hand (docs/rsb.md,
  * "Models"): overflow, underflow, recursion, and two stacks switching, for circular and
  * underflow-btb; several candidates in one pass count as each would alone; and the calibration
- * fit (harness/report/rsbfit.c) recovering a known knee and cost from pingpong-shaped traces. The
+ * fit (harness/measure/rsbfit.c) recovering a known knee and cost from pingpong-shaped traces. The
  * simulator is driven directly (cb_rsbsim_push/pop), not through instrumented code. */
 #include <math.h>
 
-#include "harness/report/rsbfit.h"
+#include "harness/measure/rsbfit.h"
 #include "harness/measure/rsbsim.h"
 #include "test.h"
 

@@ -21,7 +21,7 @@
 #include "impls/runtime.h"
 #include "memory.h"
 #include "rsbsim.h"
-#include "stats.h"
+#include "harness/common/stats.h"
 #include "workloads/run_once.h"
 
 enum {

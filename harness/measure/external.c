@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "harness/run/proc.h"
+#include "harness/common/proc.h"
 #include "impls/languages.h"
-#include "stats.h"
+#include "harness/common/stats.h"
 
 /* Warm-up of every external cell: V8 compiles the hot paths while it runs (the C cells' one
  * warm-up repetition would time its interpreter); go and node get the same. */

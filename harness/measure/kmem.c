@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "harness/common/stats.h"
 
 enum { KMEM_VMAS = 4096, KMEM_ROUNDS = 5 };
 

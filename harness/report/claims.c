@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "claims.h"
-#include "fields.h"
-#include "load.h"
-#include "rsbfit.h"
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "harness/results/load.h"
+#include "harness/measure/rsbfit.h"
 #include "signif.h"
-#include "harness/run/rsbcal.h"
 
 enum { MIN_SAMPLES = 5, MAXPTS = 64 };
 
@@ -272,7 +272,7 @@ static void c_depth(const ctx *c, claim *o)
         /* The model named with how well it fits this CPU (calibrated R^2, or an uncalibrated
          * default), as the stdout table names it. */
         char label[160];
-        cb_rsbcal_label(c->rsb, model ? model : "circular", (long)N, label, sizeof label);
+        cb_results_rsb_label(c->rsb, model ? model : "circular", (long)N, label, sizeof label);
         if (knee >= 0)
             cb_append(
                 o->text, sizeof o->text,

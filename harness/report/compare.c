@@ -17,11 +17,12 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fields.h"
-#include "harness/build.h"
-#include "harness/cli.h"
-#include "harness/measure/stats.h"
-#include "load.h"
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
+#include "harness/common/stats.h"
+#include "harness/results/load.h"
 #include "signif.h"
 
 enum { CMP_MIN_SAMPLES = 5, CMP_KEY = 768 };

@@ -15,12 +15,13 @@
 
 #include "commands.h"
 #include "export.h"
-#include "fields.h"
-#include "harness/build.h"
-#include "harness/cli.h"
-#include "harness/measure/stats.h"
-#include "harness/output.h"
-#include "load.h"
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
+#include "harness/common/stats.h"
+#include "harness/common/output.h"
+#include "harness/results/load.h"
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */

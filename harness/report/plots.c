@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "export.h"
-#include "fields.h"
-#include "harness/output.h"
-#include "harness/run/proc.h"
-#include "load.h"
+#include "harness/results/fields.h"
+#include "harness/common/output.h"
+#include "harness/common/proc.h"
+#include "harness/results/load.h"
 #include "plots.h"
 
 enum { PLOT_SETS = 2, PLOT_WHERE = 4, PLOT_Y = 4, PLOT_TIMEOUT_S = 60 };

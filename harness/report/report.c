@@ -13,10 +13,11 @@
 
 #include "claims.h"
 #include "commands.h"
-#include "fields.h"
-#include "harness/cli.h"
-#include "harness/output.h"
-#include "load.h"
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "harness/common/cli.h"
+#include "harness/common/output.h"
+#include "harness/results/load.h"
 #include "plots.h"
 
 /* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),

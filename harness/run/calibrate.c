@@ -2,7 +2,7 @@
  * mispredicted return costs here (docs/rsb.md, "Calibration"). One `corobench run` in a child
  * process times asm and asmjmp pingpong (sites distinct and same, depth 0..D) in the plain and
  * jmpret builds, pinned, and counts every candidate (both models, N 8..64) in one counting pass
- * per cell; the fit (harness/report/rsbfit.c) checks the jmpret twin, picks the twin and the
+ * per cell; the fit (harness/measure/rsbfit.c) checks the jmpret twin, picks the twin and the
  * candidate; the result goes to results/calibration/<cpu key>.json, which every later run reads
  * as machine.rsb. */
 #include <errno.h>
@@ -16,16 +16,15 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "harness/build.h"
-#include "harness/cli.h"
-#include "harness/output.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
+#include "harness/common/output.h"
 #include "harness/measure/counters.h"
-#include "harness/measure/stats.h"
-#include "harness/report/load.h"
-#include "harness/report/rsbfit.h"
-#include "proc.h"
+#include "harness/common/stats.h"
+#include "harness/measure/rsbfit.h"
+#include "harness/common/proc.h"
 #include "results.h"
-#include "rsbcal.h"
+#include "harness/measure/rsbcal.h"
 
 typedef struct cal_opts {
     int pin_cpu;
@@ -637,7 +636,7 @@ int cb_cmd_calibrate(int argc, char **argv)
     const char *pmu_why = pmu_reason(why, sizeof why);
     snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
     /* Checked before the sweep. This CPU's own file is replaced by recalibrating (its
-     * directory made as needed); -o and --data follow every command's rule (harness/output.h):
+     * directory made as needed); -o and --data follow every command's rule (harness/common/output.h):
      * a new path, or a regular file with --force. */
     if (!o.out_path && make_parent(path) != 0)
         return cb_usage_error("cannot create the directory of '%s': %s (valid: a writable "

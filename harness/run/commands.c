@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cli.h"
-#include "harness/output.h"
+#include "harness/common/cli.h"
+#include "harness/common/output.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
 #include "options.h"
 #include "plan.h"
-#include "proc.h"
+#include "harness/common/proc.h"
 #include "results.h"
 #include "runner.h"
 
@@ -38,7 +38,7 @@ int cb_cmd_run(int argc, char **argv)
     cb_proc_stop_on_interrupt(cb_out_tmp_now);
 
     cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
-    json_t *doc = cb_results_new(&o);
+    json_t *doc = cb_run_results_new(&o);
     size_t bad = cb_run_plan(&o, &plan, json_object_get(doc, "cells"));
     size_t done = json_array_size(json_object_get(doc, "cells"));
     int sig = cb_proc_interrupted(), moved;

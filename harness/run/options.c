@@ -12,11 +12,11 @@
 
 #include "options.h"
 
-#include "harness/build.h"
-#include "harness/cli.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
 #include "harness/measure/counters.h"
 #include "harness/measure/rsbsim.h"
-#include "rsbcal.h"
+#include "harness/measure/rsbcal.h"
 
 /* A registry --impl or --workload selects from. */
 typedef struct registry {
@@ -311,7 +311,7 @@ static int finish(cb_run_opts *o, const parse_state *ps)
     if (!o->nvariants) /* this binary's own */
         o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
     /* auto: the model this machine's calibration chose, else its vendor's default
-     * (run/rsbcal.h); a size given with --rsb-entries wins either way. */
+     * (measure/rsbcal.h); a size given with --rsb-entries wins either way. */
     if (!o->rsb_model_set) {
         json_t *machine_rsb = cb_rsbcal_machine();
         cb_rsb_config cfg;

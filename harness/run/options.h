@@ -28,7 +28,7 @@ typedef struct cb_run_opts {
     int quick;
     int pin_cpu; /* -1: no pinning */
     double timeout_s;
-    const char *out_path; /* NULL: a new results/<host>-<UTC time>.json (harness/output.h) */
+    const char *out_path; /* NULL: a new results/<host>-<UTC time>.json (harness/common/output.h) */
     int force;            /* --force: -o may replace a regular file */
     int print_table;
     const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */

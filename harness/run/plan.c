@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/build.h"
-#include "harness/cli.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
 #include "harness/measure/rsbsim.h"
 
 /* --quick replaces these defaults (never a value the user gave). */

@@ -16,11 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/build.h"
-#include "harness/cli.h"
+#include "harness/results/cell.h"
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
 #include "harness/measure/clock.h"
-#include "harness/report/load.h"
-#include "proc.h"
+#include "harness/common/proc.h"
 #include "results.h"
 #include "workloads/run_once.h"
 

@@ -1,4 +1,4 @@
-/* Runs a plan: every cell in its own child process (harness/run/proc.h), the counting pass after
+/* Runs a plan: every cell in its own child process (harness/common/proc.h), the counting pass after
  * an ok timed run, then the check that every variant of a cell did the same work. */
 #ifndef CB_RUNNER_H
 #define CB_RUNNER_H

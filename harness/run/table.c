@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/report/load.h"
+#include "harness/results/cell.h"
 #include "results.h"
-#include "rsbcal.h"
+#include "harness/measure/rsbcal.h"
 
 enum { TBL_COLS = 12, TBL_CELL = 160 };
 
@@ -45,7 +45,7 @@ void cb_results_print_table(json_t *doc, FILE *out)
     /* Simulated counts are named by the model that produced them (docs/rsb.md). */
     char rsb_head[256], label[200];
     json_t *run = json_object_get(doc, "run");
-    cb_rsbcal_label(json_object_get(json_object_get(doc, "machine"), "rsb"),
+    cb_results_rsb_label(json_object_get(json_object_get(doc, "machine"), "rsb"),
                     json_string_value(json_object_get(run, "rsb_model")) ?: "?",
                     (long)json_integer_value(json_object_get(run, "rsb_entries")), label,
                     sizeof label);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cli.h"
+#include "harness/common/cli.h"
 #include "impls/impls.h"
 #include "params/params.h"
 #include "workloads/workload.h"

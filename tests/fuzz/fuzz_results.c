@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "harness/report/commands.h"
-#include "harness/report/load.h"
+#include "harness/results/load.h"
 
 static int mem_fd = -1;
 static char mem_path[64];

@@ -14,86 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/build.h"
-#include "harness/cli.h"
-#include "impls/impls.h"
-
-int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value)
-{
-    const cb_impl *im = cb_impl_find(json_string_value(json_object_get(cell, "impl")) ?: "");
-    for (const cb_param_def *d = im ? im->params : NULL; d && d->name; d++) {
-        if (strcmp(d->name, name))
-            continue;
-        if (d->kind == CB_PARAM_INT)
-            return json_is_integer(value) && json_integer_value(value) == strtoll(d->defval, NULL, 10);
-        return json_is_string(value) && !strcmp(json_string_value(value), d->defval);
-    }
-    return -1;
-}
-
-void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
-{
-    size_t n = 0;
-    const char *k;
-    json_t *v;
-    buf[0] = '\0';
-    json_object_foreach(json_object_get(cell, "params"), k, v)
-    {
-        int at_default = cb_impl_param_at_default(cell, k, v);
-        /* implementation parameters: never (impl_params 0) or when not at their defaults */
-        if (at_default >= 0 && (!impl_params || at_default))
-            continue;
-        if (json_is_integer(v))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
-                                  (long long)json_integer_value(v));
-        else
-            n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
-                                  json_string_value(v));
-        if (n >= len)
-            break;
-    }
-}
-
-
-double cb_cell_direct_ns(json_t *cells, json_t *cell)
-{
-    char want[512], have[512];
-    const char *wl = json_string_value(json_object_get(cell, "workload"));
-    const char *var = json_string_value(json_object_get(cell, "variant"));
-    cb_cell_params_text(cell, 0, want, sizeof want);
-    size_t i;
-    json_t *c;
-    json_array_foreach(cells, i, c)
-    {
-        const char *im = json_string_value(json_object_get(c, "impl"));
-        const char *st = json_string_value(json_object_get(c, "status"));
-        const char *cv = json_string_value(json_object_get(c, "variant"));
-        if (!im || strcmp(im, "direct") || !st || strcmp(st, "ok") ||
-            strcmp(json_string_value(json_object_get(c, "workload")), wl) ||
-            (var && cv && strcmp(var, cv)))
-            continue;
-        cb_cell_params_text(c, 0, have, sizeof have);
-        if (!strcmp(have, want))
-            return json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
-    }
-    return -1;
-}
-
-const char cb_cell_flags_legend[] =
-    "flags: P preempted during the kept repetitions, S steal time by the hypervisor, "
-    "D drift over 3% between the first and second half of the samples (unstable), "
-    "B repetitions shorter than min_rep_ms (batch limited)";
-
-const char *cb_cell_flags(json_t *cell, char *buf, size_t len)
-{
-    json_t *steal = json_object_get(cell, "steal_ns_per_rep"), *u = json_object_get(cell, "unstable");
-    snprintf(buf, len, "%s%s%s%s",
-             json_integer_value(json_object_get(cell, "preemptions")) > 0 ? "P" : "",
-             json_is_number(steal) && json_number_value(steal) > 0 ? "S" : "",
-             json_is_object(u) ? "D" : "",
-             json_is_true(json_object_get(cell, "batch_limited")) ? "B" : "");
-    return buf;
-}
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
 
 typedef struct checker {
     const char *name; /* the file, as given */
@@ -466,18 +388,4 @@ json_t *cb_results_load(const char *path)
     json_t *doc = cb_results_parse(path, data, len);
     free(data);
     return doc;
-}
-
-const char *cb_results_unit(json_t *cells, const char *workload)
-{
-    json_t *c;
-    size_t i;
-    json_array_foreach(cells, i, c)
-    {
-        json_t *unit = json_object_get(c, "unit");
-        if (!strcmp(json_string_value(json_object_get(c, "workload")), workload) &&
-            json_is_string(unit))
-            return json_string_value(unit);
-    }
-    return "op";
 }

@@ -1,6 +1,6 @@
 /* Output files that never clobber: checked before any work, written whole, put in place
  * atomically (output.h). */
-#include "harness/output.h"
+#include "harness/common/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* Least-squares calibration of the return-stack model: one straight line per candidate, and the
- * choice among candidates (harness/report/rsbfit.h, docs/rsb.md). */
+ * choice among candidates (harness/measure/rsbfit.h, docs/rsb.md). */
 #include "rsbfit.h"
 
 #include <math.h>

@@ -1,20 +1,12 @@
-/* Reading results documents (docs/results-schema.md): load and check every field, name a cell's
- * parameters and its workload's unit. Shared by the report, export and compare commands and by
- * the table a run prints. Outputs go through harness/output.h. */
-#ifndef CB_LOAD_H
-#define CB_LOAD_H
+/* Text about a results cell (docs/results-schema.md) for the run's table and the readers:
+ * its parameters, the direct baseline, the doubtful-timing letters, the unit, and how a
+ * simulated count's model is labelled. */
+#ifndef CB_RESULTS_CELL_H
+#define CB_RESULTS_CELL_H
 
 #include <jansson.h>
-#include <stdio.h>
+#include <stddef.h>
 
-/* Reads a results document and checks every field a reader uses (type, range, finite; each cell
- * once); NULL after one line naming the parser's line and column, or the cell index and the
- * field that is wrong (docs/bad-input.md). A directory is named as such. */
-json_t *cb_results_load(const char *path);
-/* The same from memory; name is the file's name for the messages. */
-json_t *cb_results_parse(const char *name, const char *data, size_t len);
-/* 0, or prints one line and returns CB_EXIT_USAGE. */
-int cb_results_check(json_t *doc, const char *name);
 /* Whether parameter name of a cell is one of its implementation's (from the implementation's
  * definition table, impls/impls.c) and at its default: -1 not an implementation parameter (or an
  * implementation this build does not know), 1 at its default, 0 set to another value. */
@@ -33,5 +25,11 @@ const char *cb_cell_flags(json_t *cell, char *buf, size_t len);
 extern const char cb_cell_flags_legend[];
 /* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one. */
 const char *cb_results_unit(json_t *cells, const char *workload);
+
+/* How a simulated count is labelled wherever it is shown: "underflow-btb 16, calibrated R^2
+ * 0.98", "circular 32, default for AuthenticAMD", "circular 24, --rsb-model". run_model and
+ * run_entries are what the run simulated; machine_rsb what the machine is believed to be. */
+void cb_results_rsb_label(json_t *machine_rsb, const char *run_model, long run_entries,
+                          char *buf, size_t len);
 
 #endif

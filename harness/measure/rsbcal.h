@@ -41,10 +41,4 @@ json_t *cb_rsbcal_machine(void);
 cb_rsb_config cb_rsbcal_vendor_default(const cb_cpu_id *c);
 /* The model and size an `auto` run simulates: those of machine.rsb. */
 void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out);
-/* How a simulated count is labelled wherever it is shown: "underflow-btb 16, calibrated R^2
- * 0.98", "circular 32, default for AuthenticAMD", "circular 24, --rsb-model". run_model and
- * run_entries are what the run simulated; machine_rsb what the machine is believed to be. */
-void cb_rsbcal_label(json_t *machine_rsb, const char *run_model, long run_entries, char *buf,
-                     size_t len);
-
 #endif

@@ -157,19 +157,3 @@ void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out)
     *out = (cb_rsb_config){m, n >= 1 && n <= CB_RSBSIM_MAX_ENTRIES ? (unsigned)n
                                                                     : CB_RSBSIM_DEFAULT_ENTRIES};
 }
-
-void cb_rsbcal_label(json_t *machine_rsb, const char *run_model, long run_entries, char *buf,
-                     size_t len)
-{
-    const char *mm = json_string_value(json_object_get(machine_rsb, "model"));
-    long me = (long)json_integer_value(json_object_get(machine_rsb, "entries"));
-    const char *src = json_string_value(json_object_get(machine_rsb, "source"));
-    if (!mm || !src || strcmp(mm, run_model) || me != run_entries)
-        snprintf(buf, len, "%s %ld, set by option; this machine's is %s %ld", run_model,
-                 run_entries, mm ? mm : "?", me);
-    else if (!strcmp(src, "calibrated"))
-        snprintf(buf, len, "%s %ld, calibrated R^2 %.2f", run_model, run_entries,
-                 json_number_value(json_object_get(machine_rsb, "r2")));
-    else
-        snprintf(buf, len, "%s %ld, uncalibrated default", run_model, run_entries);
-}
