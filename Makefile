@@ -110,7 +110,7 @@ BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
 $(BUILD)/harness/common/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
 $(BUILD)/harness/common/buildinfo.o: FORCE
 
-$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c) $(CORE_OBJ)
+$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c harness/common/alloc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS) $(CORE_LIBS)
 

@@ -1,6 +1,7 @@
 /* The helpers every command shares. Every bad input is one line naming the bad value and the
  * valid choices, and exit status 2, before anything runs. */
 #include "cli.h"
+#include "harness/common/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,15 +20,24 @@ int cb_usage_error(const char *fmt, ...)
     return CB_EXIT_USAGE;
 }
 
+int cb_error_set(cb_error *e, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
 char **cb_split_list(const char *s, size_t *n)
 {
     size_t len = strlen(s), count = 1;
     for (const char *p = s; *p; p++)
         count += *p == ',';
     /* One allocation: the pointers, then a copy of the text they point into. */
-    char **v = malloc((count + 1) * sizeof *v + len + 1);
-    if (!v)
-        abort();
+    char **v = cb_xmalloc((count + 1) * sizeof *v + len + 1);
     char *text = (char *)(v + count + 1), *rest = text, *tok;
     memcpy(text, s, len + 1);
     *n = 0;

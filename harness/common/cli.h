@@ -18,6 +18,15 @@ typedef struct cb_command {
     int (*handler)(int argc, char **argv);
 } cb_command;
 
+/* An error a library function returns for the command to print: one line without the
+ * "corobench: " prefix. Functions that take one fill it and return -1 (or NULL); only a command
+ * handler prints it (cb_usage_error("%s", e.msg)) and chooses the exit status. */
+typedef struct cb_error {
+    char msg[1024];
+} cb_error;
+/* Formats into e (NULL: nothing) and returns -1. */
+int cb_error_set(cb_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Prints a one-line "corobench: ..." error and returns CB_EXIT_USAGE. */
 int cb_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Splits "a,b,,c" at commas into a NULL-terminated array, empty items kept as ""; *n counts

@@ -1,5 +1,6 @@
 /* Start, wait with a deadline, reap; and wait-status wording (proc.h). */
 #include "proc.h"
+#include "harness/common/alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +18,7 @@
 
 static void append(char **buf, size_t *len, const char *data, size_t n)
 {
-    char *b = realloc(*buf, *len + n + 1);
-    if (!b)
-        abort();
+    char *b = cb_xrealloc(*buf, *len + n + 1);
     memcpy(b + *len, data, n);
     *len += n;
     b[*len] = '\0';

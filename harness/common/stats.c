@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "harness/common/alloc.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -14,9 +15,7 @@ static int cmp_double(const void *a, const void *b)
 
 double cb_median(const double *x, size_t n)
 {
-    double *s = malloc(n * sizeof *s);
-    if (!s)
-        abort();
+    double *s = cb_xmalloc(n * sizeof *s);
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
@@ -26,9 +25,7 @@ double cb_median(const double *x, size_t n)
 
 double cb_mad(const double *x, size_t n, double median)
 {
-    double *d = malloc(n * sizeof *d);
-    if (!d)
-        abort();
+    double *d = cb_xmalloc(n * sizeof *d);
     for (size_t i = 0; i < n; i++)
         d[i] = x[i] > median ? x[i] - median : median - x[i];
     double m = cb_median(d, n);

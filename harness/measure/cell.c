@@ -21,6 +21,7 @@
 #include "impls/runtime.h"
 #include "memory.h"
 #include "rsbsim.h"
+#include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 #include "workloads/run_once.h"
 
@@ -326,7 +327,7 @@ static json_t *to_json(const measure *ms, json_t *cell)
     json_object_set_new(cell, "ns_per_op", stats_object(ms->samples, ms->m->reps));
     /* The same samples in TSC cycles (reference cycles at the TSC's rate, not core clocks). */
     if (!strcmp(cb_clock_source(), "tsc")) {
-        double *cyc = calloc(ms->m->reps ? ms->m->reps : 1, sizeof *cyc);
+        double *cyc = cb_xcalloc(ms->m->reps ? ms->m->reps : 1, sizeof *cyc);
         for (unsigned i = 0; i < ms->m->reps; i++)
             cyc[i] = ms->samples[i] * ms->hz / 1e9;
         json_object_set_new(cell, "tsc_cycles_per_op", stats_object(cyc, ms->m->reps));
@@ -371,9 +372,9 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
     }
     uint64_t cap = c->wl->max_batch ? c->wl->max_batch(&c->params) : CB_MAX_BATCH;
     ms.cap = cap < 1 ? 1 : cap > CB_MAX_BATCH ? CB_MAX_BATCH : cap;
-    ms.inst = calloc(CB_MAX_BATCH, sizeof *ms.inst);
-    ms.samples = calloc(m->reps ? m->reps : 1, sizeof *ms.samples);
-    ms.create = calloc(m->reps ? m->reps : 1, sizeof *ms.create);
+    ms.inst = cb_xcalloc(CB_MAX_BATCH, sizeof *ms.inst);
+    ms.samples = cb_xcalloc(m->reps ? m->reps : 1, sizeof *ms.samples);
+    ms.create = cb_xcalloc(m->reps ? m->reps : 1, sizeof *ms.create);
     ms.ctr = m->events ? cb_counters_open(m->events, m->events_kernel) : NULL;
     cb_mem_install();
     if (ms.ctr && m->warmup == 0)

@@ -13,6 +13,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "counters.h"
+#include "harness/common/alloc.h"
 #include "params/params.h"
 
 /* ---- The alias table --------------------------------------------------------------------------
@@ -141,23 +142,6 @@ const char *cb_counters_alias_event(const char *alias, const char *model)
 
 /* ---- Small helpers --------------------------------------------------------------------------- */
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    char *s;
-    va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    return r < 0 ? NULL : s;
-}
-
-/* The reason strings must never be NULL once set: an allocation failure still marks the event. */
-static char *reason_or_oom(char *s)
-{
-    return s ? s : strdup("out of memory");
-}
-
 const char *cb_errno_name(int e)
 {
     switch (e) {
@@ -195,9 +179,7 @@ static char **split_list(const char *list, size_t *n)
     size_t cap = 1;
     for (const char *p = list; *p; p++)
         cap += *p == ',';
-    char **items = calloc(cap, sizeof *items);
-    if (!items)
-        return NULL;
+    char **items = cb_xcalloc(cap, sizeof *items);
     const char *p = list;
     for (*n = 0; *n < cap; (*n)++) {
         const char *end = strchr(p, ',');
@@ -208,11 +190,7 @@ static char **split_list(const char *list, size_t *n)
             b++;
         while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
             e--;
-        if (!(items[*n] = strndup(b, (size_t)(e - b)))) {
-            free_list(items, *n);
-            *n = 0;
-            return NULL;
-        }
+        items[*n] = cb_xstrndup(b, (size_t)(e - b));
         p = *end ? end + 1 : end;
     }
     return items;
@@ -236,9 +214,7 @@ static const char *active_pmus(void)
     if (list)
         return list;
     size_t len = 1, cap = 256;
-    char *s = malloc(cap);
-    if (!s)
-        return ",";
+    char *s = cb_xmalloc(cap);
     strcpy(s, ",");
     int p;
     pfm_for_all_pmus(p)
@@ -250,9 +226,7 @@ static const char *active_pmus(void)
             continue;
         size_t add = strlen(info.name) + 1;
         if (len + add + 1 > cap) {
-            char *t = realloc(s, cap = 2 * (len + add + 1));
-            if (!t)
-                break;
+            char *t = cb_xrealloc(s, cap = 2 * (len + add + 1));
             s = t;
         }
         memcpy(s + len, info.name, add - 1);
@@ -342,13 +316,13 @@ static char *qualified(const char *name, const char *fstr)
 {
     static const char raw[] = "perf_raw::";
     if (!fstr)
-        return strdup(name);
+        return cb_xstrdup(name);
     if (strncmp(fstr, raw, sizeof raw - 1) || fstr[sizeof raw - 1] != ':')
-        return strdup(fstr);
+        return cb_xstrdup(fstr);
     const char *code = strstr(name, "::");
     code = code ? code + 2 : name;
     size_t codelen = strcspn(code, ":");
-    return xasprintf("%s%.*s%s", raw, (int)codelen, code, fstr + sizeof raw - 1);
+    return cb_xasprintf("%s%.*s%s", raw, (int)codelen, code, fstr + sizeof raw - 1);
 }
 
 static const cb_cand *resolve(const cb_alias *a)
@@ -369,9 +343,7 @@ static char *no_candidate_reason(const cb_alias *a)
     const char *pmus = active_pmus();
     size_t n = strlen(pmus);
     /* Drop the framing commas and show ", " between names. */
-    char *list = malloc(2 * n + 1), *q = list;
-    if (!list)
-        return NULL;
+    char *list = cb_xmalloc(2 * n + 1), *q = list;
     for (const char *p = pmus + 1; *p; p++) {
         if (*p == ',') {
             if (p[1])
@@ -381,7 +353,7 @@ static char *no_candidate_reason(const cb_alias *a)
         }
     }
     *q = '\0';
-    char *s = xasprintf("no %s event known for this CPU (libpfm4 PMUs here: %s; see "
+    char *s = cb_xasprintf("no %s event known for this CPU (libpfm4 PMUs here: %s; see "
                         "docs/counters.md)",
                         a->name, *list ? list : "none");
     free(list);
@@ -407,8 +379,9 @@ static char *open_reason(int err, const struct perf_event_attr *a, int include_k
     switch (err) {
     case ENOENT:
         if (is_pmu_type(a->type))
-            return xasprintf("perf_event_open: ENOENT: no hardware PMU visible (virtual machine?)");
-        return xasprintf("perf_event_open: ENOENT: not supported");
+            return cb_xasprintf(
+                "perf_event_open: ENOENT: no hardware PMU visible (virtual machine?)");
+        return cb_xasprintf("perf_event_open: ENOENT: not supported");
     case EACCES:
     case EPERM: {
         char val[32] = "unreadable";
@@ -418,7 +391,7 @@ static char *open_reason(int err, const struct perf_event_attr *a, int include_k
                 val[strcspn(val, "\n")] = '\0';
             fclose(f);
         }
-        return xasprintf("perf_event_open: %s: permission denied; "
+        return cb_xasprintf("perf_event_open: %s: permission denied; "
                          "/proc/sys/kernel/perf_event_paranoid is %s (counting %s needs <= %d, or "
                          "CAP_PERFMON; a container's seccomp policy can also refuse)",
                          en, val, include_kernel ? "user and kernel" : "user space",
@@ -429,9 +402,9 @@ static char *open_reason(int err, const struct perf_event_attr *a, int include_k
     case ENXIO:
     case ENOSYS:
     case ENODEV:
-        return xasprintf("perf_event_open: %s: not supported", en);
+        return cb_xasprintf("perf_event_open: %s: not supported", en);
     default:
-        return xasprintf("perf_event_open: %s: %s", en, strerror(err));
+        return cb_xasprintf("perf_event_open: %s: %s", en, strerror(err));
     }
 }
 
@@ -511,7 +484,7 @@ static void attach(cb_counters *c, size_t i, struct perf_event_attr *attr, int i
     attr->disabled = 1;
     int fd = (int)perf_event_open(attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
-        e->reason = reason_or_oom(open_reason(errno, attr, include_kernel));
+        e->reason = open_reason(errno, attr, include_kernel);
         return;
     }
     g = &c->groups[c->ngroups];
@@ -527,15 +500,11 @@ cb_counters *cb_counters_open(const char *list, int include_kernel)
 {
     size_t nitems = 0;
     char **items = split_list(list ? list : "", &nitems);
-    cb_counters *c = calloc(1, sizeof *c);
-    if (!items || !c)
-        goto oom;
+    cb_counters *c = cb_xcalloc(1, sizeof *c);
     size_t n = nitems == 1 && !items[0][0] ? 0 : nitems; /* "" is an empty list */
-    c->ev = calloc(n ? n : 1, sizeof *c->ev);
-    c->groups = calloc(n ? n : 1, sizeof *c->groups);
-    c->order = calloc(n ? n : 1, sizeof *c->order);
-    if (!c->ev || !c->groups || !c->order)
-        goto oom;
+    c->ev = cb_xcalloc(n ? n : 1, sizeof *c->ev);
+    c->groups = cb_xcalloc(n ? n : 1, sizeof *c->groups);
+    c->order = cb_xcalloc(n ? n : 1, sizeof *c->order);
     c->harvested = 1;
     int pr = pfm_ready();
     for (size_t i = 0; i < n; i++) {
@@ -546,14 +515,14 @@ cb_counters *cb_counters_open(const char *list, int include_kernel)
         e->group = -1;
         e->resolved = e->name;
         if (pr != PFM_SUCCESS) {
-            e->reason = reason_or_oom(xasprintf("libpfm4: pfm_initialize: %s", pfm_strerror(pr)));
+            e->reason = cb_xasprintf("libpfm4: pfm_initialize: %s", pfm_strerror(pr));
             continue;
         }
         const cb_alias *a = find_alias(e->name);
         if (a) {
             const cb_cand *k = resolve(a);
             if (!k) {
-                e->reason = reason_or_oom(no_candidate_reason(a));
+                e->reason = no_candidate_reason(a);
                 continue;
             }
             e->resolved = k->event;
@@ -562,7 +531,7 @@ cb_counters *cb_counters_open(const char *list, int include_kernel)
         char *fstr = NULL;
         int r = encode(e->resolved, include_kernel, &attr, &fstr);
         if (r != PFM_SUCCESS) {
-            e->reason = reason_or_oom(xasprintf("libpfm4: %s: %s", e->resolved, pfm_strerror(r)));
+            e->reason = cb_xasprintf("libpfm4: %s: %s", e->resolved, pfm_strerror(r));
             free(fstr);
             continue;
         }
@@ -577,10 +546,6 @@ cb_counters *cb_counters_open(const char *list, int include_kernel)
                 c->order[o++] = c->groups[g].leader;
     free_list(items, nitems);
     return c;
-oom:
-    free_list(items, nitems);
-    cb_counters_close(c);
-    return NULL;
 }
 
 void cb_counters_reset_enable(cb_counters *c)
@@ -631,13 +596,14 @@ void cb_counters_read(cb_counters *c)
         ssize_t want = (ssize_t)((3 + g->n) * sizeof buf[0]);
         ssize_t got = read(g->leader, buf, (size_t)want);
         if (got != want || buf[0] != g->n) {
-            char *why = got < 0 ? xasprintf("read: %s", strerror(errno))
-                                : xasprintf("read: %zd bytes for %" PRIu64 " values, expected %zu",
-                                            got, got >= 8 ? buf[0] : 0, g->n);
+            char *why =
+                got < 0 ? cb_xasprintf("read: %s", strerror(errno))
+                        : cb_xasprintf("read: %zd bytes for %" PRIu64 " values, expected %zu", got,
+                                       got >= 8 ? buf[0] : 0, g->n);
             for (size_t m = 0; m < g->n; m++) {
                 cb_ev *e = &c->ev[g->members[m]];
                 if (!e->reason)
-                    e->reason = reason_or_oom(why ? strdup(why) : NULL);
+                    e->reason = cb_xstrdup(why);
             }
             free(why);
             g->dead = 1;
@@ -723,10 +689,6 @@ int cb_counters_validate(const char *list, char *err, size_t errlen)
     alias_names(names, sizeof names);
     size_t n = 0;
     char **items = split_list(list ? list : "", &n);
-    if (!items) {
-        snprintf(err, errlen, "--events: out of memory");
-        return -1;
-    }
     int rc = 0, pr = pfm_ready();
     if (pr != PFM_SUCCESS) {
         snprintf(err, errlen, "--events: libpfm4: pfm_initialize: %s", pfm_strerror(pr));
@@ -773,9 +735,9 @@ void cb_counters_list(FILE *out)
         cb_counters *c = cb_counters_open(aliases[i].name, 0);
         const cb_ev *e = c && c->n == 1 ? &c->ev[0] : NULL;
         event[i] = e && e->resolved != e->name ? e->resolved : "none";
-        status[i] = !e ? strdup("unavailable: out of memory")
-                    : e->reason ? xasprintf("unavailable: %s", e->reason)
-                                : strdup("countable");
+        status[i] = !e ? cb_xstrdup("unavailable: out of memory")
+                    : e->reason ? cb_xasprintf("unavailable: %s", e->reason)
+                                : cb_xstrdup("countable");
         cb_counters_close(c);
         int la = (int)strlen(aliases[i].name), le = (int)strlen(event[i]);
         wa = la > wa ? la : wa;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "harness/common/alloc.h"
 #include "harness/common/proc.h"
 #include "impls/languages.h"
 #include "harness/common/stats.h"
@@ -158,7 +159,7 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
 static json_t *stats_object(json_t *samples)
 {
     size_t n = json_array_size(samples), i;
-    double *x = calloc(n, sizeof *x), lo = 0, hi = 0;
+    double *x = cb_xcalloc(n, sizeof *x), lo = 0, hi = 0;
     json_t *s;
     json_array_foreach(samples, i, s) {
         x[i] = json_number_value(s);

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 
 enum { KMEM_VMAS = 4096, KMEM_ROUNDS = 5 };
@@ -112,7 +113,7 @@ void cb_kmem_calibrate(cb_kmem_cal *out)
         probe = meminfo_bytes;
         out->method = "meminfo";
     }
-    char **maps = calloc(KMEM_VMAS, sizeof *maps);
+    char **maps = cb_xcalloc(KMEM_VMAS, sizeof *maps);
     double r[KMEM_ROUNDS];
     size_t ok = 0;
     for (int i = 0; maps && i < KMEM_ROUNDS; i++) {

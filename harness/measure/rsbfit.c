@@ -1,6 +1,7 @@
 /* Least-squares calibration of the return-stack model: one straight line per candidate, and the
  * choice among candidates (harness/measure/rsbfit.h, docs/rsb.md). */
 #include "rsbfit.h"
+#include "harness/common/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,13 +151,12 @@ int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *cons
 {
     *out = (cb_rsbfit_result){.best = -1, .jmpret_best = -1, .twin_worst = -1};
     /* The jmpret twin: every point. */
-    double *y = calloc(n + 1, sizeof *y);
-    long *depth = calloc(n + 1, sizeof *depth);
-    size_t *di = calloc(n + 1, sizeof *di), *si = calloc(n + 1, sizeof *si); /* sites pairs */
-    double **dx = calloc(k + 1, sizeof *dx);
+    double *y = cb_xcalloc(n + 1, sizeof *y);
+    long *depth = cb_xcalloc(n + 1, sizeof *depth);
+    /* sites pairs */
+    size_t *di = cb_xcalloc(n + 1, sizeof *di), *si = cb_xcalloc(n + 1, sizeof *si);
+    double **dx = cb_xcalloc(k + 1, sizeof *dx);
     int rc = -1;
-    if (!y || !depth || !di || !si || !dx)
-        goto out;
     for (size_t i = 0; i < n; i++) {
         y[i] = pts[i].plain_ns - pts[i].jmpret_ns;
         depth[i] = pts[i].depth;
@@ -189,8 +189,7 @@ int cb_rsbfit_calibrate(const cb_rsbfit_point *pts, size_t n, const double *cons
         }
     }
     for (size_t c = 0; c < k; c++) {
-        if (!(dx[c] = malloc((m + 1) * sizeof *dx[c])))
-            goto out;
+        dx[c] = cb_xmalloc((m + 1) * sizeof *dx[c]);
         for (size_t r = 0; r < m; r++)
             dx[c][r] = x[c][di[r]] - x[c][si[r]];
     }

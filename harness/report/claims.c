@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
@@ -902,7 +903,7 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
              .threshold = 5,
              .alpha = 0.05};
     size_t nc = sizeof claims / sizeof claims[0];
-    claim *res = calloc(nc, sizeof *res);
+    claim *res = cb_xcalloc(nc, sizeof *res);
     for (size_t i = 0; i < nc; i++)
         claims[i].eval(&c, &res[i]);
     fprintf(out,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/common/build.h"
@@ -57,8 +58,9 @@ static void cell_key(json_t *c, char *buf, size_t len)
              json_string_value(json_object_get(c, "variant")));
 }
 
-/* The samples of an ok cell, or -1 with a usage error naming the file and cell. */
-static int samples_of(json_t *c, const char *file, const char *key, double **out, size_t *n)
+/* The samples of an ok cell, or -1 with *e naming the file and cell. */
+static int samples_of(json_t *c, const char *file, const char *key, double **out, size_t *n,
+                      cb_error *e)
 {
     json_t *s = json_object_get(c, "samples_ns_per_op"), *v;
     size_t i;
@@ -68,7 +70,7 @@ static int samples_of(json_t *c, const char *file, const char *key, double **out
         return 0;
     if (!json_is_array(s))
         goto bad;
-    *out = malloc((json_array_size(s) + 1) * sizeof **out);
+    *out = cb_xmalloc((json_array_size(s) + 1) * sizeof **out);
     json_array_foreach(s, i, v)
     {
         if (!json_is_number(v) || !(json_number_value(v) > 0))
@@ -78,21 +80,22 @@ static int samples_of(json_t *c, const char *file, const char *key, double **out
     return 0;
 bad:
     free(*out);
-    cb_usage_error("'%s': cell '%s': samples_ns_per_op is not an array of positive numbers "
-                   "(valid: a %s file)",
-                   file, key, CB_SCHEMA);
-    return -1;
+    *out = NULL;
+    return cb_error_set(e,
+                        "'%s': cell '%s': samples_ns_per_op is not an array of positive numbers "
+                        "(valid: a %s file)",
+                        file, key, CB_SCHEMA);
 }
 
-/* Every cell needs the strings that make its key; NULL (after a usage error) when one lacks
- * them, else the cells indexed by key. */
-static json_t *index_cells(json_t *doc, const char *file)
+/* Every cell needs the strings that make its key; NULL with *e when one lacks them, else the
+ * cells indexed by key. */
+static json_t *index_cells(json_t *doc, const char *file, cb_error *e)
 {
     json_t *idx = json_object(), *c, *cells = json_object_get(doc, "cells");
     size_t i;
     char key[CMP_KEY];
     if (!json_is_array(cells)) {
-        cb_usage_error("'%s' has no cells array (valid: a %s file)", file, CB_SCHEMA);
+        cb_error_set(e, "'%s' has no cells array (valid: a %s file)", file, CB_SCHEMA);
         json_decref(idx);
         return NULL;
     }
@@ -102,9 +105,8 @@ static json_t *index_cells(json_t *doc, const char *file)
         for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
             if (!json_is_string(json_object_get(c, need[k])) ||
                 !json_is_object(json_object_get(c, "params"))) {
-                cb_usage_error("'%s': cell %zu has no '%s' string or no params (valid: a %s "
-                               "file)",
-                               file, i, need[k], CB_SCHEMA);
+                cb_error_set(e, "'%s': cell %zu has no '%s' string or no params (valid: a %s file)",
+                             file, i, need[k], CB_SCHEMA);
                 json_decref(idx);
                 return NULL;
             }
@@ -160,7 +162,7 @@ static int compare_fields(json_t *bc, json_t *nc, const char *key, const cmp_opt
 /* Verdicts after the Holm correction over every tested cell. */
 static void timing_verdicts(timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
-    double *p = malloc((n + 1) * sizeof *p);
+    double *p = cb_xmalloc((n + 1) * sizeof *p);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (tm[i].tested)
@@ -207,7 +209,7 @@ static size_t reps_needed(double alpha, size_t m)
 
 static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
-    double *ratio = malloc((n + 1) * sizeof *ratio);
+    double *ratio = cb_xmalloc((n + 1) * sizeof *ratio);
     size_t tested = 0, k = 0;
     double best_min_p = 1;
     for (size_t i = 0; i < n; i++) {
@@ -220,7 +222,7 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
     /* The run as a whole: a shift of every cell the same way is found by a sign test over the
      * tested cells even when each cell alone has too few samples to pass Holm's correction. */
     size_t up = 0, down = 0;
-    double *tr = malloc((n + 1) * sizeof *tr);
+    double *tr = cb_xmalloc((n + 1) * sizeof *tr);
     size_t nt = 0;
     for (size_t i = 0; i < n; i++)
         if (tm[i].tested) {
@@ -311,17 +313,19 @@ int cb_cmd_compare(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o, files);
     if (rc)
         return rc;
-    json_t *base = cb_results_load(files[0]), *new = base ? cb_results_load(files[1]) : NULL;
-    json_t *bidx = new ? index_cells(base, files[0]) : NULL;
-    json_t *nidx = bidx ? index_cells(new, files[1]) : NULL;
+    cb_error err;
+    json_t *base = cb_results_load(files[0], &err);
+    json_t *new = base ? cb_results_load(files[1], &err) : NULL;
+    json_t *bidx = new ? index_cells(base, files[0], &err) : NULL;
+    json_t *nidx = bidx ? index_cells(new, files[1], &err) : NULL;
     if (!nidx) {
         json_decref(bidx);
         json_decref(base);
         json_decref(new);
-        return CB_EXIT_USAGE;
+        return cb_usage_error("%s", err.msg);
     }
     size_t nbase = json_object_size(bidx), n = 0;
-    timed *tm = calloc(nbase + 1, sizeof *tm);
+    timed *tm = cb_xcalloc(nbase + 1, sizeof *tm);
     tally t = {0};
     const char *key;
     json_t *bc, *nc;
@@ -355,8 +359,9 @@ int cb_cmd_compare(int argc, char **argv)
             continue;
         double *bs, *nss;
         size_t nb, nn;
-        if (samples_of(bc, files[0], key, &bs, &nb) || samples_of(nc, files[1], key, &nss, &nn)) {
-            rc = CB_EXIT_USAGE;
+        if (samples_of(bc, files[0], key, &bs, &nb, &err) ||
+            samples_of(nc, files[1], key, &nss, &nn, &err)) {
+            rc = cb_usage_error("%s", err.msg);
             break;
         }
         if (nb && nn) {

@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/common/build.h"
@@ -301,7 +302,7 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
         json_int_t iters = (json_int_t)(json_integer_value(json_object_get(c, "ops")) *
                                         json_integer_value(json_object_get(c, "batch")));
         size_t n = json_array_size(s);
-        double *x = malloc(n * sizeof *x), sum = 0, sq = 0;
+        double *x = cb_xmalloc(n * sizeof *x), sum = 0, sq = 0;
         for (size_t k = 0; k < n; k++) {
             x[k] = json_number_value(json_array_get(s, k));
             sum += x[k];
@@ -440,7 +441,7 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             if (!eq || eq == argv[i] || o->nw == CB_EXPORT_MAX)
                 return cb_usage_error("invalid --where '%s' (valid: NAME=VALUE, at most %d)",
                                       cb_quote(argv[i]), CB_EXPORT_MAX);
-            o->w[o->nw].name = strndup(argv[i], (size_t)(eq - argv[i]));
+            o->w[o->nw].name = cb_xstrndup(argv[i], (size_t)(eq - argv[i]));
             o->w[o->nw++].value = eq + 1;
         } else if (a[0] != '-' && !o->in)
             o->in = a;
@@ -539,10 +540,11 @@ int cb_cmd_export(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (!rc)
         rc = cb_out_prepare(&out, "export", o.out, o.force);
-    json_t *doc = rc ? NULL : cb_results_load(o.in);
+    cb_error err;
+    json_t *doc = rc ? NULL : cb_results_load(o.in, &err);
     if (!doc) {
         free_where(&o);
-        return rc ? rc : CB_EXIT_USAGE;
+        return rc ? rc : cb_usage_error("%s", err.msg);
     }
     json_t *cells = json_object_get(doc, "cells");
     if (!count_rows(cells, &o)) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "harness/common/alloc.h"
 #include "harness/results/fields.h"
 #include "harness/common/output.h"
 #include "harness/common/proc.h"
@@ -109,7 +110,7 @@ static int write_set(json_t *doc, const char *in, const plot_set *s, const char 
                         .relative_to = s->relative_to};
     for (size_t i = 0; i < PLOT_WHERE && s->where[i]; i++) {
         const char *eq = strchr(s->where[i], '=');
-        o.w[o.nw].name = strndup(s->where[i], (size_t)(eq - s->where[i]));
+        o.w[o.nw].name = cb_xstrndup(s->where[i], (size_t)(eq - s->where[i]));
         o.w[o.nw++].value = (char *)eq + 1;
     }
     for (size_t i = 0; i < PLOT_Y && s->y[i]; i++)

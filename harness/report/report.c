@@ -13,6 +13,7 @@
 
 #include "claims.h"
 #include "commands.h"
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/common/cli.h"
@@ -116,7 +117,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         char text[128];
     } entry;
     json_t *rows = json_array(), *cols = json_array(), *c;
-    entry *e = calloc(json_array_size(cells) + 1, sizeof *e);
+    entry *e = cb_xcalloc(json_array_size(cells) + 1, sizeof *e);
     size_t i, n = 0;
     char key[512];
     json_array_foreach(cells, i, c)
@@ -133,7 +134,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         e[n++].twin = intern(cols, key);
     }
     size_t nr = json_array_size(rows), nc = json_array_size(cols);
-    const entry **at = calloc(nr * nc + 1, sizeof *at); /* the cell at (row, col), if any */
+    const entry **at = cb_xcalloc(nr * nc + 1, sizeof *at); /* the cell at (row, col), if any */
     for (i = 0; i < n; i++)
         at[e[i].row * nc + e[i].col] = &e[i];
     if (nr) {
@@ -461,11 +462,12 @@ int cb_cmd_report(int argc, char **argv)
     if (rc)
         return rc;
     json_t *docs[64];
+    cb_error err;
     for (size_t f = 0; f < n; f++)
-        if (!(docs[f] = cb_results_load(ins[f]))) {
+        if (!(docs[f] = cb_results_load(ins[f], &err))) {
             while (f-- > 0)
                 json_decref(docs[f]);
-            return CB_EXIT_USAGE;
+            return cb_usage_error("%s", err.msg);
         }
     /* Files from one machine (same host name and CPU) are one machine's results: their cells
      * are read together, so a run split over several files (run.sh runs the languages' runtimes

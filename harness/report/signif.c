@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "signif.h"
+#include "harness/common/alloc.h"
 
 typedef struct ranked {
     double v;
@@ -27,9 +28,7 @@ static int cmp_ranked(const void *a, const void *b)
 static double exact_cdf(size_t m, size_t n, double k)
 {
     size_t len = m * n + 1;
-    double *f = calloc((m + 1) * len, sizeof *f);
-    if (!f)
-        abort();
+    double *f = cb_xcalloc((m + 1) * len, sizeof *f);
     for (size_t i = 0; i <= m; i++)
         f[i * len] = 1; /* n' = 0: U is 0 */
     for (size_t j = 1; j <= n; j++)
@@ -49,9 +48,7 @@ static double exact_cdf(size_t m, size_t n, double k)
 cb_mwu_result cb_mwu(const double *x, size_t nx, const double *y, size_t ny)
 {
     size_t n = nx + ny;
-    ranked *r = malloc(n * sizeof *r);
-    if (!r)
-        abort();
+    ranked *r = cb_xmalloc(n * sizeof *r);
     for (size_t i = 0; i < nx; i++)
         r[i] = (ranked){x[i], 1};
     for (size_t i = 0; i < ny; i++)
@@ -119,9 +116,7 @@ static int cmp_indexed(const void *a, const void *b)
 
 void cb_holm(const double *p, double *adj, size_t n)
 {
-    indexed *s = malloc((n + 1) * sizeof *s);
-    if (!s)
-        abort();
+    indexed *s = cb_xmalloc((n + 1) * sizeof *s);
     for (size_t i = 0; i < n; i++)
         s[i] = (indexed){p[i], i};
     qsort(s, n, sizeof *s, cmp_indexed);

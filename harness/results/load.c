@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 
@@ -21,6 +22,7 @@ typedef struct checker {
     const char *name; /* the file, as given */
     char where[64];   /* "cell 3: " or "" */
     int failed;
+    cb_error *err; /* the first failure */
 } checker;
 
 static const char *json_kind(const json_t *v)
@@ -46,13 +48,13 @@ static int bad(checker *k, const char *field, const char *fmt, ...)
 {
     if (k->failed++)
         return -1;
+    char what[512];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "corobench: results '%s': %sfield '%s' ", cb_quote(k->name), k->where, field);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return -1;
+    return cb_error_set(k->err, "results '%s': %sfield '%s' %s", cb_quote(k->name), k->where,
+                        field, what);
 }
 
 /* Absent members are allowed where a reader does without them (opt): a results file written by
@@ -228,11 +230,10 @@ static int check_cell(checker *k, json_t *cell)
 static char *cell_identity(json_t *cell)
 {
     char *params = json_dumps(json_object_get(cell, "params"), JSON_SORT_KEYS | JSON_COMPACT);
-    char *id = NULL;
-    if (asprintf(&id, "%s %s/%s %s", json_string_value(json_object_get(cell, "workload")),
-                 json_string_value(json_object_get(cell, "impl")),
-                 json_string_value(json_object_get(cell, "variant")), params ? params : "{}") < 0)
-        abort();
+    char *id = cb_xasprintf("%s %s/%s %s", json_string_value(json_object_get(cell, "workload")),
+                            json_string_value(json_object_get(cell, "impl")),
+                            json_string_value(json_object_get(cell, "variant")),
+                            params ? params : "{}");
     free(params);
     return id;
 }
@@ -279,11 +280,11 @@ static int check_top(checker *k, json_t *doc)
     return 0;
 }
 
-int cb_results_check(json_t *doc, const char *name)
+int cb_results_check(json_t *doc, const char *name, cb_error *e)
 {
-    checker k = {.name = name};
+    checker k = {.name = name, .err = e};
     if (check_top(&k, doc))
-        return CB_EXIT_USAGE;
+        return -1;
     json_t *cells = json_object_get(doc, "cells"), *cell, *seen = json_object();
     size_t i;
     json_array_foreach(cells, i, cell)
@@ -294,10 +295,10 @@ int cb_results_check(json_t *doc, const char *name)
         char *id = cell_identity(cell);
         json_t *first = json_object_get(seen, id);
         if (first) {
-            fprintf(stderr,
-                    "corobench: results '%s': cells %lld and %zu are the same cell (%s) (valid: "
-                    "each cell once; merge runs with distinct parameters)\n",
-                    cb_quote(name), (long long)json_integer_value(first), i, cb_quote(id));
+            cb_error_set(e,
+                         "results '%s': cells %lld and %zu are the same cell (%s) (valid: each "
+                         "cell once; merge runs with distinct parameters)",
+                         cb_quote(name), (long long)json_integer_value(first), i, cb_quote(id));
             k.failed = 1;
         } else {
             json_object_set_new(seen, id, json_integer((json_int_t)i));
@@ -307,20 +308,19 @@ int cb_results_check(json_t *doc, const char *name)
             break;
     }
     json_decref(seen);
-    return k.failed ? CB_EXIT_USAGE : 0;
+    return k.failed ? -1 : 0;
 }
 
-json_t *cb_results_parse(const char *name, const char *data, size_t len)
+json_t *cb_results_parse(const char *name, const char *data, size_t len, cb_error *e)
 {
     json_error_t jerr;
     json_t *doc = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!doc) {
-        cb_usage_error("cannot read results '%s': %s at line %d, column %d (valid: a %s "
-                       "file)",
-                       cb_quote(name), jerr.text, jerr.line, jerr.column, CB_SCHEMA);
+        cb_error_set(e, "cannot read results '%s': %s at line %d, column %d (valid: a %s file)",
+                     cb_quote(name), jerr.text, jerr.line, jerr.column, CB_SCHEMA);
         return NULL;
     }
-    if (cb_results_check(doc, name)) {
+    if (cb_results_check(doc, name, e)) {
         json_decref(doc);
         return NULL;
     }
@@ -329,13 +329,13 @@ json_t *cb_results_parse(const char *name, const char *data, size_t len)
 
 enum { CB_RESULTS_MAX_BYTES = 256 << 20 };
 
-json_t *cb_results_load(const char *path)
+json_t *cb_results_load(const char *path, cb_error *e)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        cb_usage_error("cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
-                       strerror(errno), CB_SCHEMA);
+        cb_error_set(e, "cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
+                     strerror(errno), CB_SCHEMA);
         if (fd >= 0)
             close(fd);
         return NULL;
@@ -343,8 +343,8 @@ json_t *cb_results_load(const char *path)
     if (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
         S_ISSOCK(st.st_mode)) {
         close(fd);
-        cb_usage_error("results '%s' is a %s (valid: a %s file)", cb_quote(path),
-                       S_ISDIR(st.st_mode) ? "directory" : "device or special file", CB_SCHEMA);
+        cb_error_set(e, "results '%s' is a %s (valid: a %s file)", cb_quote(path),
+                     S_ISDIR(st.st_mode) ? "directory" : "device or special file", CB_SCHEMA);
         return NULL;
     }
     /* A file (or a pipe: `report <(...)`) read whole, up to CB_RESULTS_MAX_BYTES: a pipe fed
@@ -359,17 +359,15 @@ json_t *cb_results_load(const char *path)
                 break;
             }
             cap = cap ? cap * 2 : 65536;
-            char *d = realloc(data, cap);
-            if (!d)
-                abort();
+            char *d = cb_xrealloc(data, cap);
             data = d;
         }
         ssize_t k = read(fd, data + len, cap - len);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0) {
-            cb_usage_error("cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
-                           strerror(errno), CB_SCHEMA);
+            cb_error_set(e, "cannot read results '%s': %s (valid: a %s file)", cb_quote(path),
+                         strerror(errno), CB_SCHEMA);
             free(data);
             close(fd);
             return NULL;
@@ -380,12 +378,12 @@ json_t *cb_results_load(const char *path)
     }
     close(fd);
     if (too_big) {
-        cb_usage_error("results '%s' is larger than %d MiB (valid: a %s file up to that size)",
-                       cb_quote(path), CB_RESULTS_MAX_BYTES >> 20, CB_SCHEMA);
+        cb_error_set(e, "results '%s' is larger than %d MiB (valid: a %s file up to that size)",
+                     cb_quote(path), CB_RESULTS_MAX_BYTES >> 20, CB_SCHEMA);
         free(data);
         return NULL;
     }
-    json_t *doc = cb_results_parse(path, data, len);
+    json_t *doc = cb_results_parse(path, data, len, e);
     free(data);
     return doc;
 }

@@ -6,13 +6,16 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "harness/common/cli.h"
+
 /* Reads a results document and checks every field a reader uses (type, range, finite; each cell
- * once); NULL after one line naming the parser's line and column, or the cell index and the
- * field that is wrong (docs/bad-input.md). A directory is named as such. */
-json_t *cb_results_load(const char *path);
+ * once); NULL with *e naming the parser's line and column, or the cell index and the field that
+ * is wrong (docs/bad-input.md). A directory is named as such. Prints nothing: the command does
+ * (as a usage error, exit 2). */
+json_t *cb_results_load(const char *path, cb_error *e);
 /* The same from memory; name is the file's name for the messages. */
-json_t *cb_results_parse(const char *name, const char *data, size_t len);
-/* 0, or prints one line and returns CB_EXIT_USAGE. */
-int cb_results_check(json_t *doc, const char *name);
+json_t *cb_results_parse(const char *name, const char *data, size_t len, cb_error *e);
+/* 0, or -1 with *e naming the first wrong field. */
+int cb_results_check(json_t *doc, const char *name, cb_error *e);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
@@ -174,6 +175,8 @@ static int parse_long(const char *name, const char *arg, long lo, long hi, long 
     return 0;
 }
 
+/* CB_OPTS_PARSED to carry on, else the exit status (0 after --help or --print-key), as run's
+ * parser (options.h). */
 static int parse_opts(int argc, char **argv, cal_opts *o)
 {
     static const struct option longopts[] = {
@@ -239,7 +242,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
             cb_cpu_identify(&cpu);
             cb_cpu_key(&cpu, key, sizeof key);
             printf("%s\n", key);
-            return -1;
+            return CB_EXIT_OK;
         }
         case 'h':
             printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] [--runs N] "
@@ -250,7 +253,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
                    "Fits the return-stack model to this CPU's timing; writes %s/<cpu key>.json\n"
                    "unless -o says otherwise (docs/rsb.md).\n",
                    cb_rsbcal_dir());
-            return -1;
+            return CB_EXIT_OK;
         case ':': return cb_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
             return cb_usage_error("unknown option '%s' for calibrate (valid: --pin, --switches, "
@@ -262,7 +265,7 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
     if (optind < argc)
         return cb_usage_error("unexpected argument '%s' for calibrate (valid: options only)",
                               argv[optind]);
-    return 0;
+    return CB_OPTS_PARSED;
 }
 
 /* mkdir -p of path's directory. */
@@ -623,8 +626,8 @@ int cb_cmd_calibrate(int argc, char **argv)
 {
     cal_opts o;
     int rc = parse_opts(argc, argv, &o);
-    if (rc)
-        return rc < 0 ? 0 : rc;
+    if (rc != CB_OPTS_PARSED)
+        return rc;
     double t0 = now_s();
     cb_cpu_id cpu;
     char path[4096], tmp[4200], why[512];
@@ -666,7 +669,7 @@ int cb_cmd_calibrate(int argc, char **argv)
             break;
         }
         size_t maxpts = json_array_size(json_object_get(doc, "cells"));
-        cal_point *got = calloc(maxpts + 1, sizeof *got);
+        cal_point *got = cb_xcalloc(maxpts + 1, sizeof *got);
         long m = collect(doc, got, maxpts, why, sizeof why);
         if (m < 3 || (r > 0 && m != n)) {
             fprintf(stderr, "corobench calibrate: %s\n",
@@ -702,16 +705,16 @@ int cb_cmd_calibrate(int argc, char **argv)
     /* x[k][i]: candidate k's simulated mispredictions per switch at point i. */
     json_t *c0 = pts[0].cand;
     size_t ncand = json_array_size(c0);
-    cb_rsb_config *cand = calloc(ncand + 1, sizeof *cand);
-    cb_rsbfit_line *jfits = calloc(ncand + 1, sizeof *jfits);
-    cb_rsbfit_line *sfits = calloc(ncand + 1, sizeof *sfits);
-    cb_rsbfit_point *rp = calloc((size_t)n + 1, sizeof *rp);
-    double **x = calloc(ncand + 1, sizeof *x);
+    cb_rsb_config *cand = cb_xcalloc(ncand + 1, sizeof *cand);
+    cb_rsbfit_line *jfits = cb_xcalloc(ncand + 1, sizeof *jfits);
+    cb_rsbfit_line *sfits = cb_xcalloc(ncand + 1, sizeof *sfits);
+    cb_rsbfit_point *rp = cb_xcalloc((size_t)n + 1, sizeof *rp);
+    double **x = cb_xcalloc(ncand + 1, sizeof *x);
     for (size_t k = 0; k < ncand; k++) {
         json_t *ck = json_array_get(c0, k);
         cb_rsb_model_parse(json_string_value(json_object_get(ck, "model")) ?: "", &cand[k].model);
         cand[k].entries = (unsigned)json_integer_value(json_object_get(ck, "entries"));
-        x[k] = calloc((size_t)n, sizeof *x[k]);
+        x[k] = cb_xcalloc((size_t)n, sizeof *x[k]);
         for (long i = 0; i < n; i++)
             x[k][i] = json_number_value(
                 json_object_get(json_array_get(pts[i].cand, k), "mispredicted_per_op"));

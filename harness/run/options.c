@@ -12,6 +12,7 @@
 
 #include "options.h"
 
+#include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/measure/counters.h"
@@ -154,7 +155,7 @@ static int parse_param(const char *arg, cb_run_opts *o)
     if (!eq || eq == arg)
         return cb_usage_error("invalid --param '%s' (valid: NAME=V1,V2,...)", cb_quote(arg));
     cb_param_arg *pa = &o->params[o->nparams++];
-    pa->name = strndup(arg, (size_t)(eq - arg));
+    pa->name = cb_xstrndup(arg, (size_t)(eq - arg));
     pa->values = cb_split_list(eq + 1, &pa->nvalues);
     for (size_t k = 0; k < pa->nvalues; k++)
         if (!pa->values[k][0])
@@ -324,8 +325,8 @@ static int finish(cb_run_opts *o, const parse_state *ps)
         o->measure.rsb_entries =
             o->measure.rsb_model == CB_RSB_UNDERFLOW_BTB ? 16 : CB_RSBSIM_DEFAULT_ENTRIES;
     }
-    o->impls = calloc(cb_nimpls, sizeof *o->impls);
-    o->workloads = calloc(cb_nworkloads, sizeof *o->workloads);
+    o->impls = cb_xcalloc(cb_nimpls, sizeof *o->impls);
+    o->workloads = cb_xcalloc(cb_nworkloads, sizeof *o->workloads);
     const registry impls = {"implementation", cb_nimpls, impl_at, impl_name, NULL};
     const registry workloads = {"workload", cb_nworkloads, wl_at, wl_name, wl_in_all};
     int rc;
@@ -344,7 +345,7 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
                        .argv = argv, .cell_mode = mode, .cell_index = index};
     parse_state ps = {.impl_arg = "all", .wl_arg = "all"};
     int rc, c;
-    o->params = calloc((size_t)argc + 1, sizeof *o->params);
+    o->params = cb_xcalloc((size_t)argc + 1, sizeof *o->params);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {

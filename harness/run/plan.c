@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/measure/rsbsim.h"
@@ -92,9 +93,7 @@ static int push_cell(cb_cell **cells, size_t *n, size_t *cap, const cb_cell *c)
 {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 64;
-        cb_cell *nc = realloc(*cells, *cap * sizeof *nc);
-        if (!nc)
-            return -1;
+        cb_cell *nc = cb_xrealloc(*cells, *cap * sizeof *nc);
         *cells = nc;
     }
     (*cells)[(*n)++] = *c;
@@ -203,13 +202,11 @@ static int grid_build(const cb_run_opts *o, cb_cell **cells, size_t *ncells, cha
  * to the running binary. */
 static char *variant_binary(const char *variant, int counting)
 {
-    char dir[PATH_MAX], *path;
+    char dir[PATH_MAX];
     cb_bin_dir(dir, sizeof dir);
     int plain = !strcmp(variant, "plain");
-    if (asprintf(&path, "%s/corobench%s%s%s", dir, plain ? "" : "-", plain ? "" : variant,
-                 counting ? "-rsbsim" : "") < 0)
-        abort();
-    return path;
+    return cb_xasprintf("%s/corobench%s%s%s", dir, plain ? "" : "-", plain ? "" : variant,
+                        counting ? "-rsbsim" : "");
 }
 
 static int need_binary(const char *path, const char *why)
@@ -262,9 +259,7 @@ int cb_plan_build(const cb_run_opts *o, cb_plan *plan)
         return rc;
     }
     size_t n = ncells * o->nvariants;
-    plan->cells = calloc(n ? n : 1, sizeof *plan->cells);
-    if (!plan->cells)
-        return cb_usage_error("out of memory expanding %zu cells (valid: a smaller grid)", n);
+    plan->cells = cb_xcalloc(n ? n : 1, sizeof *plan->cells);
     for (size_t i = 0, k = 0; i < ncells; i++)
         for (size_t v = 0; v < o->nvariants; v++, k++)
             plan->cells[k] = (cb_plan_cell){cells[i], o->variants[v], bins[v][0],

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/rsbsim.h"
@@ -72,11 +73,10 @@ void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done)
     for (size_t i = done; i < plan->ncells; i++) {
         const cb_plan_cell *pc = &plan->cells[i];
         json_t *h = cb_cell_header(pc);
-        char p[512], *text;
+        char p[512];
         cb_cell_params_text(h, 1, p, sizeof p);
-        if (asprintf(&text, "%s %s/%s %s", pc->cell.wl->name, pc->cell.impl->name, pc->variant,
-                     p) < 0)
-            abort();
+        char *text =
+            cb_xasprintf("%s %s/%s %s", pc->cell.wl->name, pc->cell.impl->name, pc->variant, p);
         json_array_append_new(unfinished, json_string(text));
         free(text);
         json_decref(h);

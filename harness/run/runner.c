@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
@@ -61,7 +62,7 @@ static int exec_cell(const child *ch, const char *path)
 {
     char index[32];
     snprintf(index, sizeof index, "%zu", ch->pc->index);
-    char **argv = calloc((size_t)ch->o->argc + 5, sizeof *argv);
+    char **argv = cb_xcalloc((size_t)ch->o->argc + 5, sizeof *argv);
     size_t n = 0;
     argv[n++] = (char *)path;
     argv[n++] = "cell";

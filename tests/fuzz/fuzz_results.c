@@ -43,7 +43,7 @@ static const char *first_int_param(json_t *doc)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    json_t *doc = cb_results_parse("fuzz.json", (const char *)data, size);
+    json_t *doc = cb_results_parse("fuzz.json", (const char *)data, size, NULL);
     if (!doc)
         return 0;
     if (ftruncate(mem_fd, 0) != 0 || pwrite(mem_fd, data, size, 0) != (ssize_t)size)
