@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,36 +85,70 @@ static const char *pmu_reason(char *buf, size_t len)
     return r;
 }
 
-/* Runs `corobench run ...` (this binary) through the process API; 0, or -1 with the reason (the
+/* The sweep's `corobench run` arguments, argv[0] this binary and argv[1] "run", kept in b. count:
+ * the first run, which also counts the candidates (and hardware events, pmu); the others only
+ * time. */
+typedef struct sweep_args {
+    char depths[8 * 64 + 16], sw[64], reps[32], pin[32], mrm[32];
+    char *argv[40];
+    int argc;
+} sweep_args;
+
+static char **sweep_argv(const cal_opts *o, int pmu, int count, const char *out, sweep_args *b)
+{
+    size_t n = (size_t)snprintf(b->depths, sizeof b->depths, "depth=");
+    for (long d = 0; d <= o->max_depth; d++)
+        n += (size_t)snprintf(b->depths + n, sizeof b->depths - n, d ? ",%ld" : "%ld", d);
+    snprintf(b->sw, sizeof b->sw, "switches=%ld", o->switches);
+    snprintf(b->reps, sizeof b->reps, "%ld", o->reps);
+    snprintf(b->pin, sizeof b->pin, "%d", o->pin_cpu);
+    snprintf(b->mrm, sizeof b->mrm, "%g", o->min_rep_ms);
+    char *const fixed[] = {"/proc/self/exe", "run", "--impl", "asm,asmjmp", "--workload",
+                           "pingpong", "--param", b->depths, "--param", "sites=distinct,same",
+                           "--param", b->sw, "--variant", "plain,jmpret", "--reps", b->reps,
+                           "--warmup", "1", "--min-rep-ms", b->mrm, "--pin", b->pin, "--no-table",
+                           "-o", (char *)out};
+    int k = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        b->argv[k++] = fixed[i];
+    if (count) {
+        b->argv[k++] = "--rsb";
+        b->argv[k++] = "sim";
+        b->argv[k++] = "--rsb-candidates";
+    }
+    if (count && pmu) {
+        b->argv[k++] = "--events";
+        b->argv[k++] = "ret-mispredicts";
+    }
+    b->argv[b->argc = k] = NULL;
+    return b->argv;
+}
+
+/* The sweep checked by run's own parser and plan before anything is prepared or run (a --pin
+ * this process may not use, a variant build missing: run's one line, exit 2), and the number of
+ * points it will give: each a plain cell and its jmpret twin. CB_OPTS_PARSED, or the exit status. */
+static int check_sweep(const cal_opts *o, int pmu, size_t *npoints)
+{
+    sweep_args b;
+    sweep_argv(o, pmu, 1, "/dev/null", &b);
+    cb_run_opts ro = {0};
+    cb_plan plan;
+    int rc;
+    if ((rc = cb_run_opts_parse(b.argc - 1, b.argv + 1, &ro)) != CB_OPTS_PARSED ||
+        (rc = cb_plan_build(&ro, &plan)) != CB_OPTS_PARSED)
+        return rc;
+    *npoints = plan.ncells / 2;
+    cb_plan_free(&plan);
+    return CB_OPTS_PARSED;
+}
+
+/* Runs the sweep (this binary's `run`) through the process API; 0, or -1 with the reason (the
  * run's last line on stderr and its status) in why. */
-/* count: the first run, which also counts the candidates (and hardware events, pmu); the others
- * only time. */
 static int run_sweep(const cal_opts *o, int pmu, int count, const char *out, char *why,
                      size_t whylen)
 {
-    char depths[8 * 64 + 16] = "depth=", sw[64], reps[32], pin[32], mrm[32];
-    size_t n = strlen(depths);
-    for (long d = 0; d <= o->max_depth; d++)
-        n += (size_t)snprintf(depths + n, sizeof depths - n, d ? ",%ld" : "%ld", d);
-    snprintf(sw, sizeof sw, "switches=%ld", o->switches);
-    snprintf(reps, sizeof reps, "%ld", o->reps);
-    snprintf(pin, sizeof pin, "%d", o->pin_cpu);
-    snprintf(mrm, sizeof mrm, "%g", o->min_rep_ms);
-    char *argv[40] = {"/proc/self/exe", "run", "--impl", "asm,asmjmp", "--workload", "pingpong",
-                      "--param", depths, "--param", "sites=distinct,same", "--param", sw,
-                      "--variant", "plain,jmpret", "--reps", reps, "--warmup", "1",
-                      "--min-rep-ms", mrm, "--pin", pin, "--no-table", "-o", (char *)out};
-    size_t k = 25;
-    if (count) {
-        argv[k++] = "--rsb";
-        argv[k++] = "sim";
-        argv[k++] = "--rsb-candidates";
-    }
-    if (count && pmu) {
-        argv[k++] = "--events";
-        argv[k++] = "ret-mispredicts";
-    }
-    argv[k] = NULL;
+    sweep_args b;
+    char **argv = sweep_argv(o, pmu, count, out, &b);
     cb_proc p;
     cb_proc_opts po = {.own_group = 1, .pin_cpu = -1, .stdin_null = 1};
     cb_proc_result r;
@@ -164,17 +199,6 @@ static long collect(json_t *doc, cal_point *pts, size_t max, char *err, size_t e
     return (long)n;
 }
 
-static int parse_long(const char *name, const char *arg, long lo, long hi, long *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || *v < lo || *v > hi)
-        return cb_usage_error("invalid value '%s' for %s (valid: an integer from %ld to %ld)",
-                              arg, name, lo, hi);
-    return 0;
-}
-
 /* CB_OPTS_PARSED to carry on, else the exit status (0 after --help or --print-key), as run's
  * parser (options.h). */
 static int parse_opts(int argc, char **argv, cal_opts *o)
@@ -188,8 +212,8 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
         {"force", no_argument, 0, 'f'},         {"runs", required_argument, 0, 'R'},
         {0, 0, 0, 0},
     };
-    long v;
-    int c, rc;
+    long v = 0;
+    int c, rc = 0;
     *o = (cal_opts){.pin_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .switches = 2000,
                     .reps = 9, .max_depth = 40, .min_rep_ms = 2, .runs = 3,
                     .baseline = CB_RSBFIT_AUTO};
@@ -197,36 +221,17 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
         switch (c) {
+        /* The values by run's parsers (options.h); --pin's CPU is checked by run's parser
+         * with the rest of the sweep (check_sweep). */
         case 'P':
-            if ((rc = parse_long("--pin", optarg, 0, sysconf(_SC_NPROCESSORS_ONLN) - 1, &v)))
-                return rc;
+            rc = cb_opt_int("--pin", optarg, 0, CPU_SETSIZE - 1, &v);
             o->pin_cpu = (int)v;
             break;
-        case 's':
-            if ((rc = parse_long("--switches", optarg, 100, 10000000, &o->switches)))
-                return rc;
-            break;
-        case 'r':
-            if ((rc = parse_long("--reps", optarg, 1, 1000, &o->reps)))
-                return rc;
-            break;
-        case 'd':
-            if ((rc = parse_long("--max-depth", optarg, 2, 64, &o->max_depth)))
-                return rc;
-            break;
-        case 'R':
-            if ((rc = parse_long("--runs", optarg, 1, CAL_MAX_RUNS, &o->runs)))
-                return rc;
-            break;
-        case 'm': {
-            char *end;
-            o->min_rep_ms = strtod(optarg, &end);
-            if (end == optarg || *end || !(o->min_rep_ms > 0 && o->min_rep_ms < 10000))
-                return cb_usage_error("invalid value '%s' for --min-rep-ms (valid: a number "
-                                      "of milliseconds above 0)",
-                                      optarg);
-            break;
-        }
+        case 's': rc = cb_opt_int("--switches", optarg, 100, 10000000, &o->switches); break;
+        case 'r': rc = cb_opt_int("--reps", optarg, 1, 1000, &o->reps); break;
+        case 'd': rc = cb_opt_int("--max-depth", optarg, 2, 64, &o->max_depth); break;
+        case 'R': rc = cb_opt_int("--runs", optarg, 1, CAL_MAX_RUNS, &o->runs); break;
+        case 'm': rc = cb_opt_positive("--min-rep-ms", optarg, 10000, &o->min_rep_ms); break;
         case 'b':
             if (cb_rsbfit_baseline_parse(optarg, &o->baseline) != 0)
                 return cb_usage_error("invalid value '%s' for --baseline (valid: auto, jmpret, "
@@ -261,6 +266,8 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
                                   "--force, --print-key)",
                                   argv[optind - 1]);
         }
+        if (rc)
+            return rc;
     }
     if (optind < argc)
         return cb_usage_error("unexpected argument '%s' for calibrate (valid: options only)",
@@ -268,8 +275,15 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
     return CB_OPTS_PARSED;
 }
 
-/* mkdir -p of path's directory. */
-static int make_parent(const char *path)
+/* The directories calibrate made for its default output, removed again (deepest first, only
+ * if empty) when it fails. */
+typedef struct made_dirs {
+    char path[8][4096];
+    int n;
+} made_dirs;
+
+/* mkdir -p of path's directory, each directory it made noted in made. */
+static int make_parent(const char *path, made_dirs *made)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
@@ -277,14 +291,17 @@ static int make_parent(const char *path)
     if (!slash)
         return 0;
     *slash = '\0';
-    for (char *p = dir + 1; *p; p++)
-        if (*p == '/') {
+    for (char *p = dir + 1;; p++)
+        if (*p == '/' || !*p) {
+            char c = *p;
             *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            if (mkdir(dir, 0777) == 0 && made->n < 8)
+                snprintf(made->path[made->n++], sizeof made->path[0], "%s", dir);
+            else if (errno != EEXIST)
                 return -1;
-            *p = '/';
+            if (!(*p = c))
+                return 0;
         }
-    return mkdir(dir, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* Two candidates' mispredictions per switch closer than this at every point count the same for
@@ -360,29 +377,11 @@ static json_t *bound_json(const cal_point *pts, const cb_rsbfit_point *rp, size_
 }
 
 /* The calibration document (docs/results-schema.md, "Calibration file"). */
-static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, const cal_point *pts,
-                       const cb_rsbfit_point *rp, size_t n, const cb_rsb_config *cand,
-                       const cb_rsbfit_line *jfits, const cb_rsbfit_line *sfits, size_t ncand,
-                       const cb_rsbfit_result *res, const char *reason, double **x,
-                       const char *pmu_why, double secs)
+/* Every candidate's fit against the chosen twin (fits), for the file. */
+static json_t *candidates_json(const cb_rsb_config *cand, const cb_rsbfit_line *fits,
+                               size_t ncand)
 {
-    double hz = json_number_value(json_object_get(json_object_get(run, "machine"), "tsc_hz"));
-    const cb_rsbfit_line *fits = res->baseline == CB_RSBFIT_SITES ? sfits : jfits;
-    long best = res->best;
-    /* Stacks of the same model whose counts agree with the winner's at every point within
-     * CAL_SAME_COUNT per switch (they differ only in the run's first and last returns) are the
-     * same fit: the smallest of them is reported, the largest as entries_tied_up_to (above N,
-     * the sweep never filled the stack and N is a lower bound). */
-    size_t lo = (size_t)best, tied = (size_t)best;
-    while (lo > 0 && cand[lo - 1].model == cand[best].model && fits[lo - 1].ok &&
-           same_counts(x[lo - 1], x[best], n))
-        lo--;
-    while (tied + 1 < ncand && cand[tied + 1].model == cand[best].model &&
-           same_counts(x[tied + 1], x[best], n))
-        tied++;
-    best = (long)lo;
-    const cb_rsbfit_line *f = &fits[best];
-    json_t *cands = json_array(), *points = json_array();
+    json_t *cands = json_array();
     for (size_t k = 0; k < ncand; k++)
         json_array_append_new(
             cands, fits[k].ok ? json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "model",
@@ -393,13 +392,22 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
                               : json_pack("{s:s, s:i, s:n}", "model",
                                           cb_rsb_model_name(cand[k].model), "entries",
                                           (int)cand[k].entries, "r2"));
-    double sse = 0;
-    size_t fitted = 0;
+    return cands;
+}
+
+/* Every point with the chosen candidate's counts (xb) and what each twin's fit predicts there;
+ * the fitted twin's squared residuals summed into *sse over *fitted points. */
+static json_t *points_json(const cal_opts *o, const cal_point *pts, const cb_rsbfit_point *rp,
+                           size_t n, const double *xb, const cb_rsbfit_line *jfit,
+                           const cb_rsbfit_line *sfit, cb_rsbfit_baseline baseline, double *sse,
+                           size_t *fitted)
+{
+    json_t *points = json_array();
     for (size_t i = 0; i < n; i++) {
-        cal_pred p = predict(rp, n, i, x[best], &jfits[best], &sfits[best], res->baseline);
+        cal_pred p = predict(rp, n, i, xb, jfit, sfit, baseline);
         if (!isnan(p.residual)) {
-            sse += p.residual * p.residual;
-            fitted++;
+            *sse += p.residual * p.residual;
+            (*fitted)++;
         }
         json_t *pr = json_array(), *jr = json_array();
         for (long r = 0; r < o->runs; r++) {
@@ -413,14 +421,20 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
                       "impl", pts[i].impl, "sites", pts[i].sites, "depth", (int)pts[i].depth,
                       "plain_ns", pts[i].plain_ns, "jmpret_ns", pts[i].jmpret_ns,
                       "plain_ns_runs", pr, "jmpret_ns_runs", jr, "diff_ns",
-                      pts[i].plain_ns - pts[i].jmpret_ns, "mispredicted_per_op", x[best][i],
+                      pts[i].plain_ns - pts[i].jmpret_ns, "mispredicted_per_op", xb[i],
                       "residual_ns", real_or_null(p.residual), "jmpret_model_ns", p.jmpret_ns,
                       "jmpret_model_error", p.jmpret_ns / pts[i].plain_ns - 1, "sites_model_ns",
                       real_or_null(p.sites_ns), "sites_model_error",
                       real_or_null(p.sites_ns / pts[i].plain_ns - 1), "hw_ret_mispredicts_per_op",
                       real_or_null(pts[i].hw_per_op)));
     }
-    /* The jmpret twin's own check (cb_rsbfit_calibrate), whichever twin was fitted. */
+    return points;
+}
+
+/* The jmpret twin's own check (cb_rsbfit_calibrate), whichever twin was fitted. */
+static json_t *twin_json(const cal_point *pts, const cb_rsb_config *cand,
+                         const cb_rsbfit_line *jfits, long best, const cb_rsbfit_result *res)
+{
     json_t *twin = json_pack("{s:b, s:f}", "ok", res->twin_ok, "tolerance", CAL_BOUND);
     if (res->jmpret_best >= 0) /* the candidate it would have chosen, and checked */
         json_object_set_new(twin, "best",
@@ -445,6 +459,37 @@ static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, con
                                       "sites", pts[res->twin_worst].sites, "depth",
                                       (int)pts[res->twin_worst].depth, "error",
                                       res->twin_worst_error));
+    return twin;
+}
+
+static json_t *cal_doc(const cal_opts *o, json_t *run, const cb_cpu_id *cpu, const cal_point *pts,
+                       const cb_rsbfit_point *rp, size_t n, const cb_rsb_config *cand,
+                       const cb_rsbfit_line *jfits, const cb_rsbfit_line *sfits, size_t ncand,
+                       const cb_rsbfit_result *res, const char *reason, double **x,
+                       const char *pmu_why, double secs)
+{
+    double hz = json_number_value(json_object_get(json_object_get(run, "machine"), "tsc_hz"));
+    const cb_rsbfit_line *fits = res->baseline == CB_RSBFIT_SITES ? sfits : jfits;
+    long best = res->best;
+    /* Stacks of the same model whose counts agree with the winner's at every point within
+     * CAL_SAME_COUNT per switch (they differ only in the run's first and last returns) are the
+     * same fit: the smallest of them is reported, the largest as entries_tied_up_to (above N,
+     * the sweep never filled the stack and N is a lower bound). */
+    size_t lo = (size_t)best, tied = (size_t)best;
+    while (lo > 0 && cand[lo - 1].model == cand[best].model && fits[lo - 1].ok &&
+           same_counts(x[lo - 1], x[best], n))
+        lo--;
+    while (tied + 1 < ncand && cand[tied + 1].model == cand[best].model &&
+           same_counts(x[tied + 1], x[best], n))
+        tied++;
+    best = (long)lo;
+    const cb_rsbfit_line *f = &fits[best];
+    json_t *cands = candidates_json(cand, fits, ncand);
+    double sse = 0;
+    size_t fitted = 0;
+    json_t *points = points_json(o, pts, rp, n, x[best], &jfits[best], &sfits[best],
+                                 res->baseline, &sse, &fitted);
+    json_t *twin = twin_json(pts, cand, jfits, best, res);
     /* The model a run would use without this calibration, for comparison. */
     cb_rsb_config d = cb_rsbcal_vendor_default(cpu);
     json_t *vendor_default = json_pack("{s:s, s:i}", "model", cb_rsb_model_name(d.model),
@@ -482,9 +527,10 @@ static void print_pct(FILE *out, json_t *v)
         fprintf(out, " %9s", "-");
 }
 
-static void print_table(json_t *doc, FILE *out)
+/* One row per point of the sweep. */
+static void print_points(json_t *doc, FILE *out)
 {
-    json_t *fit = json_object_get(doc, "fit"), *p;
+    json_t *p;
     int pmu = json_is_true(json_object_get(json_object_get(doc, "pmu"), "available"));
     size_t i;
     fprintf(out, "%-7s %-9s %5s %9s %9s %13s %9s %9s %9s%s\n", "impl", "sites", "depth",
@@ -511,6 +557,13 @@ static void print_table(json_t *doc, FILE *out)
                     json_number_value(json_object_get(p, "hw_ret_mispredicts_per_op")));
         fputc('\n', out);
     }
+}
+
+/* The points, then the fit, how it compares and what the columns mean. */
+static void print_table(json_t *doc, FILE *out)
+{
+    json_t *fit = json_object_get(doc, "fit");
+    print_points(doc, out);
     json_t *cpu = json_object_get(doc, "cpu");
     fprintf(out,
             "fit: %s %d on %s (%s family %d model %d stepping %d, microcode %s): "
@@ -622,145 +675,194 @@ static int write_data(json_t *doc, cb_out *out)
     return cb_out_commit(out);
 }
 
-int cb_cmd_calibrate(int argc, char **argv)
+/* The outputs, checked before the sweep. This CPU's own file is replaced by recalibrating (its
+ * directory made as needed); -o and --data follow every command's rule (harness/common/output.h):
+ * a new path, or a regular file with --force. 0, or the exit status after one line. */
+static int prepare_outputs(const cal_opts *o, const char *path, cb_out *cal_out, cb_out *data_out,
+                           made_dirs *made)
 {
-    cal_opts o;
-    int rc = parse_opts(argc, argv, &o);
-    if (rc != CB_OPTS_PARSED)
-        return rc;
-    double t0 = now_s();
-    cb_cpu_id cpu;
-    char path[4096], tmp[4200], why[512];
-    cb_cpu_identify(&cpu);
-    if (o.out_path)
-        snprintf(path, sizeof path, "%s", o.out_path);
-    else
-        cb_rsbcal_path(&cpu, path, sizeof path);
-    const char *pmu_why = pmu_reason(why, sizeof why);
-    snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
-    /* Checked before the sweep. This CPU's own file is replaced by recalibrating (its
-     * directory made as needed); -o and --data follow every command's rule (harness/common/output.h):
-     * a new path, or a regular file with --force. */
-    if (!o.out_path && make_parent(path) != 0)
-        return cb_usage_error("cannot create the directory of '%s': %s (valid: a writable "
-                              "path)", cb_quote(path), strerror(errno));
-    cb_out cal_out, data_out;
-    if ((rc = cb_out_prepare(&cal_out, "calibration", path, o.out_path ? o.force : 1)))
-        return rc;
-    if (o.data_path && (rc = cb_out_prepare(&data_out, "calibration data", o.data_path,
-                                            o.force))) {
-        cb_out_discard(&cal_out);
+    int rc;
+    if (!o->out_path && make_parent(path, made) != 0) {
+        rc = cb_usage_error("cannot create the directory of '%s': %s (valid: a writable path)",
+                            cb_quote(path), strerror(errno));
+        while (made->n > 0)
+            rmdir(made->path[--made->n]);
         return rc;
     }
-    char sweep_why[1024] = "";
-    cb_proc_kill_on_interrupt();
-    json_t *run = NULL;
-    cal_point *pts = NULL;
-    long n = 0;
-    for (long r = 0; r < o.runs; r++) {
+    if ((rc = cb_out_prepare(cal_out, "calibration", path, o->out_path ? o->force : 1)))
+        return rc;
+    if (o->data_path && (rc = cb_out_prepare(data_out, "calibration data", o->data_path,
+                                             o->force))) {
+        cb_out_discard(cal_out);
+        return rc;
+    }
+    return 0;
+}
+
+/* A failed calibration leaves nothing: the prepared outputs dropped, the directories it made
+ * removed. */
+static void drop_outputs(const cal_opts *o, cb_out *cal_out, cb_out *data_out, made_dirs *made)
+{
+    cb_out_discard(cal_out);
+    if (o->data_path)
+        cb_out_discard(data_out);
+    while (made->n > 0)
+        rmdir(made->path[--made->n]);
+}
+
+/* The sweep's o->runs runs of npoints points each, through the temporary results file tmp: the
+ * first (counting) run's document in *run and its points in *pts, each point's times the median
+ * over the runs. The number of points, or -1 after one line on stderr. */
+static long sweep(const cal_opts *o, int pmu, size_t npoints, const char *tmp, json_t **run,
+                  cal_point **pts)
+{
+    char why[1024] = "";
+    long n = -1;
+    *run = NULL;
+    *pts = cb_xcalloc(npoints + 1, sizeof **pts);
+    cal_point *got = cb_xcalloc(npoints + 1, sizeof *got);
+    for (long r = 0; r < o->runs; r++) {
         json_error_t e;
-        rc = run_sweep(&o, !pmu_why, r == 0, tmp, sweep_why, sizeof sweep_why);
+        int rc = run_sweep(o, pmu, r == 0, tmp, why, sizeof why);
         json_t *doc = rc == 0 ? json_load_file(tmp, 0, &e) : NULL;
         unlink(tmp);
         if (!doc) {
             fprintf(stderr, "corobench calibrate: the sweep's run %ld failed: %s\n", r + 1,
-                    rc ? sweep_why : e.text);
-            rc = -1;
+                    rc ? why : e.text);
+            n = -1;
             break;
         }
-        size_t maxpts = json_array_size(json_object_get(doc, "cells"));
-        cal_point *got = cb_xcalloc(maxpts + 1, sizeof *got);
-        long m = collect(doc, got, maxpts, why, sizeof why);
-        if (m < 3 || (r > 0 && m != n)) {
+        long m = collect(doc, got, npoints, why, sizeof why);
+        if (m < 3 || (size_t)m != npoints) {
             fprintf(stderr, "corobench calibrate: %s\n",
-                    m < 0 ? why : m < 3 ? "too few points to fit" : "the runs differ in points");
-            free(got);
+                    m < 0 ? why : m < 3 ? "too few points to fit" : "the run lacks points");
             json_decref(doc);
-            rc = -1;
+            n = -1;
             break;
         }
         if (r == 0) { /* the counting run: the points, their candidates, the machine */
-            run = doc;
-            pts = got;
-            n = m;
+            *run = doc;
+            memcpy(*pts, got, (size_t)m * sizeof *got);
         }
+        n = m;
         for (long i = 0; i < n; i++) {
-            pts[i].plain_runs[r] = got[i].plain_ns;
-            pts[i].jmpret_runs[r] = got[i].jmpret_ns;
+            (*pts)[i].plain_runs[r] = got[i].plain_ns;
+            (*pts)[i].jmpret_runs[r] = got[i].jmpret_ns;
         }
-        if (r > 0) {
-            free(got);
+        if (r > 0)
             json_decref(doc);
-        }
     }
-    if (rc != 0) {
-        free(pts);
-        json_decref(run);
-        return CB_EXIT_CELLS_FAILED;
+    free(got);
+    if (n < 0) {
+        free(*pts);
+        json_decref(*run);
+        *pts = NULL;
+        *run = NULL;
+        return -1;
     }
     for (long i = 0; i < n; i++) {
-        pts[i].plain_ns = cb_median(pts[i].plain_runs, (size_t)o.runs);
-        pts[i].jmpret_ns = cb_median(pts[i].jmpret_runs, (size_t)o.runs);
+        (*pts)[i].plain_ns = cb_median((*pts)[i].plain_runs, (size_t)o->runs);
+        (*pts)[i].jmpret_ns = cb_median((*pts)[i].jmpret_runs, (size_t)o->runs);
     }
-    /* x[k][i]: candidate k's simulated mispredictions per switch at point i. */
+    return n;
+}
+
+/* The candidates of the counting run: cand[k] (model and size) and x[k][i], candidate k's
+ * simulated mispredictions per switch at point i. Their number. */
+static size_t candidates(const cal_point *pts, long n, cb_rsb_config **cand, double ***x)
+{
     json_t *c0 = pts[0].cand;
     size_t ncand = json_array_size(c0);
-    cb_rsb_config *cand = cb_xcalloc(ncand + 1, sizeof *cand);
+    *cand = cb_xcalloc(ncand + 1, sizeof **cand);
+    *x = cb_xcalloc(ncand + 1, sizeof **x);
+    for (size_t k = 0; k < ncand; k++) {
+        json_t *ck = json_array_get(c0, k);
+        cb_rsb_model_parse(json_string_value(json_object_get(ck, "model")) ?: "",
+                           &(*cand)[k].model);
+        (*cand)[k].entries = (unsigned)json_integer_value(json_object_get(ck, "entries"));
+        (*x)[k] = cb_xcalloc((size_t)n, sizeof *(*x)[k]);
+        for (long i = 0; i < n; i++)
+            (*x)[k][i] = json_number_value(
+                json_object_get(json_array_get(pts[i].cand, k), "mispredicted_per_op"));
+    }
+    return ncand;
+}
+
+/* Why the fit's twin was chosen, for the file and the table. */
+static void twin_reason(const cal_opts *o, const cb_rsbfit_result *res, const cal_point *pts,
+                        char *reason, size_t len)
+{
+    if (o->baseline != CB_RSBFIT_AUTO)
+        snprintf(reason, len, "chosen with --baseline");
+    else if (res->baseline == CB_RSBFIT_JMPRET)
+        snprintf(reason, len,
+                 "the jmpret build passed its check as a twin: at sites=same, jmpret + cost x "
+                 "mispredicted + its step is within %.0f%% of plain at every depth",
+                 100 * CAL_BOUND);
+    else
+        snprintf(reason, len,
+                 "the jmpret build failed its check as a twin: at sites=same, %s depth %ld, "
+                 "jmpret + cost x mispredicted + its step is %+.0f%% off plain (docs/rsb.md, "
+                 "\"Why two twins\")",
+                 pts[res->twin_worst].impl, pts[res->twin_worst].depth,
+                 100 * res->twin_worst_error);
+}
+
+/* What a calibration has measured and where it goes. */
+typedef struct cal_run {
+    const cal_opts *o;
+    cb_cpu_id cpu;
+    const char *path, *pmu_why;
+    double t0;
+    cb_out cal_out, data_out;
+} cal_run;
+
+/* Fits every candidate to the points and writes the calibration (and --data): 0, or
+ * CB_EXIT_CELLS_FAILED after one line (the calibration file then not written). */
+static int fit_and_write(cal_run *cr, json_t *run, cal_point *pts, long n)
+{
+    const cal_opts *o = cr->o;
+    cb_rsb_config *cand;
+    double **x;
+    size_t ncand = candidates(pts, n, &cand, &x);
     cb_rsbfit_line *jfits = cb_xcalloc(ncand + 1, sizeof *jfits);
     cb_rsbfit_line *sfits = cb_xcalloc(ncand + 1, sizeof *sfits);
     cb_rsbfit_point *rp = cb_xcalloc((size_t)n + 1, sizeof *rp);
-    double **x = cb_xcalloc(ncand + 1, sizeof *x);
-    for (size_t k = 0; k < ncand; k++) {
-        json_t *ck = json_array_get(c0, k);
-        cb_rsb_model_parse(json_string_value(json_object_get(ck, "model")) ?: "", &cand[k].model);
-        cand[k].entries = (unsigned)json_integer_value(json_object_get(ck, "entries"));
-        x[k] = cb_xcalloc((size_t)n, sizeof *x[k]);
-        for (long i = 0; i < n; i++)
-            x[k][i] = json_number_value(
-                json_object_get(json_array_get(pts[i].cand, k), "mispredicted_per_op"));
-    }
     for (long i = 0; i < n; i++)
         rp[i] = (cb_rsbfit_point){strcmp(pts[i].impl, pts[0].impl) != 0,
                                   !strcmp(pts[i].sites, "same"), pts[i].depth, pts[i].plain_ns,
                                   pts[i].jmpret_ns};
     cb_rsbfit_result res;
     int status = 0;
-    if (cb_rsbfit_calibrate(rp, (size_t)n, (const double *const *)x, ncand, o.baseline,
+    if (cb_rsbfit_calibrate(rp, (size_t)n, (const double *const *)x, ncand, o->baseline,
                             CAL_BOUND, jfits, sfits, &res) != 0 ||
         res.best < 0) {
         fprintf(stderr, "corobench calibrate: no candidate fits the %s twin (no model's "
                         "mispredictions grow with the time it measures here)\n",
                 cb_rsbfit_baseline_name(res.baseline));
+        cb_out_discard(&cr->cal_out);
+        if (o->data_path)
+            cb_out_discard(&cr->data_out);
         status = CB_EXIT_CELLS_FAILED;
     } else {
         char reason[512];
-        if (o.baseline != CB_RSBFIT_AUTO)
-            snprintf(reason, sizeof reason, "chosen with --baseline");
-        else if (res.baseline == CB_RSBFIT_JMPRET)
-            snprintf(reason, sizeof reason,
-                     "the jmpret build passed its check as a twin: at sites=same, jmpret + cost x "
-                     "mispredicted + its step is within %.0f%% of plain at every depth",
-                     100 * CAL_BOUND);
-        else
-            snprintf(reason, sizeof reason,
-                     "the jmpret build failed its check as a twin: at sites=same, %s depth %ld, "
-                     "jmpret + cost x mispredicted + its step is %+.0f%% off plain (docs/rsb.md, "
-                     "\"Why two twins\")",
-                     pts[res.twin_worst].impl, pts[res.twin_worst].depth,
-                     100 * res.twin_worst_error);
-        json_t *doc = cal_doc(&o, run, &cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
-                              &res, reason, x, pmu_why, now_s() - t0);
+        twin_reason(o, &res, pts, reason, sizeof reason);
+        json_t *doc = cal_doc(o, run, &cr->cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
+                              &res, reason, x, cr->pmu_why, now_s() - cr->t0);
         print_table(doc, stdout);
-        if (pmu_why)
-            printf("no PMU: calibrated against timing only (%s)\n", pmu_why);
-        if (json_dumpf(doc, cb_out_stream(&cal_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+        if (cr->pmu_why)
+            printf("no PMU: calibrated against timing only (%s)\n", cr->pmu_why);
+        if (json_dumpf(doc, cb_out_stream(&cr->cal_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER))
             abort(); /* into memory */
-        if (cb_out_commit(&cal_out) != 0)
+        if (cb_out_commit(&cr->cal_out) != 0) {
             status = CB_EXIT_CELLS_FAILED; /* the message is out */
-        else
-            printf("calibration: %s (%.1f s)\n", path, now_s() - t0);
-        if (o.data_path && write_data(doc, &data_out) != 0)
-            status = CB_EXIT_CELLS_FAILED;
+            if (o->data_path)
+                cb_out_discard(&cr->data_out);
+        } else {
+            printf("calibration: %s (%.1f s)\n", cr->path, now_s() - cr->t0);
+            if (o->data_path && write_data(doc, &cr->data_out) != 0)
+                status = CB_EXIT_CELLS_FAILED;
+        }
         json_decref(doc);
     }
     for (size_t k = 0; k < ncand; k++)
@@ -770,6 +872,42 @@ int cb_cmd_calibrate(int argc, char **argv)
     free(cand);
     free(jfits);
     free(sfits);
+    return status;
+}
+
+int cb_cmd_calibrate(int argc, char **argv)
+{
+    cal_opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc != CB_OPTS_PARSED)
+        return rc;
+    cal_run cr = {.o = &o, .t0 = now_s()};
+    char path[4096], tmp[4200], why[512];
+    size_t npoints;
+    cb_cpu_identify(&cr.cpu);
+    if (o.out_path)
+        snprintf(path, sizeof path, "%s", o.out_path);
+    else
+        cb_rsbcal_path(&cr.cpu, path, sizeof path);
+    cr.path = path;
+    cr.pmu_why = pmu_reason(why, sizeof why);
+    made_dirs made = {.n = 0};
+    if ((rc = check_sweep(&o, !cr.pmu_why, &npoints)) != CB_OPTS_PARSED ||
+        (rc = prepare_outputs(&o, path, &cr.cal_out, &cr.data_out, &made)) != 0)
+        return rc;
+    snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
+    cb_proc_kill_on_interrupt();
+    json_t *run;
+    cal_point *pts;
+    long n = sweep(&o, !cr.pmu_why, npoints, tmp, &run, &pts);
+    if (n < 0) {
+        drop_outputs(&o, &cr.cal_out, &cr.data_out, &made);
+        return CB_EXIT_CELLS_FAILED;
+    }
+    int status = fit_and_write(&cr, run, pts, n);
+    if (status != 0 && access(path, F_OK) != 0) /* nothing written: no directory left either */
+        while (made.n > 0)
+            rmdir(made.path[--made.n]);
     free(pts);
     json_decref(run);
     return status;

@@ -73,7 +73,7 @@ static int select_list(const char *arg, const registry *r, const void **out, siz
 }
 
 /* A decimal integer from lo to hi (params.h: no 0x, no sign but '-', leading zeros decimal). */
-static int parse_uint(const char *opt, const char *s, long lo, long hi, long *out)
+int cb_opt_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
     int64_t v;
     if (cb_parse_int(s, lo, hi, &v) != 0)
@@ -86,7 +86,7 @@ static int parse_uint(const char *opt, const char *s, long lo, long hi, long *ou
 
 /* A positive number up to max (a deadline past it would overflow the millisecond wait of
  * poll() and the cell's backstop timer: --timeout). */
-static int parse_pos_double(const char *opt, const char *s, double max, double *out)
+int cb_opt_positive(const char *opt, const char *s, double max, double *out)
 {
     char *end;
     errno = 0;
@@ -217,27 +217,27 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'w': ps->wl_arg = arg; return 0;
     case 'p': return parse_param(arg, o);
     case 'r':
-        if ((rc = parse_uint("--reps", arg, 1, 100000, &v)))
+        if ((rc = cb_opt_int("--reps", arg, 1, 100000, &v)))
             return rc;
         o->measure.reps = (unsigned)v;
         ps->reps_set = 1;
         return 0;
     case 'W':
-        if ((rc = parse_uint("--warmup", arg, 0, 1000, &v)))
+        if ((rc = cb_opt_int("--warmup", arg, 0, 1000, &v)))
             return rc;
         o->measure.warmup = (unsigned)v;
         return 0;
     case 'm':
         ps->min_set = 1;
-        return parse_pos_double("--min-rep-ms", arg, DBL_MAX, &o->measure.min_rep_ms);
+        return cb_opt_positive("--min-rep-ms", arg, DBL_MAX, &o->measure.min_rep_ms);
     case 'q': o->quick = 1; return 0;
     case 'P':
-        if ((rc = parse_uint("--pin", arg, 0, CPU_SETSIZE - 1, &v)) ||
+        if ((rc = cb_opt_int("--pin", arg, 0, CPU_SETSIZE - 1, &v)) ||
             (rc = check_pin((int)v, arg)))
             return rc;
         o->pin_cpu = (int)v;
         return 0;
-    case 't': return parse_pos_double("--timeout", arg, 1e6, &o->timeout_s);
+    case 't': return cb_opt_positive("--timeout", arg, 1e6, &o->timeout_s);
     case 'o': o->out_path = arg; return 0;
     case 'n': o->print_table = 0; return 0;
     case 'F': o->force = 1; return 0;

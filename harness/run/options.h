@@ -41,6 +41,12 @@ typedef struct cb_run_opts {
     size_t cell_index;
 } cb_run_opts;
 
+/* The value parsers of every command's options (run's and calibrate's), each 0 or one usage line
+ * naming the option and the valid range and CB_EXIT_USAGE: a decimal integer from lo to hi; a
+ * positive number up to max (of seconds for --timeout, else of milliseconds). */
+int cb_opt_int(const char *opt, const char *s, long lo, long hi, long *out);
+int cb_opt_positive(const char *opt, const char *s, double max, double *out);
+
 /* Parses argv (argv[0] is "run") into o, with defaults, and validates it. Returns
  * CB_OPTS_PARSED, or an exit status to return (0 after --help, CB_EXIT_USAGE after a one-line
  * error). cell_mode and cell_index are kept as the caller set them. */
