@@ -32,14 +32,15 @@ CORE_LIBS  = $(FCONTEXT_LIBS) $(CXX20_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
-# The languages' own runtimes (docs/external.md). Lua 5.4 is embedded (workloads/lua_family.c)
-# when pkg-config finds it (liblua5.4-dev); without it, or with HAVE_LUA=0 (the AArch64 cross
-# build), the lua implementation reports itself unavailable. bin/corobench-go is built when `go`
+# The languages' own runtimes (docs/external.md). Lua 5.4 is embedded (the runtime impls/lua/*.c)
+# when pkg-config finds $(LUA_PC) (liblua5.4-dev); without it, or with HAVE_LUA=0 (the AArch64
+# cross build), the lua implementation reports itself unavailable. bin/corobench-go is built when `go`
 # is installed, with its caches inside $(BUILD) and no network (GOPROXY=off); node needs no build.
 LUA_PC     ?= lua5.4
 HAVE_LUA   := $(shell pkg-config --exists $(LUA_PC) 2>/dev/null && echo 1 || echo 0)
 LUA_CFLAGS := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --cflags $(LUA_PC)))
 LUA_LIBS   := $(if $(filter 1,$(HAVE_LUA)),$(shell pkg-config --libs $(LUA_PC)))
+LUA_SRC    := $(if $(filter 1,$(HAVE_LUA)),$(wildcard impls/lua/*.c))
 GO         ?= go
 GO_BIN     := $(if $(shell command -v $(GO) 2>/dev/null),$(BIN)/corobench-go)
 # bin/corobench-csharp.exe is built when Mono's C# compiler is installed (mono-mcs), at C# 7.2,
@@ -79,7 +80,8 @@ CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/cl
 
 # The parameters, runtimes and workloads: portable to every ARCH, no third-party library but the
 # optional Lua (and the C++20 family where a C++ compiler is found).
-CORE_SRC    := $(wildcard params/*.c impls/*.c) $(ASM_SRC) $(wildcard workloads/*.c) $(CXX_SRC)
+CORE_SRC    := $(wildcard params/*.c impls/*.c) $(LUA_SRC) $(ASM_SRC) $(wildcard workloads/*.c) \
+	$(CXX_SRC)
 # The harness by layer (docs/architecture.md, checked by tests/layers.sh): common/ what every
 # part uses, measure/ inside a cell's child, results/ the schema's writer and reader, run/ the
 # parent, report/ the readers of results; main.c (the command table) above them.

@@ -9,7 +9,7 @@
 
 /* Which body of a workload an implementation runs. The last three are the languages' own
  * runtimes (docs/external.md): lua's body of every workload is its Lua file, run in the cell's
- * process (workloads/lua_family.c); go's and node's are programs of their own, measured through the
+ * process (impls/lua/cb_lua.c); go's and node's are programs of their own, measured through the
  * external protocol, so no workload has a C body for them. */
 typedef enum cb_style {
     CB_STYLE_STACKFUL,

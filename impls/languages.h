@@ -1,6 +1,6 @@
 /* The languages' own runtimes (docs/external.md): where the programs of those that run outside
  * the cell's process are (go, node), and why a runtime cannot run here. Lua runs inside the
- * process (workloads/lua_family.c). */
+ * process (impls/lua/cb_lua.c). */
 #ifndef CB_LANGUAGES_H
 #define CB_LANGUAGES_H
 

@@ -234,6 +234,50 @@ CB_TEST(workload_missing_body_is_named)
     CB_CHECK_STREQ(err, "partial has no state-machine body");
 }
 
+#if CB_HAVE_LUA
+#include "impls/lua/cb_lua.h"
+
+/* tests/lua/finish_error.lua, named from impls/lua/ as the runtime names every body. */
+static void *lua_finish_error_setup(const cb_impl *impl, const cb_params *p, char *err,
+                                    size_t errlen)
+{
+    (void)impl;
+    return cb_lua_setup("../../tests/lua/finish_error", p, NULL, err, errlen);
+}
+
+static int lua_finish_error_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    return cb_lua_finish(inst, &out->ops, &out->checksum, err, errlen);
+}
+#endif
+
+/* A Lua error in finish is the cell's error (it was ops 0 and checksum 0, a result), and the
+ * runtime gives back what the instance allocated. */
+CB_TEST(workload_lua_finish_error_reported)
+{
+#if CB_HAVE_LUA
+    const cb_workload *pp = cb_workload_find("pingpong");
+    const cb_impl *lua = cb_impl_find("lua");
+    CB_CHECK(pp && lua);
+    if (cb_impl_unavailable(lua))
+        CB_SKIP("lua: %s", cb_impl_unavailable(lua));
+    cb_workload bad = *pp;
+    bad.family[CB_STYLE_LUA] =
+        (cb_family_ops){lua_finish_error_setup, cb_lua_run, lua_finish_error_finish, NULL};
+    cb_params p;
+    cb_test_params(&bad, lua, NULL, &p);
+    char err[512] = "";
+    cb_wl_once once;
+    uint64_t heap0 = cb_rt.heap_live_bytes;
+    CB_CHECK_EQ_INT(cb_wl_run_once(&bad, lua, &p, NULL, &once, err, sizeof err), -1);
+    CB_CHECK_CONTAINS(err, "lua: finish: ");
+    CB_CHECK_CONTAINS(err, "finish failed on purpose");
+    CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
+#else
+    CB_SKIP("built without Lua (CB_HAVE_LUA 0)");
+#endif
+}
+
 /* spawn's order and seed reach the checksum (the resume order is folded in), layout does not
  * (only addresses move); equal seeds give equal checksums in every family (the grid above). */
 CB_TEST(workload_spawn_order_and_layout)

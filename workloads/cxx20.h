@@ -18,7 +18,7 @@ extern "C" {
     void *cb_cxx20_##wl##_setup(const cb_impl *impl, const cb_params *p, char *err,           \
                                 size_t errlen);                                                \
     int cb_cxx20_##wl##_run(void *inst, char *err, size_t errlen);                            \
-    void cb_cxx20_##wl##_finish(void *inst, cb_wl_result *out);
+    int cb_cxx20_##wl##_finish(void *inst, cb_wl_result *out, char *err, size_t errlen);
 
 struct cb_wl_result;
 typedef struct cb_wl_result cb_wl_result;

@@ -20,6 +20,7 @@
 #include "impls/sm.h"
 #include "fault.h"
 #include "cxx20.h"
+#include "lua_family.h"
 #include "workload.h"
 
 static const char *const fl_kinds[] = {"segv", "overflow", "hang", "abort", "exit", NULL};
@@ -118,12 +119,14 @@ static int fl_sf_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void fl_sf_finish(void *inst, cb_wl_result *out)
+static int fl_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     fl_sf *w = inst;
     fl_result(&w->sh, out);
     cb_co_destroy(w->co);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- sm: the fault in the second step of the state machine ---------------------------------- */
@@ -162,11 +165,13 @@ static int fl_sm_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void fl_sm_finish(void *inst, cb_wl_result *out)
+static int fl_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     fl_sm *f = inst;
     fl_result(&f->sh, out);
     cb_sm_free(f, sizeof *f);
+    return 0;
 }
 
 /* ---- closure: the fault in a heap frame's continuation; overflow is a synchronous await chain
@@ -228,12 +233,14 @@ static int fl_cl_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void fl_cl_finish(void *inst, cb_wl_result *out)
+static int fl_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     fl_cl *w = inst;
     fl_result(&w->sh, out);
     cb_cl_cancel(&w->task);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- direct: the fault in a plain call (overflow on the thread's stack) ---------------------- */
@@ -256,11 +263,15 @@ static int fl_dr_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void fl_dr_finish(void *inst, cb_wl_result *out)
+static int fl_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     fl_result(inst, out);
     cb_rt_free(inst, sizeof(fl_shared));
+    return 0;
 }
+
+CB_LUA_BODY(fault)
 
 const cb_workload cb_wl_fault = {
     .name = "fault",
@@ -276,5 +287,6 @@ const cb_workload cb_wl_fault = {
             [CB_STYLE_CLOSURE] = {fl_cl_setup, fl_cl_run, fl_cl_finish},
             [CB_STYLE_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(fault),
+            [CB_STYLE_LUA] = CB_LUA_OPS(fault),
         },
 };

@@ -47,11 +47,13 @@ extern "C" int cb_cxx20_fault_run(void *inst, char *, size_t)
     return 0;
 }
 
-extern "C" void cb_cxx20_fault_finish(void *inst, cb_wl_result *out)
+extern "C" int cb_cxx20_fault_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     fl_cx *w = static_cast<fl_cx *>(inst);
     out->ops = 1;
     out->checksum = w->checksum;
     w->~fl_cx();
     cb_rt_free(w, sizeof(fl_cx));
+    return 0;
 }

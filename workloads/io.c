@@ -5,9 +5,7 @@
  * Sockets, epoll registration, buffers and coroutines are made in setup and closed in finish
  * (untimed); run starts every coroutine and runs the event loop until every connection is done. */
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +16,10 @@
 
 #include "impls/closure.h"
 #include "impls/coro.h"
+#include "impls/net.h"
 #include "impls/sm.h"
 #include "cxx20.h"
-#include "io.h"
+#include "lua_family.h"
 #include "io_family.h"
 #include "workload.h"
 
@@ -236,8 +235,9 @@ int io_run(void *inst, char *err, size_t errlen)
 }
 
 /* Frees whatever setup made, in any state; with out, reports the result first. */
-void io_finish(void *inst, cb_wl_result *out)
+int io_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     io_inst *in = inst;
     uint64_t sum = 0;
     for (uint32_t c = 0; in->conn && c < in->conns; c++) {
@@ -259,105 +259,13 @@ void io_finish(void *inst, cb_wl_result *out)
     free(in->conn);
     free(in->bufs);
     free(in);
+    return 0;
 }
 
 static int io_syserr(char *err, size_t errlen, const char *call)
 {
     snprintf(err, errlen, "io: %s: %s", call, strerror(errno));
     return -1;
-}
-
-/* Raises the soft descriptor limit to the hard one. Unconditionally: the harness may keep several
- * instances alive at once (max_batch plans with the hard limit) and closed listeners leave holes
- * in the fd numbers, so one instance cannot tell whether the soft limit would do. */
-static int io_raise_nofile(char *err, size_t errlen)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return io_syserr(err, errlen, "getrlimit(RLIMIT_NOFILE)");
-    if (rl.rlim_cur == rl.rlim_max)
-        return 0;
-    rl.rlim_cur = rl.rlim_max;
-    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return io_syserr(err, errlen, "setrlimit(RLIMIT_NOFILE)");
-    return 0;
-}
-
-static int io_nonblock(int fd) { return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-/* One TCP connection through the listener: a blocking connect (on loopback it completes at
- * once), accept, then both ends non-blocking with Nagle off. Linger 0 makes close send a reset,
- * so repeated runs do not fill the ephemeral port range with TIME_WAIT sockets. */
-static int io_tcp_pair(int lfd, const struct sockaddr_in *addr, int sv[2], char *err,
-                       size_t errlen)
-{
-    static const int one = 1;
-    static const struct linger rst = {1, 0};
-    sv[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sv[1] < 0)
-        return io_syserr(err, errlen, "socket(AF_INET)");
-    if (connect(sv[1], (const struct sockaddr *)addr, sizeof *addr) != 0)
-        return io_syserr(err, errlen, "connect(127.0.0.1)");
-    sv[0] = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (sv[0] < 0)
-        return io_syserr(err, errlen, "accept4");
-    if (io_nonblock(sv[1]) != 0)
-        return io_syserr(err, errlen, "fcntl(O_NONBLOCK)");
-    for (int s = 0; s < 2; s++)
-        if (setsockopt(sv[s], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0 ||
-            setsockopt(sv[s], SOL_SOCKET, SO_LINGER, &rst, sizeof rst) != 0)
-            return io_syserr(err, errlen, "setsockopt(TCP_NODELAY, SO_LINGER)");
-    return 0;
-}
-
-int cb_io_net_open(cb_io_net *net, int tcp, char *err, size_t errlen)
-{
-    socklen_t len = sizeof net->addr;
-    net->tcp = tcp;
-    net->lfd = -1;
-    if (io_raise_nofile(err, errlen) != 0)
-        return -1;
-    if (!tcp)
-        return 0;
-    memset(&net->addr, 0, sizeof net->addr);
-    net->addr.sin_family = AF_INET;
-    net->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    net->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (net->lfd < 0)
-        return io_syserr(err, errlen, "socket(AF_INET)");
-    if (bind(net->lfd, (const struct sockaddr *)&net->addr, sizeof net->addr) != 0)
-        return io_syserr(err, errlen, "bind(127.0.0.1:0)");
-    if (listen(net->lfd, SOMAXCONN) != 0)
-        return io_syserr(err, errlen, "listen");
-    if (getsockname(net->lfd, (struct sockaddr *)&net->addr, &len) != 0)
-        return io_syserr(err, errlen, "getsockname");
-    return 0;
-}
-
-int cb_io_net_pair(cb_io_net *net, int sv[2], char *err, size_t errlen)
-{
-    sv[0] = sv[1] = -1;
-    if (net->tcp)
-        return io_tcp_pair(net->lfd, &net->addr, sv, err, errlen);
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
-        return io_syserr(err, errlen, "socketpair(AF_UNIX)");
-    return 0;
-}
-
-void cb_io_net_close(cb_io_net *net)
-{
-    if (net->lfd >= 0)
-        close(net->lfd);
-    net->lfd = -1;
-}
-
-int cb_io_drain(int epfd, char *err, size_t errlen)
-{
-    struct epoll_event ev[IO_MAXEVENTS];
-    int n;
-    while ((n = epoll_wait(epfd, ev, IO_MAXEVENTS, 0)) > 0)
-        ;
-    return n < 0 ? io_syserr(err, errlen, "epoll_wait") : 0;
 }
 
 /* Sockets, buffers, epoll registration and the family's coroutines. */
@@ -375,7 +283,7 @@ void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, ch
     in->conns = (uint32_t)cb_params_int(p, "conns");
     in->msgs = (uint64_t)cb_params_int(p, "msgs");
     in->size = (size_t)cb_params_int(p, "size");
-    cb_io_net net = {.lfd = -1};
+    cb_net net = {.lfd = -1};
     in->epfd = -1;
     in->conn = calloc(in->conns, sizeof *in->conn);
     in->bufs = malloc(3 * in->size * in->conns);
@@ -400,11 +308,11 @@ void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, ch
         io_syserr(err, errlen, "epoll_create1");
         goto fail;
     }
-    if (cb_io_net_open(&net, strcmp(cb_params_str(p, "transport"), "tcp") == 0, err, errlen))
+    if (cb_net_open(&net, strcmp(cb_params_str(p, "transport"), "tcp") == 0, err, errlen))
         goto fail;
     for (uint32_t c = 0; c < in->conns; c++) {
         io_conn *k = &in->conn[c];
-        int sv[2], r = cb_io_net_pair(&net, sv, err, errlen);
+        int sv[2], r = cb_net_pair(&net, sv, err, errlen);
         k->ep[0].fd = sv[0];
         k->ep[1].fd = sv[1];
         if (r != 0)
@@ -422,14 +330,14 @@ void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, ch
             }
         }
     }
-    cb_io_net_close(&net);
-    if (cb_io_drain(in->epfd, err, errlen) != 0)
+    cb_net_close(&net);
+    if (cb_net_drain(in->epfd, err, errlen) != 0)
         goto fail;
     in->live = 2 * (size_t)in->conns;
     return in;
 fail:
-    cb_io_net_close(&net);
-    io_finish(in, NULL);
+    cb_net_close(&net);
+    io_finish(in, NULL, NULL, 0);
     return NULL;
 }
 
@@ -735,6 +643,8 @@ static void *io_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     return io_setup(&io_cl, impl, p, err, errlen);
 }
 
+CB_LUA_BODY(io)
+
 const cb_workload cb_wl_io = {
     .name = "io",
     .description = "echo over `conns` non-blocking socket pairs (AF_UNIX or loopback TCP) driven "
@@ -749,6 +659,7 @@ const cb_workload cb_wl_io = {
             [CB_STYLE_SM] = {io_sm_setup, io_run, io_finish},
             [CB_STYLE_CLOSURE] = {io_cl_setup, io_run, io_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(io),
+            [CB_STYLE_LUA] = CB_LUA_OPS(io),
             /* A plain loop over the same sockets would be the event loop without the waiting:
              * its time is the system calls', which every family pays alike, so it adds no
              * baseline that pingpong's direct cell does not already give. */

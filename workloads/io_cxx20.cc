@@ -97,4 +97,7 @@ extern "C" int cb_cxx20_io_run(void *inst, char *err, size_t errlen)
     return io_run(inst, err, errlen);
 }
 
-extern "C" void cb_cxx20_io_finish(void *inst, cb_wl_result *out) { io_finish(inst, out); }
+extern "C" int cb_cxx20_io_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    return io_finish(inst, out, err, errlen);
+}

@@ -75,6 +75,6 @@ int io_pump(io_ep *e, unsigned char *buf, size_t len, size_t *off, int wr);
 void *io_setup(const io_family *fam, const cb_impl *impl, const cb_params *p, char *err,
                size_t errlen);
 int io_run(void *inst, char *err, size_t errlen);
-void io_finish(void *inst, cb_wl_result *out);
+int io_finish(void *inst, cb_wl_result *out, char *err, size_t errlen);
 
 #endif

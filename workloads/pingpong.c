@@ -17,6 +17,7 @@
 
 #include "impls/closure.h"
 #include "cxx20.h"
+#include "lua_family.h"
 #include "impls/coro.h"
 #include "impls/sm.h"
 #include "pingpong.h"
@@ -184,11 +185,13 @@ static int pp_sf_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void pp_sf_finish(void *inst, cb_wl_result *out)
+static int pp_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     pp_sf *w = inst;
     pp_result(&w->sh, w->p, out);
     pp_sf_free(w);
+    return 0;
 }
 
 /* ---- sm: one frame per side, the chain's frames embedded in it ------------------------------ */
@@ -341,13 +344,15 @@ static int pp_sm_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void pp_sm_finish(void *inst, cb_wl_result *out)
+static int pp_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     pp_sm *w = inst;
     pp_result(&w->sh, w->p, out);
     cb_sm_free(w->side[0], w->side_bytes);
     cb_sm_free(w->side[1], w->side_bytes);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- closure: a heap frame per call of the loop and of every chain level --------------------- */
@@ -527,13 +532,15 @@ static int pp_cl_run(void *inst, char *err, size_t errlen)
     }
 }
 
-static void pp_cl_finish(void *inst, cb_wl_result *out)
+static int pp_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     pp_cl *w = inst;
     pp_result(&w->sh, w->p, out);
     cb_cl_cancel(&w->task[0]);
     cb_cl_cancel(&w->task[1]);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- direct: no coroutine, both sides' chains as plain calls, alternately ------------------- */
@@ -612,13 +619,17 @@ static int pp_dr_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void pp_dr_finish(void *inst, cb_wl_result *out)
+static int pp_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     pp_dr *w = inst;
     pp_result(&w->sh, w->p, out);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
+
+CB_LUA_BODY(pingpong)
 
 const cb_workload cb_wl_pingpong = {
     .name = "pingpong",
@@ -634,5 +645,6 @@ const cb_workload cb_wl_pingpong = {
             [CB_STYLE_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
             [CB_STYLE_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(pingpong),
+            [CB_STYLE_LUA] = CB_LUA_OPS(pingpong),
         },
 };

@@ -97,10 +97,12 @@ extern "C" int cb_cxx20_pingpong_run(void *inst, char *, size_t)
     }
 }
 
-extern "C" void cb_cxx20_pingpong_finish(void *inst, cb_wl_result *out)
+extern "C" int cb_cxx20_pingpong_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     pp_cx *w = static_cast<pp_cx *>(inst);
     pp_result(&w->sh, w->p, out);
     w->~pp_cx(); // destroys the tasks' frames, finished or suspended
     cb_rt_free(w, sizeof(pp_cx));
+    return 0;
 }

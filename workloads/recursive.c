@@ -15,6 +15,7 @@
 #include "impls/coro.h"
 #include "impls/sm.h"
 #include "cxx20.h"
+#include "lua_family.h"
 #include "recursive.h"
 #include "workload.h"
 
@@ -79,12 +80,14 @@ static int rc_sf_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void rc_sf_finish(void *inst, cb_wl_result *out)
+static int rc_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     rc_sf *w = inst;
     rc_result(&w->sh, out);
     cb_co_destroy(w->gen);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- sm: a recursive async generator as a compiler lowers it -------------------------------- */
@@ -165,12 +168,14 @@ static int rc_sm_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void rc_sm_finish(void *inst, cb_wl_result *out)
+static int rc_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     rc_sm *g = inst;
     rc_result(&g->sh, out);
     cb_sm_free(g->frames, g->frames_bytes);
     cb_rt_free(g, sizeof *g);
+    return 0;
 }
 
 /* ---- closure: one heap frame per recursive call --------------------------------------------- */
@@ -249,12 +254,14 @@ static int rc_cl_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void rc_cl_finish(void *inst, cb_wl_result *out)
+static int rc_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     rc_cl *w = inst;
     rc_result(&w->sh, out);
     cb_cl_cancel(&w->task);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- direct: no coroutine, an iterator with an explicit stack ------------------------------- */
@@ -325,14 +332,18 @@ static int rc_dr_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void rc_dr_finish(void *inst, cb_wl_result *out)
+static int rc_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     rc_dr *g = inst;
     rc_result(&g->sh, out);
     cb_rt_free(g->frames, g->frames_bytes);
     cb_rt_free(g, sizeof *g);
+    return 0;
 }
 
+
+CB_LUA_BODY(recursive)
 
 const cb_workload cb_wl_recursive = {
     .name = "recursive",
@@ -347,5 +358,6 @@ const cb_workload cb_wl_recursive = {
             [CB_STYLE_CLOSURE] = {rc_cl_setup, rc_cl_run, rc_cl_finish},
             [CB_STYLE_DIRECT] = {rc_dr_setup, rc_dr_run, rc_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(recursive),
+            [CB_STYLE_LUA] = CB_LUA_OPS(recursive),
         },
 };

@@ -48,10 +48,12 @@ extern "C" int cb_cxx20_recursive_run(void *inst, char *, size_t)
     return 0;
 }
 
-extern "C" void cb_cxx20_recursive_finish(void *inst, cb_wl_result *out)
+extern "C" int cb_cxx20_recursive_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     rc_cx *w = static_cast<rc_cx *>(inst);
     rc_result(&w->sh, out);
     w->~rc_cx();
     cb_rt_free(w, sizeof(rc_cx));
+    return 0;
 }

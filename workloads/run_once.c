@@ -4,12 +4,9 @@
 #include <stdio.h>
 
 #include "impls/runtime.h"
-#include "lua_family.h"
 
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
 {
-    if (impl->style == CB_STYLE_LUA)
-        return cb_lua_family(wl); /* one body for every workload: its Lua file */
     const cb_family_ops *f = &wl->family[impl->style];
     return f->setup && f->run && f->finish ? f : NULL;
 }
@@ -42,6 +39,8 @@ int cb_wl_run_once(const cb_workload *wl, const cb_impl *impl, const cb_params *
     if (around && around->after)
         around->after(around->ctx);
     out->suspensions = cb_rt.suspensions - s0;
-    f->finish(inst, &out->res);
+    /* run's error first: finish's would follow from it */
+    if (f->finish(inst, &out->res, rc ? NULL : err, rc ? 0 : errlen) != 0)
+        rc = -1;
     return rc ? -1 : 0;
 }

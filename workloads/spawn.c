@@ -17,6 +17,7 @@
 #include "impls/coro.h"
 #include "impls/sm.h"
 #include "cxx20.h"
+#include "lua_family.h"
 #include "spawn.h"
 #include "workload.h"
 
@@ -217,8 +218,9 @@ static int sp_sf_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void sp_sf_finish(void *inst, cb_wl_result *out)
+static int sp_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     sp_sf *w = inst;
     sp_result(&w->sh, out);
     for (uint64_t i = 0; i < w->sh.n; i++)
@@ -226,6 +228,7 @@ static void sp_sf_finish(void *inst, cb_wl_result *out)
     cb_rt_free(w->co, w->sh.n * sizeof *w->co);
     sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- sm: one frame per coroutine, the levels' frames embedded in it ------------------------- */
@@ -339,8 +342,9 @@ static int sp_sm_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void sp_sm_finish(void *inst, cb_wl_result *out)
+static int sp_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     sp_sm *w = inst;
     sp_result(&w->sh, out);
     for (uint64_t i = 0; i < w->sh.n; i++)
@@ -349,6 +353,7 @@ static void sp_sm_finish(void *inst, cb_wl_result *out)
     cb_rt_free(w->co, w->sh.n * sizeof *w->co);
     sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- closure: one heap frame per level, a task per coroutine ------------------------------ */
@@ -449,8 +454,9 @@ static int sp_cl_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void sp_cl_finish(void *inst, cb_wl_result *out)
+static int sp_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     sp_cl *w = inst;
     sp_result(&w->sh, out);
     for (uint64_t i = 0; i < w->sh.n; i++)
@@ -458,6 +464,7 @@ static void sp_cl_finish(void *inst, cb_wl_result *out)
     cb_rt_free(w->task, w->sh.n * sizeof *w->task);
     sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
 
 /* ---- direct: no coroutine, the same data path over plain structs -------------------------- */
@@ -563,14 +570,18 @@ static int sp_dr_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-static void sp_dr_finish(void *inst, cb_wl_result *out)
+static int sp_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     sp_dr *w = inst;
     sp_result(&w->sh, out);
     cb_rt_free(w->s, w->sh.n * sizeof *w->s);
     sp_shared_free(&w->sh);
     cb_rt_free(w, sizeof *w);
+    return 0;
 }
+
+CB_LUA_BODY(spawn)
 
 const cb_workload cb_wl_spawn = {
     .name = "spawn",
@@ -588,5 +599,6 @@ const cb_workload cb_wl_spawn = {
             [CB_STYLE_CLOSURE] = {sp_cl_setup, sp_cl_run, sp_cl_finish},
             [CB_STYLE_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(spawn),
+            [CB_STYLE_LUA] = CB_LUA_OPS(spawn),
         },
 };

@@ -80,8 +80,9 @@ extern "C" int cb_cxx20_spawn_run(void *inst, char *, size_t)
     return 0;
 }
 
-extern "C" void cb_cxx20_spawn_finish(void *inst, cb_wl_result *out)
+extern "C" int cb_cxx20_spawn_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     sp_cx *w = static_cast<sp_cx *>(inst);
     sp_result(&w->sh, out);
     for (uint64_t i = 0; i < w->sh.n; i++)
@@ -91,4 +92,5 @@ extern "C" void cb_cxx20_spawn_finish(void *inst, cb_wl_result *out)
     sp_shared_free(&w->sh);
     w->~sp_cx();
     cb_rt_free(w, sizeof(sp_cx));
+    return 0;
 }

@@ -24,8 +24,9 @@ typedef struct cb_family_ops {
     void *(*setup)(const cb_impl *impl, const cb_params *p, char *err, size_t errlen);
     /* Timed: all the work of one run. Returns 0, or -1 with a reason (an I/O error, say). */
     int (*run)(void *inst, char *err, size_t errlen);
-    /* Untimed: report the result and free everything. */
-    void (*finish)(void *inst, cb_wl_result *out);
+    /* Untimed: report the result and free everything, whether it fails or not. Returns 0, or -1
+     * with a reason (a language runtime's error, say): the cell then fails with it. */
+    int (*finish)(void *inst, cb_wl_result *out, char *err, size_t errlen);
     /* Without a body: why the family cannot run this workload (shown in "unsupported: ..."). */
     const char *unsupported;
 } cb_family_ops;

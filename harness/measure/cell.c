@@ -164,9 +164,9 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
         cb_mem_end();
     for (uint64_t b = 0; b < made; b++) {
         cb_wl_result res;
-        ms->f->finish(ms->inst[b], &res);
+        int frc = ms->f->finish(ms->inst[b], &res, rc ? NULL : ms->err, rc ? 0 : sizeof ms->err);
         if (rc == 0)
-            rc = check_result(ms, &res);
+            rc = frc ? -1 : check_result(ms, &res);
     }
     if (rc || check_suspensions(ms, susp))
         return -1;

@@ -1,32 +1,31 @@
-/* The lua family's body of every workload (docs/external.md): Lua 5.4 embedded through the C API
- * in the cell's own process. A workload's Lua body is impls/lua/<workload>.lua, a chunk
- * returning setup(params) -> instance, instance.run() and instance.finish() -> ops, checksum;
- * it runs under the harness's own clock exactly like a C body. The live instances share one
- * lua_State, opened by the first setup and closed by the last finish (both untimed).
- * Lua's coroutine.yield is replaced by one that counts the suspension in cb_rt, and Lua
- * allocates through cb_rt's accounting, so suspensions and runtime heap bytes are counted by the
- * runtime as in every C family. Without liblua5.4-dev at build time (CB_HAVE_LUA 0) no workload
- * has a lua body, and impls/languages.c reports the implementation unavailable. */
-#include "lua_family.h"
+/* The lua runtime (cb_lua.h, docs/external.md): the Lua VM embedded through the C API in the
+ * cell's own process, with a counted allocator, a counted coroutine.yield and a socket module.
+ * A workload's Lua body is impls/lua/<workload>.lua, a chunk returning setup(params) ->
+ * instance, instance.run() and instance.finish() -> ops, checksum; it runs under the harness's
+ * own clock exactly like a C body. The live instances share one lua_State, opened by the first
+ * setup and closed by the last finish (both untimed). Lua's coroutine.yield is replaced by one
+ * that counts the suspension in cb_rt, and Lua allocates through cb_rt's accounting, so
+ * suspensions and runtime heap bytes are counted by the runtime as in every C family. The Lua
+ * headers and library are the Makefile's (LUA_PC); without them (CB_HAVE_LUA 0) nothing here is
+ * built, the workloads name no lua body, and impls/languages.c reports the implementation
+ * unavailable. */
+#include "cb_lua.h"
 
+#include <errno.h>
+#include <lauxlib.h>
 #include <limits.h>
+#include <lua.h>
+#include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "impls/root.h"
-#include "impls/runtime.h"
-
-#if CB_HAVE_LUA
-#include <errno.h>
-#include <lauxlib.h>
-#include <lua.h>
-#include <lualib.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
-#include "io.h"
+#include "impls/net.h"
+#include "impls/root.h"
+#include "impls/runtime.h"
 
 static char lua_dir[PATH_MAX];
 
@@ -52,9 +51,14 @@ static int lua_abort(lua_State *s)
     abort();
 }
 
+/* corobench.at_rest(alive): the rest point of the workload's driver, as its setup gave it. */
+static void (*rest_point)(uint64_t alive);
+
 static int at_rest(lua_State *s)
 {
-    cb_wl_at_rest((uint64_t)luaL_checkinteger(s, 1));
+    uint64_t alive = (uint64_t)luaL_checkinteger(s, 1);
+    if (rest_point)
+        rest_point(alive);
     return 0;
 }
 
@@ -105,7 +109,8 @@ static int net_close(lua_State *s)
     return 0;
 }
 
-/* net.open(conns, transport): io.c's sockets (workloads/io.h), registered edge-triggered. */
+/* net.open(conns, transport): the C families' connections (impls/net.h), registered
+ * edge-triggered. */
 static int net_open(lua_State *s)
 {
     lua_Integer conns = luaL_checkinteger(s, 1);
@@ -119,15 +124,15 @@ static int net_open(lua_State *s)
         net->fd[i] = -1;
     luaL_setmetatable(s, "corobench.net");
     char err[256] = "";
-    cb_io_net io;
-    if (cb_io_net_open(&io, tcp, err, sizeof err) != 0)
+    cb_net io;
+    if (cb_net_open(&io, tcp, err, sizeof err) != 0)
         goto fail;
     if ((net->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
         snprintf(err, sizeof err, "io: epoll_create1: %s", strerror(errno));
         goto fail;
     }
     for (size_t i = 0; i < n; i += 2) {
-        int r = cb_io_net_pair(&io, &net->fd[i], err, sizeof err);
+        int r = cb_net_pair(&io, &net->fd[i], err, sizeof err);
         for (size_t k = i; r == 0 && k < i + 2; k++) {
             struct epoll_event ee = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.u64 = k + 1};
             if ((r = epoll_ctl(net->epfd, EPOLL_CTL_ADD, net->fd[k], &ee)) != 0)
@@ -136,12 +141,12 @@ static int net_open(lua_State *s)
         if (r != 0)
             goto fail;
     }
-    cb_io_net_close(&io);
-    if (cb_io_drain(net->epfd, err, sizeof err) != 0)
+    cb_net_close(&io);
+    if (cb_net_drain(net->epfd, err, sizeof err) != 0)
         goto fail;
     return 1;
 fail:
-    cb_io_net_close(&io);
+    cb_net_close(&io);
     lua_pushcfunction(s, net_close);
     lua_pushvalue(s, -2);
     lua_call(s, 1, 0);
@@ -293,30 +298,19 @@ static int lua_failed(lua_State *L, const char *what, char *err, size_t errlen)
     return -1;
 }
 
-/* The workload a cell's parameters belong to: the one whose definition table holds them. */
-static const char *workload_of(const cb_params *p)
-{
-    for (size_t w = 0; w < cb_nworkloads && p->n; w++)
-        for (const cb_param_def *d = cb_workloads[w]->params; d->name; d++)
-            if (d == p->v[0].def)
-                return cb_workloads[w]->name;
-    return NULL;
-}
-
 /* The state the live instances share: opened by the first setup, closed by the last finish, so
  * everything Lua allocated goes back between runs without a state per instance (a batch can
  * hold thousands of instances, and a state with its libraries is tens of kilobytes). */
 static lua_State *shared;
 static size_t live;
 
-static void *lua_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+void *cb_lua_setup(const char *workload, const cb_params *p, void (*at_rest_fn)(uint64_t),
+                   char *err, size_t errlen)
 {
-    (void)impl;
-    const char *workload = workload_of(p);
+    rest_point = at_rest_fn;
     char path[PATH_MAX + 64];
-    if (!workload || !find_dir()) {
-        snprintf(err, errlen, "lua: %s", workload ? "impls/lua/ not found above the executable"
-                                                  : "the parameters belong to no workload");
+    if (!find_dir()) {
+        snprintf(err, errlen, "lua: impls/lua/ not found above the executable");
         return NULL;
     }
     if (!shared && !(shared = open_state())) {
@@ -367,7 +361,7 @@ static void *lua_setup(const cb_impl *impl, const cb_params *p, char *err, size_
     return in;
 }
 
-static int lua_run(void *inst, char *err, size_t errlen)
+int cb_lua_run(void *inst, char *err, size_t errlen)
 {
     cb_lua_inst *in = inst;
     lua_rawgeti(in->L, LUA_REGISTRYINDEX, in->ref);
@@ -378,18 +372,25 @@ static int lua_run(void *inst, char *err, size_t errlen)
     return 0;
 }
 
-/* The result, then the instance dropped; the last live one closes the state (untimed). */
-static void lua_finish(void *inst, cb_wl_result *out)
+/* The result, then the instance dropped whether finish failed or not; the last live one closes
+ * the state (untimed). */
+int cb_lua_finish(void *inst, uint64_t *ops, uint64_t *checksum, char *err, size_t errlen)
 {
     cb_lua_inst *in = inst;
     lua_State *L = in->L;
+    int rc = 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, in->ref);
     lua_getfield(L, -1, "finish");
-    if (lua_pcall(L, 0, 2, 0) == LUA_OK) {
-        out->ops = (uint64_t)lua_tointeger(L, -2);
-        out->checksum = (uint64_t)lua_tointeger(L, -1);
+    *ops = *checksum = 0;
+    if (lua_pcall(L, 0, 2, 0) != LUA_OK) {
+        rc = lua_failed(L, "finish", err, errlen);
+    } else if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER) {
+        snprintf(err, errlen, "lua: finish: returned %s and %s, not the ops and the checksum "
+                 "(two numbers)", luaL_typename(L, -2), luaL_typename(L, -1));
+        rc = -1;
     } else {
-        out->ops = out->checksum = 0;
+        *ops = (uint64_t)lua_tointeger(L, -2);
+        *checksum = (uint64_t)lua_tointeger(L, -1);
     }
     lua_settop(L, 0);
     luaL_unref(L, LUA_REGISTRYINDEX, in->ref);
@@ -398,25 +399,5 @@ static void lua_finish(void *inst, cb_wl_result *out)
         lua_close(L);
         shared = NULL;
     }
+    return rc;
 }
-
-static const cb_family_ops lua_body = {lua_setup, lua_run, lua_finish, NULL};
-
-const cb_family_ops *cb_lua_family(const cb_workload *wl)
-{
-    char path[PATH_MAX + 64];
-    if (!find_dir())
-        return NULL;
-    snprintf(path, sizeof path, "%s/%s.lua", lua_dir, wl->name);
-    return access(path, R_OK) == 0 ? &lua_body : NULL;
-}
-
-#else
-
-const cb_family_ops *cb_lua_family(const cb_workload *wl)
-{
-    (void)wl;
-    return NULL;
-}
-
-#endif
