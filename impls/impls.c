@@ -16,13 +16,14 @@ static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
 
 #define CB_STACKFUL_PARAMS                                                                     \
     {"stack", CB_PARAM_INT, "65536", 8192, (int64_t)1 << 30, NULL,                             \
-     "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)"}, \
+     "reserved stack bytes per coroutine (rounded up to pages; a guard page is added below)", \
+     NULL},                                                                                    \
     {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,                                   \
-     "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode"}
+     "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode", NULL}
 
 static const cb_param_def stackful_params[] = {
     CB_STACKFUL_PARAMS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* The hand-written switches also choose whether the FP control state travels with a coroutine. */
@@ -31,8 +32,8 @@ static const cb_param_def asm_params[] = {
     {"fpu", CB_PARAM_INT, "1", 0, 1, NULL,
      "1: switch MXCSR's control bits and the x87 control word with each coroutine (the x86-64 "
      "ABI's rule, as Boost.Context); 0: leave them per thread, as minicoro and libdill (no "
-     "difference on AArch64, whose switch never saves FPCR)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "difference on AArch64, whose switch never saves FPCR)", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static const char *const closure_allocs[] = {"malloc", "pool", NULL};
@@ -40,19 +41,19 @@ static const char *const closure_allocs[] = {"malloc", "pool", NULL};
 static const cb_param_def closure_params[] = {
     {"alloc", CB_PARAM_ENUM, "malloc", 0, 0, closure_allocs,
      "malloc: every frame from glibc malloc; pool: a free list per task reuses completed frames "
-     "of the same size (pooled ValueTasks, JS engines' bump allocation)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "of the same size (pooled ValueTasks, JS engines' bump allocation)", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static const cb_param_def go_params[] = {
     {"procs", CB_PARAM_INT, "1", 1, 1024, NULL,
      "GOMAXPROCS: 1 runs goroutines on one thread, like the C runtimes; more lets Go run them "
-     "in parallel"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "in parallel", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
-/* Threads alive at once: one per coroutine the workload creates. */
-static int thread_check(const char *workload, const cb_params *p, char *err, size_t errlen)
+/* Threads alive at once: one per coroutine the point keeps alive. */
+static int thread_check(const cb_impl_point *pt, const cb_params *p, char *err, size_t errlen)
 {
     size_t stack = (size_t)cb_params_int(p, "stack"), min = cb_thread_min_stack();
     if (stack < min) {
@@ -62,55 +63,29 @@ static int thread_check(const char *workload, const cb_params *p, char *err, siz
                  stack, min, CB_TH_ALT_STACK);
         return -1;
     }
-    uint64_t need = !strcmp(workload, "spawn") ? (uint64_t)cb_params_int(p, "n")
-                    : !strcmp(workload, "io")  ? 2 * (uint64_t)cb_params_int(p, "conns")
-                                               : 2;
+    uint64_t need = pt->alive;
     char why[512];
     uint64_t lim = cb_thread_limit(why, sizeof why);
     if (need <= lim)
         return 0;
     snprintf(err, errlen, "thread: %s needs %llu threads alive at once; this machine allows %s",
-             workload, (unsigned long long)need, why);
+             pt->workload, (unsigned long long)need, why);
     return -1;
 }
 
-/* An implementation that cannot run one value of one workload's parameter: the error names the
- * implementation, the value and what it can run instead. */
-static int refuse_value(const char *workload, const cb_params *p, const char *wl, const char *name,
-                        const char *value, const char *why, char *err, size_t errlen)
-{
-    const cb_param_val *v = cb_params_find(p, name);
-    if (strcmp(workload, wl) || !v || strcmp(v->s, value))
-        return 0;
-    snprintf(err, errlen, "%s %s=%s %s", wl, name, value, why);
-    return -1;
-}
+static const char *const cap_names[CB_CAP_COUNT] = {
+    [CB_CAP_BARE_SWITCH] = "a body of only the switches",
+    [CB_CAP_PLACED_FRAMES] = "coroutine stacks and frames that the body places",
+};
+
+const char *cb_cap_name(cb_cap cap) { return cap_names[cap]; }
 
 /* The languages' programs (lua, go, node) have pingpong's data-path loop only, and their
- * runtimes place their own coroutines, which spawn's layout=offset would move. */
-static int lang_check(const char *workload, const cb_params *p, char *err, size_t errlen)
-{
-    return refuse_value(workload, p, "pingpong", "work", "none",
-                        "(only the switches) is written for the C families and cxx20, not in "
-                        "this language's program (valid here: work=chain)",
-                        err, errlen) ||
-                   refuse_value(workload, p, "spawn", "layout", "offset",
-                                "moves C stacks and frames; this language's runtime places its "
-                                "own coroutines (valid here: layout=aligned)",
-                                err, errlen)
-               ? -1
-               : 0;
-}
-
-/* spawn's layout=offset moves every frame; a C++ coroutine frame is allocated by the compiler
- * through the promise's operator new, which is given the size only. */
-static int cxx20_check(const char *workload, const cb_params *p, char *err, size_t errlen)
-{
-    return refuse_value(workload, p, "spawn", "layout", "offset",
-                        "cannot move cxx20's coroutine frames (the compiler allocates them "
-                        "through operator new, given the size only; valid here: layout=aligned)",
-                        err, errlen);
-}
+ * runtimes place their own coroutines. */
+#define LANG_LACKS                                                                             \
+    {[CB_CAP_BARE_SWITCH] = "it is written for the C families and cxx20, not in this "       \
+                            "language's program",                                             \
+     [CB_CAP_PLACED_FRAMES] = "this language's runtime places its own coroutines"}
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
 static const char *cxx20_unavailable(void)
@@ -124,53 +99,55 @@ static const char *cxx20_unavailable(void)
 }
 
 const cb_impl cb_impls[] = {
-    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL},
-    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL},
-    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL},
-    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL},
+    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
+    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL, {NULL}},
+    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL, {NULL}},
+    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL, {NULL}},
     {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, stackful_params, NULL, 0,
-     thread_check},
+     thread_check, {NULL}},
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
      "points, live locals in a frame struct, callee frames embedded in the caller's",
-     NULL, NULL, NULL, 0, NULL},
+     NULL, NULL, NULL, 0, NULL, {NULL}},
     {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
-     NULL, closure_params, NULL, 0, NULL},
+     NULL, closure_params, NULL, 0, NULL, {NULL}},
     {"cxx20", CB_STYLE_CXX20,
      "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
      "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
      "over tasks for recursive",
-     NULL, NULL, cxx20_unavailable, 0, cxx20_check},
+     NULL, NULL, cxx20_unavailable, 0, NULL,
+     {[CB_CAP_PLACED_FRAMES] = "the compiler allocates cxx20's coroutine frames through "
+                               "operator new, given the size only"}},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
-     NULL, NULL, NULL, 0, NULL},
+     NULL, NULL, NULL, 0, NULL, {NULL}},
     {"lua", CB_STYLE_LUA,
      "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
      "stack of its own, resumed and yielded by the Lua VM",
-     NULL, NULL, cb_lang_lua_unavailable, 0, lang_check},
+     NULL, NULL, cb_lang_lua_unavailable, 0, NULL, LANG_LACKS},
     {"go", CB_STYLE_GO,
      "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
      "runtime; measured by its own program through docs/external.md's protocol",
-     NULL, go_params, cb_lang_go_unavailable, 1, lang_check},
+     NULL, go_params, cb_lang_go_unavailable, 1, NULL, LANG_LACKS},
     {"node", CB_STYLE_NODE,
      "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
      "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_node_unavailable, 1, lang_check},
+     NULL, NULL, cb_lang_node_unavailable, 1, NULL, LANG_LACKS},
     {"csharp", CB_STYLE_CSHARP,
      "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe built by "
      "mcs): the compiler's state machines, awaits resumed by the program's own run queue; "
      "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_csharp_unavailable, 1, lang_check},
+     NULL, NULL, cb_lang_csharp_unavailable, 1, NULL, LANG_LACKS},
     {"luajit", CB_STYLE_LUAJIT,
      "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s bodies "
      "where the two languages write them alike), 64-bit values as FFI uint64_t; LuaJIT "
      "cannot share the cell's process with Lua 5.4, so it is measured by its own program "
      "through docs/external.md's protocol",
-     NULL, NULL, cb_lang_luajit_unavailable, 1, lang_check},
+     NULL, NULL, cb_lang_luajit_unavailable, 1, NULL, LANG_LACKS},
 };
 const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
 
@@ -216,17 +193,6 @@ const char *cb_impl_unavailable(const cb_impl *impl)
         return impl->backend->unavailable();
     if (impl->unavailable)
         return impl->unavailable();
-    return NULL;
-}
-
-const char *cb_impl_unsupported(const cb_impl *impl, const char *workload, const cb_params *p,
-                                char *buf, size_t len)
-{
-    const char *why = cb_impl_unavailable(impl);
-    if (why)
-        return why;
-    if (impl->check && impl->check(workload, p, buf, len))
-        return buf;
     return NULL;
 }
 

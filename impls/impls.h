@@ -25,6 +25,21 @@ typedef enum cb_style {
     CB_STYLE_COUNT
 } cb_style;
 
+/* What a runtime may lack that a workload's parameter value needs; the workload names the values
+ * (cb_workload.needs), the implementation why it lacks one (cb_impl.lacks), and the cell is then
+ * unsupported with both (cb_wl_unsupported). */
+typedef enum cb_cap {
+    CB_CAP_BARE_SWITCH,   /* a body of only the switches, without the data path */
+    CB_CAP_PLACED_FRAMES, /* stacks and frames placed by the body, not by the runtime */
+    CB_CAP_COUNT
+} cb_cap;
+
+/* What an implementation's check is told of a workload's point, by the workload. */
+typedef struct cb_impl_point {
+    const char *workload; /* for messages */
+    uint64_t alive;       /* coroutines the point keeps alive at once */
+} cb_impl_point;
+
 typedef struct cb_impl {
     const char *name;
     cb_style style;
@@ -35,9 +50,11 @@ typedef struct cb_impl {
     const char *(*unavailable)(void);
     /* A program of its own measures the cell (harness/measure/external.c), not a C body. */
     int external;
-    /* Optional: 0 when this implementation can run the workload at p, else -1 and a one-line
+    /* Optional: 0 when this implementation can run the point at p, else -1 and a one-line
      * reason (a thread limit, say); the cell is then recorded as unsupported. */
-    int (*check)(const char *workload, const cb_params *p, char *err, size_t errlen);
+    int (*check)(const cb_impl_point *pt, const cb_params *p, char *err, size_t errlen);
+    /* Why it lacks a capability, NULL where it has it. */
+    const char *lacks[CB_CAP_COUNT];
 } cb_impl;
 
 extern const cb_impl cb_impls[];
@@ -55,11 +72,8 @@ const char *cb_impl_unavailable(const cb_impl *impl);
 /* A language's own runtime (lua, go, node), not code corobench compiles: the build variants and
  * the return-stack simulator do not apply to it. */
 int cb_impl_is_language(const cb_impl *impl);
-/* NULL when impl runs here and can run workload at p (its check: a thread limit, say), else the
- * reason, in buf or static. Whether the workload has a body for impl's family is the workload's
- * side (cb_wl_family). */
-const char *cb_impl_unsupported(const cb_impl *impl, const char *workload, const cb_params *p,
-                                char *buf, size_t len);
+/* What a capability is, for messages ("a body of only the switches"). */
+const char *cb_cap_name(cb_cap cap);
 /* Applies implementation parameters that are process state (the stack mode) and installs the
  * stack-overflow reporter (coro.h); called in the cell's child before setup. */
 void cb_impl_configure(const cb_impl *impl, const cb_params *p);

@@ -16,6 +16,7 @@ typedef struct cb_param_def {
     int64_t min, max;            /* CB_PARAM_INT: inclusive range */
     const char *const *choices;  /* CB_PARAM_ENUM: NULL-terminated */
     const char *help;
+    const char *quick;           /* --quick's value instead of the default, as typed; NULL: none */
 } cb_param_def;
 
 typedef struct cb_param_val {

@@ -26,8 +26,8 @@
 static const char *const fl_kinds[] = {"segv", "overflow", "hang", "abort", "exit", NULL};
 
 static const cb_param_def fl_params[] = {
-    {"kind", CB_PARAM_ENUM, "segv", 0, 0, fl_kinds, "the fault the coroutine commits when resumed"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+    {"kind", CB_PARAM_ENUM, "segv", 0, 0, fl_kinds, "the fault the coroutine commits when resumed", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 enum { FL_SEGV, FL_OVERFLOW, FL_HANG, FL_ABORT, FL_EXIT };
@@ -271,6 +271,13 @@ static int fl_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* The one coroutine that commits the fault. */
+static uint64_t fl_alive(const cb_params *p)
+{
+    (void)p;
+    return 1;
+}
+
 CB_LUA_BODY(fault)
 
 const cb_workload cb_wl_fault = {
@@ -280,6 +287,7 @@ const cb_workload cb_wl_fault = {
     .unit = "fault",
     .params = fl_params,
     .selftest = 1,
+    .alive = fl_alive,
     .family =
         {
             [CB_STYLE_STACKFUL] = {fl_sf_setup, fl_sf_run, fl_sf_finish},

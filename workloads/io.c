@@ -36,13 +36,13 @@ static const char *const io_transports[] = {"unix", "tcp", NULL};
 
 static const cb_param_def io_params[] = {
     {"conns", CB_PARAM_INT, "64", 1, 1000000, NULL,
-     "connections, each a client and a server coroutine with a socket of their own"},
-    {"msgs", CB_PARAM_INT, "1000", 1, 100000000, NULL, "messages each client sends and verifies"},
+     "connections, each a client and a server coroutine with a socket of their own", "8"},
+    {"msgs", CB_PARAM_INT, "1000", 1, 100000000, NULL, "messages each client sends and verifies", "200"},
     {"size", CB_PARAM_INT, "64", 1, 1048576, NULL,
-     "bytes per message (at most 131072 with transport=tcp, see check())"},
+     "bytes per message (at most 131072 with transport=tcp, see check())", NULL},
     {"transport", CB_PARAM_ENUM, "unix", 0, 0, io_transports,
-     "unix: AF_UNIX stream socketpairs; tcp: 127.0.0.1 (ephemeral port, TCP_NODELAY)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "unix: AF_UNIX stream socketpairs; tcp: 127.0.0.1 (ephemeral port, TCP_NODELAY)", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* ---- shared by every family: sockets, content, verification, hashing, the event loop -------- */
@@ -643,6 +643,9 @@ static void *io_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     return io_setup(&io_cl, impl, p, err, errlen);
 }
 
+/* A client and a server per connection. */
+static uint64_t io_alive(const cb_params *p) { return 2 * (uint64_t)cb_params_int(p, "conns"); }
+
 CB_LUA_BODY(io)
 
 const cb_workload cb_wl_io = {
@@ -653,6 +656,7 @@ const cb_workload cb_wl_io = {
     .params = io_params,
     .check = io_check,
     .max_batch = io_max_batch,
+    .alive = io_alive,
     .family =
         {
             [CB_STYLE_STACKFUL] = {io_sf_setup, io_run, io_finish},

@@ -32,14 +32,14 @@ static const char *const pp_works[] = {"chain", "none", NULL};
 
 static const cb_param_def pp_params[] = {
     {"depth", CB_PARAM_INT, "0", 0, 1000000, NULL,
-     "non-inlined call levels between a coroutine's loop and its switch"},
-    {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL, "switches per run"},
+     "non-inlined call levels between a coroutine's loop and its switch", NULL},
+    {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL, "switches per run", "20000"},
     {"sites", CB_PARAM_ENUM, "distinct", 0, 0, pp_sites,
-     "distinct: A and B run separate copies of their code; same: both run one copy"},
+     "distinct: A and B run separate copies of their code; same: both run one copy", NULL},
     {"work", CB_PARAM_ENUM, "chain", 0, 0, pp_works,
      "chain: the data path down and up the call chain around every switch; none: only the "
-     "switches (depth=0), as Boost.Context's and libaco's benchmarks loop"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "switches (depth=0), as Boost.Context's and libaco's benchmarks loop", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static int pp_check(const cb_params *p, char *err, size_t errlen)
@@ -629,6 +629,19 @@ static int pp_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 }
 
 
+/* The two sides. */
+static uint64_t pp_alive(const cb_params *p)
+{
+    (void)p;
+    return 2;
+}
+
+/* work=none is a body of only the switches. */
+static const cb_wl_need pp_needs[] = {
+    {"work", "none", CB_CAP_BARE_SWITCH},
+    {NULL, NULL, 0},
+};
+
 CB_LUA_BODY(pingpong)
 
 const cb_workload cb_wl_pingpong = {
@@ -638,6 +651,8 @@ const cb_workload cb_wl_pingpong = {
     .unit = "switch",
     .params = pp_params,
     .check = pp_check,
+    .alive = pp_alive,
+    .needs = pp_needs,
     .family =
         {
             [CB_STYLE_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},

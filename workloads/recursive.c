@@ -21,8 +21,8 @@
 
 static const cb_param_def rc_params[] = {
     {"height", CB_PARAM_INT, "16", 1, 32, NULL,
-     "levels of the complete binary tree (2^height - 1 nodes)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "levels of the complete binary tree (2^height - 1 nodes)", "10"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 void rc_result(const rc_shared *sh, cb_wl_result *out)
@@ -343,6 +343,13 @@ static int rc_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 }
 
 
+/* The generator. */
+static uint64_t rc_alive(const cb_params *p)
+{
+    (void)p;
+    return 1;
+}
+
 CB_LUA_BODY(recursive)
 
 const cb_workload cb_wl_recursive = {
@@ -351,6 +358,7 @@ const cb_workload cb_wl_recursive = {
                    "recursion on a stack vs. frames re-entered from the root vs. a heap frame per call",
     .unit = "node",
     .params = rc_params,
+    .alive = rc_alive,
     .family =
         {
             [CB_STYLE_STACKFUL] = {rc_sf_setup, rc_sf_run, rc_sf_finish},

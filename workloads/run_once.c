@@ -2,6 +2,7 @@
 #include "run_once.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "impls/runtime.h"
 
@@ -9,6 +10,47 @@ const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
 {
     const cb_family_ops *f = &wl->family[impl->style];
     return f->setup && f->run && f->finish ? f : NULL;
+}
+
+/* The need of wl that impl lacks for value `value` of param, or NULL. */
+static const cb_wl_need *lacked(const cb_workload *wl, const cb_impl *impl, const char *param,
+                                const char *value)
+{
+    for (const cb_wl_need *n = wl->needs; n && n->param; n++)
+        if (impl->lacks[n->cap] && !strcmp(n->param, param) && !strcmp(n->value, value))
+            return n;
+    return NULL;
+}
+
+const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const cb_params *p,
+                              char *buf, size_t len)
+{
+    const char *why = cb_impl_unavailable(impl);
+    if (why)
+        return why;
+    for (size_t i = 0; i < p->n; i++) {
+        const cb_param_val *v = &p->v[i];
+        const cb_wl_need *n = v->def->kind == CB_PARAM_ENUM
+                                  ? lacked(wl, impl, v->def->name, v->s)
+                                  : NULL;
+        if (!n)
+            continue;
+        int k = snprintf(buf, len, "%s %s=%s needs %s; %s: %s (valid here:", wl->name, n->param,
+                         n->value, cb_cap_name(n->cap), impl->name, impl->lacks[n->cap]);
+        const char *sep = " ";
+        for (const char *const *c = v->def->choices; *c && k >= 0 && (size_t)k < len; c++)
+            if (!lacked(wl, impl, n->param, *c)) {
+                k += snprintf(buf + k, len - (size_t)k, "%s%s=%s", sep, n->param, *c);
+                sep = ", ";
+            }
+        if (k >= 0 && (size_t)k < len)
+            snprintf(buf + k, len - (size_t)k, ")");
+        return buf;
+    }
+    cb_impl_point pt = {wl->name, wl->alive(p)};
+    if (impl->check && impl->check(&pt, p, buf, len))
+        return buf;
+    return NULL;
 }
 
 void cb_wl_no_body(const cb_workload *wl, const cb_impl *impl, char *buf, size_t len)

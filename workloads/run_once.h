@@ -15,6 +15,13 @@
  * have one: their own programs run the workloads, harness/measure/external.c). */
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl);
 
+/* NULL when impl runs here and can run wl at p, else the reason, in buf or static: impl
+ * unavailable, a value of p that needs a capability impl lacks (wl->needs), or impl's own check
+ * of the point (the coroutines it keeps alive, wl->alive). Whether wl has a body for impl's
+ * family is cb_wl_family. */
+const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const cb_params *p,
+                              char *buf, size_t len);
+
 /* "WORKLOAD has no FAMILY body", and the family's reason when the workload gives one. */
 void cb_wl_no_body(const cb_workload *wl, const cb_impl *impl, char *buf, size_t len);
 

@@ -34,21 +34,21 @@ static const char *const sp_layouts[] = {"aligned", "offset", NULL};
 static const char *const sp_orders[] = {"fifo", "random", NULL};
 
 static const cb_param_def sp_params[] = {
-    {"n", CB_PARAM_INT, "10000", 1, 10000000, NULL, "coroutines alive at once at the rest point"},
+    {"n", CB_PARAM_INT, "10000", 1, 10000000, NULL, "coroutines alive at once at the rest point", NULL},
     {"depth", CB_PARAM_INT, "0", 0, 100000, NULL,
-     "nested call levels below each coroutine's body before it suspends"},
+     "nested call levels below each coroutine's body before it suspends", NULL},
     {"frame", CB_PARAM_INT, "64", 8, 4096, NULL,
      "bytes of live locals per level, kept across the suspension (8, 16, 24, 32, 48, 64, 96, "
-     "128, 256, 512, 1024, 2048 or 4096)"},
+     "128, 256, 512, 1024, 2048 or 4096)", NULL},
     {"layout", CB_PARAM_ENUM, "aligned", 0, 0, sp_layouts,
      "aligned: stacks and frames where their allocator puts them; offset: each stack top and "
      "each stackless frame moved by a seeded pseudo-random multiple of 64 bytes below 4096 "
-     "(reserved stack size unchanged)"},
+     "(reserved stack size unchanged)", NULL},
     {"order", CB_PARAM_ENUM, "fifo", 0, 0, sp_orders,
-     "fifo: resumed in creation order; random: in a seeded shuffle of it"},
+     "fifo: resumed in creation order; random: in a seeded shuffle of it", NULL},
     {"seed", CB_PARAM_INT, "1", 0, (int64_t)1 << 62, NULL,
-     "seed of layout=offset and order=random; equal seeds give equal checksums in every family"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "seed of layout=offset and order=random; equal seeds give equal checksums in every family", NULL},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* Bound the handle arrays of a batch (set up before the clock starts) to about 2^20 handles. */
@@ -581,6 +581,15 @@ static int sp_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* All n at the rest point. */
+static uint64_t sp_alive(const cb_params *p) { return (uint64_t)cb_params_int(p, "n"); }
+
+/* layout=offset moves every stack top and stackless frame: the body places them. */
+static const cb_wl_need sp_needs[] = {
+    {"layout", "offset", CB_CAP_PLACED_FRAMES},
+    {NULL, NULL, 0},
+};
+
 CB_LUA_BODY(spawn)
 
 const cb_workload cb_wl_spawn = {
@@ -592,6 +601,8 @@ const cb_workload cb_wl_spawn = {
     .params = sp_params,
     .check = sp_check,
     .max_batch = sp_max_batch,
+    .alive = sp_alive,
+    .needs = sp_needs,
     .family =
         {
             [CB_STYLE_STACKFUL] = {sp_sf_setup, sp_sf_run, sp_sf_finish},

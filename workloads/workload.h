@@ -31,6 +31,14 @@ typedef struct cb_family_ops {
     const char *unsupported;
 } cb_family_ops;
 
+/* A parameter value that needs a capability of the runtime (impls.h, cb_cap): pingpong's
+ * work=none needs a body of only the switches. An implementation that lacks it refuses the value,
+ * and the cell is unsupported with its reason. */
+typedef struct cb_wl_need {
+    const char *param, *value;
+    cb_cap cap;
+} cb_wl_need;
+
 typedef struct cb_workload {
     const char *name;
     const char *description;
@@ -41,6 +49,10 @@ typedef struct cb_workload {
     int (*check)(const cb_params *p, char *err, size_t errlen);
     /* Optional: most instances that may be alive at once (batching for short runs). */
     uint64_t (*max_batch)(const cb_params *p);
+    /* Coroutines one instance keeps alive at once at p (a thread per coroutine must fit). */
+    uint64_t (*alive)(const cb_params *p);
+    /* Optional, {NULL}-terminated: the values that need a capability of the runtime. */
+    const cb_wl_need *needs;
     /* 1 for the harness's self-test (workloads/fault.c): listed, run when named, never selected
      * by `all` (docs/fault.md). */
     int selftest;

@@ -15,16 +15,6 @@
 #include "harness/common/cli.h"
 #include "harness/measure/rsbsim.h"
 
-/* --quick replaces these defaults (never a value the user gave). */
-static const struct {
-    const char *workload, *param, *value;
-} quick_defaults[] = {
-    {"pingpong", "switches", "20000"},
-    {"recursive", "height", "10"},
-    {"io", "conns", "8"},
-    {"io", "msgs", "200"},
-};
-
 /* The values given for a parameter of wl: `--param WORKLOAD.NAME=...` (that workload only)
  * before `--param NAME=...` (every workload and implementation that has NAME). */
 static const cb_param_arg *user_values(const cb_run_opts *o, const cb_workload *wl,
@@ -42,16 +32,6 @@ static const cb_param_arg *user_values(const cb_run_opts *o, const cb_workload *
     return any;
 }
 
-static const char *quick_value(const cb_run_opts *o, const cb_workload *wl, const char *name)
-{
-    if (!o->quick)
-        return NULL;
-    for (size_t i = 0; i < sizeof quick_defaults / sizeof quick_defaults[0]; i++)
-        if (!strcmp(quick_defaults[i].workload, wl->name) && !strcmp(quick_defaults[i].param, name))
-            return quick_defaults[i].value;
-    return NULL;
-}
-
 typedef struct axis {
     const cb_param_def *def;
     cb_param_val vals[64];
@@ -62,7 +42,7 @@ static int add_axis(axis *ax, const cb_param_def *def, const cb_run_opts *o, con
                     char *err, size_t errlen)
 {
     const cb_param_arg *ua = user_values(o, wl, def->name);
-    const char *q = quick_value(o, wl, def->name);
+    const char *q = o->quick ? def->quick : NULL; /* never over a value the user gave */
     ax->def = def;
     ax->n = 0;
     size_t n = ua ? ua->nvalues : 1;

@@ -167,8 +167,8 @@ static void count_pass(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cel
 static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
 {
     char buf[1024], reason[900];
-    const char *why = cb_impl_unsupported(pc->cell.impl, pc->cell.wl->name, &pc->cell.params,
-                                          reason, sizeof reason);
+    const char *why = cb_wl_unsupported(pc->cell.wl, pc->cell.impl, &pc->cell.params, reason,
+                                        sizeof reason);
     if (why) {
         snprintf(buf, sizeof buf, "unsupported: %s", why);
         set_outcome(cell, "unsupported", buf);
