@@ -12,17 +12,20 @@ uintptr_t cb_asm_ret_jump_nofpu(void *from, void *to, uintptr_t val);
 #define NOFPU_JUMP cb_asm_ret_jump /* AArch64: FPCR is not switched by either (docs/switch.md) */
 #endif
 
-static void set_fpu(int fpu);
+/* The two tables differ in the jump only: fpu=1 switches MXCSR and the x87 control word with
+ * the coroutine, the nofpu twin (fpu=0) leaves them per thread; the cell picks one
+ * (cb_impl_co_cfg). Both are const. */
+#define ASM_TABLE                                                                               \
+    .name = "asm",                                                                              \
+    .description = "hand-written assembly switch: the ABI's callee-saved registers and stack "  \
+                   "pointer (x86-64: also MXCSR and the x87 control word); resumes with ret",   \
+    .ctx_size = sizeof(void *),                                                                 \
+    .make = cb_asm_ret_make
 
-cb_co_backend cb_backend_asm = {
-    .name = "asm",
-    .description = "hand-written assembly switch: the ABI's callee-saved registers and stack "
-                   "pointer (x86-64: also MXCSR and the x87 control word); resumes with ret",
-    .ctx_size = sizeof(void *),
-    .make = cb_asm_ret_make,
+static const cb_co_backend cb_backend_asm_nofpu = {ASM_TABLE, .jump = NOFPU_JUMP};
+
+const cb_co_backend cb_backend_asm = {
+    ASM_TABLE,
     .jump = cb_asm_ret_jump,
-    .unavailable = NULL,
-    .set_fpu = set_fpu,
+    .nofpu = &cb_backend_asm_nofpu,
 };
-
-static void set_fpu(int fpu) { cb_backend_asm.jump = fpu ? cb_asm_ret_jump : NOFPU_JUMP; }

@@ -13,17 +13,20 @@ uintptr_t cb_asm_jmp_jump_nofpu(void *from, void *to, uintptr_t val);
 #define NOFPU_JUMP cb_asm_jmp_jump /* AArch64: FPCR is not switched by either (docs/switch.md) */
 #endif
 
-static void set_fpu(int fpu);
+/* The two tables differ in the jump only: fpu=1 switches MXCSR and the x87 control word with
+ * the coroutine, the nofpu twin (fpu=0) leaves them per thread; the cell picks one
+ * (cb_impl_co_cfg). Both are const. */
+#define ASMJMP_TABLE                                                                            \
+    .name = "asmjmp",                                                                           \
+    .description = "hand-written assembly switch, same saved state as asm; resumes with an "    \
+                   "indirect jmp (x86-64) or br (AArch64) instead of ret",                      \
+    .ctx_size = sizeof(void *),                                                                 \
+    .make = cb_asm_jmp_make
 
-cb_co_backend cb_backend_asmjmp = {
-    .name = "asmjmp",
-    .description = "hand-written assembly switch, same saved state as asm; resumes with an "
-                   "indirect jmp (x86-64) or br (AArch64) instead of ret",
-    .ctx_size = sizeof(void *),
-    .make = cb_asm_jmp_make,
+static const cb_co_backend cb_backend_asmjmp_nofpu = {ASMJMP_TABLE, .jump = NOFPU_JUMP};
+
+const cb_co_backend cb_backend_asmjmp = {
+    ASMJMP_TABLE,
     .jump = cb_asm_jmp_jump,
-    .unavailable = NULL,
-    .set_fpu = set_fpu,
+    .nofpu = &cb_backend_asmjmp_nofpu,
 };
-
-static void set_fpu(int fpu) { cb_backend_asmjmp.jump = fpu ? cb_asm_jmp_jump : NOFPU_JUMP; }

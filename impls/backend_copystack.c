@@ -21,7 +21,7 @@
 
 uintptr_t cb_asm_jmp_jump(void *from, void *to, uintptr_t val);
 void cb_asm_jmp_make(void *ctx, void *stack_lo, size_t size, cb_co *co);
-extern cb_co_backend cb_backend_asmjmp;
+extern const cb_co_backend cb_backend_asmjmp;
 
 enum { CS_COPIER_STACK = 16384, CS_FRAME_MAX = 256 };
 
@@ -131,12 +131,13 @@ static void cs_release(void *ctx)
     c->cap = 0;
 }
 
-static int cs_share(cb_stack *s, size_t size)
+static int cs_share(cb_stack *s, size_t size, cb_stack_mode mode)
 {
     if (cs.users == 0) {
-        if (cb_stack_alloc(&cs.stack, size) != 0)
+        if (cb_stack_alloc(&cs.stack, size, mode) != 0)
             return -1;
-        cs.copier = cb_co_create(&cb_backend_asmjmp, copier_main, NULL, CS_COPIER_STACK);
+        const cb_co_cfg copier = {&cb_backend_asmjmp, CS_COPIER_STACK, mode};
+        cs.copier = cb_co_create(&copier, copier_main, NULL);
         if (!cs.copier) {
             int e = errno;
             cb_stack_free(&cs.stack);

@@ -2,10 +2,6 @@
  * the timed region: that is the cost of this model. */
 #include "closure.h"
 
-static int use_pool;
-
-void cb_cl_set_pool(int on) { use_pool = on; }
-
 void *cb_cl_new_at(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size, size_t offset)
 {
     size_t total = size + offset;
@@ -33,7 +29,7 @@ static void frame_release(cb_cl_frame *f) { cb_rt_free((char *)f - f->shift * 64
 
 static void frame_free(cb_cl_frame *f)
 {
-    if (use_pool) {
+    if (f->task->use_pool) {
         f->parent = f->task->pool;
         f->task->pool = f;
     } else {

@@ -4,7 +4,7 @@
  * every frame on the way up returns CB_CL_SUSPENDED to the scheduler. Resumption calls the
  * innermost frame; when a frame completes, its parent is resumed through the continuation and
  * the frame is freed.
- * Frames come from glibc malloc, or (alloc=pool, cb_cl_set_pool) from a free list per task: a
+ * Frames come from glibc malloc, or (alloc=pool, the task's use_pool) from a free list per task: a
  * completed frame is kept on its task's list and handed to the task's next frame of the same
  * size, as pooled ValueTasks and the bump allocators of JavaScript engines avoid malloc; the list
  * is given back to malloc when the task completes or is cancelled, inside the timed region. */
@@ -38,13 +38,10 @@ struct cb_cl_frame {
 struct cb_cl_task {
     cb_cl_frame *innermost;
     cb_cl_frame *pool; /* alloc=pool: completed frames kept for reuse (linked through parent) */
+    int use_pool;      /* alloc=pool (the cell's, cb_impl_cl_pool), set before the task starts */
     int done;
     uint64_t result;
 };
-
-/* alloc=pool (1) or malloc (0) for the frames created from now on: process state, set by the
- * closure implementation's parameter before a cell's setup. */
-void cb_cl_set_pool(int on);
 
 /* A frame of `size` bytes (header included) running fn. Only the header is initialised (each
  * field once): the caller sets every field of its own before the frame first runs. */

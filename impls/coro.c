@@ -174,14 +174,15 @@ size_t cb_co_control_bytes(const cb_co_backend *be) { return sizeof(cb_co) + be-
 
 const cb_stack *cb_co_stack(const cb_co *co) { return &co->stack; }
 
-cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size)
+cb_co *cb_co_create(const cb_co_cfg *cfg, cb_co_fn fn, void *arg)
 {
-    return cb_co_create_at(be, fn, arg, stack_size, 0);
+    return cb_co_create_at(cfg, fn, arg, 0);
 }
 
-cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size,
-                       size_t top_offset)
+cb_co *cb_co_create_at(const cb_co_cfg *cfg, cb_co_fn fn, void *arg, size_t top_offset)
 {
+    const cb_co_backend *be = cfg->be;
+    size_t stack_size = cfg->stack_size;
     if (!handler_installed)
         install_handler();
     if (be->ctx_size > sizeof main_co.ctx || top_offset % 64 || top_offset >= stack_size) {
@@ -194,8 +195,8 @@ cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t s
     co->fn = fn;
     co->arg = arg;
     co->state = CO_SUSPENDED;
-    if ((be->share_stack ? be->share_stack(&co->stack, stack_size)
-                         : cb_stack_alloc(&co->stack, stack_size)) != 0) {
+    if ((be->share_stack ? be->share_stack(&co->stack, stack_size, cfg->stack_mode)
+                         : cb_stack_alloc(&co->stack, stack_size, cfg->stack_mode)) != 0) {
         int e = errno;
         cb_rt_free(co, cb_co_control_bytes(be));
         errno = e;

@@ -37,26 +37,33 @@ typedef struct cb_co_backend {
     /* A backend whose coroutines all run on one stack (copystack) lends it with share_stack
      * (0, or -1 with errno) instead of the layer mapping a stack per coroutine, and takes it back
      * with unshare_stack at destroy (-1: the stack's canary was overwritten). */
-    int (*share_stack)(cb_stack *s, size_t size);
+    int (*share_stack)(cb_stack *s, size_t size, cb_stack_mode mode);
     int (*unshare_stack)(const cb_stack *s);
     /* Every coroutine runs on a thread of its own: the layer has no stack switch to tell the
      * sanitizer about. */
     int own_thread;
-    /* A switch that can leave the FP control state alone (the asm backends' fpu parameter):
-     * 1 switches MXCSR and the x87 control word with the coroutine, 0 treats them as per-thread.
-     * Sets this backend's jump; called before any coroutine of the cell exists. */
-    void (*set_fpu)(int fpu);
+    /* A switch that can leave the FP control state alone (the asm backends' fpu parameter): the
+     * same backend whose jump treats MXCSR and the x87 control word as per-thread (fpu=0); this
+     * one switches them with the coroutine (fpu=1). NULL: no such choice. */
+    const struct cb_co_backend *nofpu;
 } cb_co_backend;
+
+/* How a cell creates its coroutines, from its implementation's parameters (cb_impl_co_cfg):
+ * the backend (its FP variant chosen), the reserved stack bytes and the stack mode. */
+typedef struct cb_co_cfg {
+    const cb_co_backend *be;
+    size_t stack_size;
+    cb_stack_mode stack_mode;
+} cb_co_cfg;
 
 enum { CB_CO_DEFAULT_STACK = 65536, CB_EXIT_OVERFLOW = 86 };
 
 /* Returns NULL with errno set when the stack cannot be mapped. */
-cb_co *cb_co_create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size);
+cb_co *cb_co_create(const cb_co_cfg *cfg, cb_co_fn fn, void *arg);
 /* The same with the first frame `top_offset` bytes (a multiple of 64, below the stack size)
  * below the top of the stack: the reserved stack is unchanged, only where the coroutine starts
  * moves (spawn's layout=offset, against the cache-set aliasing of identically aligned stacks). */
-cb_co *cb_co_create_at(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack_size,
-                       size_t top_offset);
+cb_co *cb_co_create_at(const cb_co_cfg *cfg, cb_co_fn fn, void *arg, size_t top_offset);
 /* Runs co until it yields, transfers away or finishes; returns the value it passed. */
 uintptr_t cb_co_resume(cb_co *co, uintptr_t val);
 /* From inside a coroutine: back to whoever resumed it. Returns the next resume's val. */

@@ -4,13 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "closure.h"
 #include "languages.h"
 #include "thread.h"
 
-extern cb_co_backend cb_backend_asm, cb_backend_asmjmp; /* their jump follows fpu */
-extern const cb_co_backend cb_backend_ucontext, cb_backend_fcontext, cb_backend_copystack,
-    cb_backend_thread;
+extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext,
+    cb_backend_fcontext, cb_backend_copystack, cb_backend_thread;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
 
@@ -101,9 +99,12 @@ static const char *cxx20_unavailable(void)
 const cb_impl cb_impls[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
     {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL, {NULL}},
-    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL, {NULL}},
-    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL, {NULL}},
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL,
+     {NULL}},
+    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL,
+     {NULL}},
+    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL,
+     {NULL}},
     {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, stackful_params, NULL, 0,
      thread_check, {NULL}},
     {"sm", CB_STYLE_SM,
@@ -196,20 +197,19 @@ const char *cb_impl_unavailable(const cb_impl *impl)
     return NULL;
 }
 
-void cb_impl_configure(const cb_impl *impl, const cb_params *p)
+cb_co_cfg cb_impl_co_cfg(const cb_impl *impl, const cb_params *p)
 {
-    cb_co_install_fault_reporter(); /* stack overflows named, in every family */
-    if (impl->style == CB_STYLE_CLOSURE)
-        cb_cl_set_pool(strcmp(cb_params_str(p, "alloc"), "pool") == 0);
-    if (impl->style != CB_STYLE_STACKFUL)
-        return;
     const cb_param_val *fpu = cb_params_find(p, "fpu");
-    if (impl->backend->set_fpu)
-        impl->backend->set_fpu(fpu ? (int)fpu->i : 1);
     const char *m = cb_params_str(p, "stack_mode");
-    cb_stack_set_mode(strcmp(m, "guarded") == 0   ? CB_STACK_GUARDED
+    return (cb_co_cfg){
+        .be = fpu && fpu->i == 0 && impl->backend->nofpu ? impl->backend->nofpu : impl->backend,
+        .stack_size = cb_impl_stack_size(p),
+        .stack_mode = strcmp(m, "guarded") == 0   ? CB_STACK_GUARDED
                       : strcmp(m, "chunked") == 0 ? CB_STACK_CHUNKED
-                                                  : CB_STACK_AUTO);
+                                                  : CB_STACK_AUTO,
+    };
 }
+
+int cb_impl_cl_pool(const cb_params *p) { return strcmp(cb_params_str(p, "alloc"), "pool") == 0; }
 
 size_t cb_impl_stack_size(const cb_params *p) { return (size_t)cb_params_int(p, "stack"); }

@@ -74,9 +74,12 @@ const char *cb_impl_unavailable(const cb_impl *impl);
 int cb_impl_is_language(const cb_impl *impl);
 /* What a capability is, for messages ("a body of only the switches"). */
 const char *cb_cap_name(cb_cap cap);
-/* Applies implementation parameters that are process state (the stack mode) and installs the
- * stack-overflow reporter (coro.h); called in the cell's child before setup. */
-void cb_impl_configure(const cb_impl *impl, const cb_params *p);
+/* A cell's configuration, from its implementation's parameters, for what its body creates (no
+ * process state: the body passes it on). A stackful cell's coroutines: the backend (fpu=0 picks
+ * the backend's nofpu twin), the stack bytes and mode. */
+cb_co_cfg cb_impl_co_cfg(const cb_impl *impl, const cb_params *p);
+/* A closure cell's alloc=pool (1) or malloc (0): each task's pool (closure.h). */
+int cb_impl_cl_pool(const cb_params *p);
 /* Reserved stack bytes for a stackful cell (parameter "stack"). */
 size_t cb_impl_stack_size(const cb_params *p);
 

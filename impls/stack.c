@@ -41,7 +41,6 @@ static pool pools[8];
 static size_t npools;
 static region *regions;
 static size_t nregions, regions_cap;
-static cb_stack_mode want_mode = CB_STACK_AUTO;
 static size_t page_size;
 static int budget_known;
 static long budget_max_maps, budget_used_maps; /* what compute_budget() read */
@@ -54,8 +53,6 @@ size_t cb_stack_page_size(void)
     return page_size;
 }
 
-
-void cb_stack_set_mode(cb_stack_mode mode) { want_mode = mode; }
 
 /* How many guarded stacks fit: each costs two VMAs; the rest of the process keeps a margin. */
 static void compute_budget(void)
@@ -290,7 +287,7 @@ static int map_chunk(pool *p, cb_stack *s, size_t size)
     return 0;
 }
 
-int cb_stack_alloc(cb_stack *s, size_t size)
+int cb_stack_alloc(cb_stack *s, size_t size, cb_stack_mode mode)
 {
     size_t pg = cb_stack_page_size();
     size = (size + pg - 1) & ~(pg - 1);
@@ -299,7 +296,6 @@ int cb_stack_alloc(cb_stack *s, size_t size)
     memset(s, 0, sizeof *s);
     budget_refused = 0;
 
-    cb_stack_mode mode = want_mode;
     if (mode == CB_STACK_AUTO)
         mode = cb_stack_stat.guarded_live < cb_stack_stat.map_budget ? CB_STACK_GUARDED
                                                                      : CB_STACK_CHUNKED;

@@ -37,10 +37,10 @@ typedef struct cb_stack_stats {
 
 extern cb_stack_stats cb_stack_stat;
 
-/* Requested mode for later allocations (an impl parameter, "stack_mode"). */
-void cb_stack_set_mode(cb_stack_mode mode);
-/* Returns 0, or -1 with errno set (ENOMEM when the mapping or the map budget fails). */
-int cb_stack_alloc(cb_stack *s, size_t size);
+/* A stack of `size` bytes in `mode` (the cell's "stack_mode"; AUTO: guarded while the map budget
+ * allows, then chunked). Returns 0, or -1 with errno set (ENOMEM when the mapping or the map
+ * budget fails). */
+int cb_stack_alloc(cb_stack *s, size_t size, cb_stack_mode mode);
 /* Why the last cb_stack_alloc (or cb_co_create) failed with errno err: strerror(err), naming
  * the vm.max_map_count budget when that is what refused a guarded stack. Static buffer. */
 const char *cb_stack_strerror(int err);

@@ -44,12 +44,18 @@ static const cb_co_backend *backend(const char *name)
             CB_FAIL("%s != %s: both are %" PRIu64 " (0x%" PRIx64 ")", #a, #b, a_, a_);         \
     } while (0)
 
-static cb_co *create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack)
+static cb_co *create_in(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack,
+                        cb_stack_mode mode)
 {
-    cb_co *co = cb_co_create(be, fn, arg, stack);
+    cb_co *co = cb_co_create(&(cb_co_cfg){be, stack, mode}, fn, arg);
     if (!co)
         CB_FAIL("cb_co_create(%s, stack=%zu): %s", be->name, stack, strerror(errno));
     return co;
+}
+
+static cb_co *create(const cb_co_backend *be, cb_co_fn fn, void *arg, size_t stack)
+{
+    return create_in(be, fn, arg, stack, CB_STACK_AUTO);
 }
 
 static uint64_t stacks_live(void)
@@ -132,7 +138,8 @@ static void coro_stack_offset(const cb_co_backend *be)
     if (be->own_thread)
         CB_SKIP("%s: a thread's first frame sits below its signal stack and glibc's thread "
                 "descriptor, not at an offset the layer chooses", be->name);
-    cb_co *co = cb_co_create_at(be, where_fn, NULL, CB_CO_DEFAULT_STACK, OFF);
+    const cb_co_cfg cfg = {be, CB_CO_DEFAULT_STACK, CB_STACK_AUTO};
+    cb_co *co = cb_co_create_at(&cfg, where_fn, NULL, OFF);
     CB_CHECK(co != NULL);
     const cb_stack *st = cb_co_stack(co);
     CB_CHECK_EQ_U64(st->size, CB_CO_DEFAULT_STACK);
@@ -142,7 +149,7 @@ static void coro_stack_offset(const cb_co_backend *be)
         CB_FAIL("frame at %#jx, want within 1 KiB below top - %d = %#jx", (uintmax_t)fa, OFF,
                 (uintmax_t)(top - OFF));
     cb_co_destroy(co);
-    CB_CHECK(cb_co_create_at(be, where_fn, NULL, CB_CO_DEFAULT_STACK, 100) == NULL);
+    CB_CHECK(cb_co_create_at(&cfg, where_fn, NULL, 100) == NULL);
 }
 CB_TEST_PER_BACKEND(coro_stack_offset)
 
@@ -453,9 +460,9 @@ static void fpu_off_leaks(const char *name)
         CB_SKIP("%s: no FP control state is switched on this architecture", name);
     if (RUNNING_ON_VALGRIND)
         CB_SKIP("under valgrind, which does not emulate a rounding mode other than to-nearest");
-    const cb_co_backend *be = cb_test_backend(im);
     for (int fpu = 1; fpu >= 0; fpu--) {
-        be->set_fpu(fpu);
+        const cb_co_backend *be = fpu ? cb_test_backend(im) : cb_test_backend(im)->nofpu;
+        CB_CHECK(be != NULL);
         CB_CHECK_EQ_INT(fesetround(FE_DOWNWARD), 0);
         cb_co *co = create(be, round_fn, NULL, CB_CO_DEFAULT_STACK);
         cb_co_resume(co, 0);
@@ -464,7 +471,6 @@ static void fpu_off_leaks(const char *name)
         cb_co_destroy(co);
         fesetround(FE_TONEAREST);
     }
-    be->set_fpu(1);
 }
 CB_TEST(coro_fpu_off_leaks_rounding_asm) { fpu_off_leaks("asm"); }
 CB_TEST(coro_fpu_off_leaks_rounding_asmjmp) { fpu_off_leaks("asmjmp"); }
@@ -476,13 +482,12 @@ CB_TEST(coro_switch_entries_line_aligned)
 {
     static const char *const names[] = {"asm", "asmjmp"};
     for (size_t i = 0; i < 2; i++) {
-        const cb_co_backend *be = backend(names[i]);
         for (int fpu = 1; fpu >= 0; fpu--) {
-            be->set_fpu(fpu);
+            const cb_co_backend *be = fpu ? backend(names[i]) : backend(names[i])->nofpu;
+            CB_CHECK(be != NULL);
             CB_CHECK_EQ_U64((uintptr_t)be->jump % 64, 0);
             CB_CHECK_EQ_U64((uintptr_t)be->make % 64, 0);
         }
-        be->set_fpu(1);
     }
 }
 
@@ -600,8 +605,7 @@ static uintptr_t canary_fn(void *arg, uintptr_t self)
 
 static void canary_child(int smash)
 {
-    cb_stack_set_mode(CB_STACK_CHUNKED);
-    cb_co *co = create(child_be, canary_fn, (void *)(uintptr_t)smash, 65536);
+    cb_co *co = create_in(child_be, canary_fn, (void *)(uintptr_t)smash, 65536, CB_STACK_CHUNKED);
     CB_CHECK_EQ_INT(cb_co_stack(co)->mode, CB_STACK_CHUNKED);
     cb_co_resume(co, (uintptr_t)co);
     cb_co_destroy(co);
@@ -640,14 +644,12 @@ CB_TEST(stack_modes)
     const cb_co_backend *be = backend("asm");
     if (cb_stack_modes_used())
         CB_FAIL("modes used before any stack was handed out: %s", cb_stack_modes_used());
-    cb_stack_set_mode(CB_STACK_GUARDED);
-    cb_co *g = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    cb_co *g = create_in(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK, CB_STACK_GUARDED);
     CHECK_NE_U64(cb_stack_stat.map_budget, 0);
     CB_CHECK_EQ_INT(cb_co_stack(g)->mode, CB_STACK_GUARDED);
     CB_CHECK_EQ_U64(cb_stack_guard_bytes(cb_co_stack(g)), cb_stack_page_size());
     CB_CHECK_STREQ(cb_stack_modes_used(), "guarded");
-    cb_stack_set_mode(CB_STACK_CHUNKED);
-    cb_co *c = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
+    cb_co *c = create_in(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK, CB_STACK_CHUNKED);
     CB_CHECK_EQ_INT(cb_co_stack(c)->mode, CB_STACK_CHUNKED);
     CB_CHECK_EQ_U64(cb_stack_guard_bytes(cb_co_stack(c)), 0);
     CB_CHECK_STREQ(cb_stack_modes_used(), "guarded+chunked");
@@ -669,7 +671,6 @@ CB_TEST(stack_auto_past_budget)
                 AUTO_COUNT);
     const cb_co_backend *be = backend("asm");
     uint64_t heap0 = cb_rt.heap_live_bytes;
-    cb_stack_set_mode(CB_STACK_AUTO);
     cb_co *first = create(be, plus_one_fn, NULL, CB_CO_DEFAULT_STACK);
     uint64_t budget = cb_stack_stat.map_budget;
     size_t n = budget + 1000 > AUTO_COUNT ? budget + 1000 : AUTO_COUNT;

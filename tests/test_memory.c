@@ -43,13 +43,13 @@ CB_TEST(memory_stack_usage_follows_depth)
 {
     size_t pg = cb_stack_page_size();
     uint64_t res0, used0, res1, used1, res2, used2;
-    cb_stack_set_mode(CB_STACK_GUARDED);
+    const cb_co_cfg guarded = {asm_backend(), 65536, CB_STACK_GUARDED};
     CB_CHECK_EQ_INT(cb_stack_usage(&res0, &used0), 0);
-    cb_co *a = cb_co_create(asm_backend(), dig_fn, (void *)(uintptr_t)2, 65536);
+    cb_co *a = cb_co_create(&guarded, dig_fn, (void *)(uintptr_t)2);
     CB_CHECK(a != NULL);
     cb_co_resume(a, 0);
     CB_CHECK_EQ_INT(cb_stack_usage(&res1, &used1), 0);
-    cb_co *b = cb_co_create(asm_backend(), dig_fn, (void *)(uintptr_t)40, 65536);
+    cb_co *b = cb_co_create(&guarded, dig_fn, (void *)(uintptr_t)40);
     CB_CHECK(b != NULL);
     cb_co_resume(b, 0);
     CB_CHECK_EQ_INT(cb_stack_usage(&res2, &used2), 0);
@@ -81,10 +81,10 @@ CB_TEST(memory_chunked_stack_is_one_page)
     size_t pg = cb_stack_page_size();
     cb_co *co[N];
     uint64_t res0, used0, res, used;
-    cb_stack_set_mode(CB_STACK_CHUNKED);
+    const cb_co_cfg chunked = {asm_backend(), 65536, CB_STACK_CHUNKED};
     CB_CHECK_EQ_INT(cb_stack_usage(&res0, &used0), 0);
     for (int i = 0; i < N; i++) {
-        co[i] = cb_co_create(asm_backend(), yield_once, NULL, 65536);
+        co[i] = cb_co_create(&chunked, yield_once, NULL);
         CB_CHECK(co[i] != NULL);
         CB_CHECK_EQ_U64(cb_co_resume(co[i], (uintptr_t)i), (uintptr_t)i);
     }

@@ -26,7 +26,8 @@
 static const char *const fl_kinds[] = {"segv", "overflow", "hang", "abort", "exit", NULL};
 
 static const cb_param_def fl_params[] = {
-    {"kind", CB_PARAM_ENUM, "segv", 0, 0, fl_kinds, "the fault the coroutine commits when resumed", NULL},
+    {"kind", CB_PARAM_ENUM, "segv", 0, 0, fl_kinds, "the fault the coroutine commits when resumed",
+     NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -101,7 +102,8 @@ static void *fl_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     fl_sf *w = cb_rt_alloc(sizeof *w);
     memset(w, 0, sizeof *w);
     w->sh.kind = fl_kind(p);
-    w->co = cb_co_create(impl->backend, fl_sf_body, &w->sh, cb_impl_stack_size(p));
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+    w->co = cb_co_create(&cfg, fl_sf_body, &w->sh);
     if (!w->co) {
         snprintf(err, errlen, "fault: cannot create coroutine: %s", cb_stack_strerror(errno));
         cb_rt_free(w, sizeof *w);
@@ -219,6 +221,7 @@ static void *fl_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     fl_cl *w = cb_rt_alloc(sizeof *w);
     memset(w, 0, sizeof *w);
     w->sh.kind = fl_kind(p);
+    w->task.use_pool = cb_impl_cl_pool(p);
     return w;
 }
 

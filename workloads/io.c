@@ -37,7 +37,8 @@ static const char *const io_transports[] = {"unix", "tcp", NULL};
 static const cb_param_def io_params[] = {
     {"conns", CB_PARAM_INT, "64", 1, 1000000, NULL,
      "connections, each a client and a server coroutine with a socket of their own", "8"},
-    {"msgs", CB_PARAM_INT, "1000", 1, 100000000, NULL, "messages each client sends and verifies", "200"},
+    {"msgs", CB_PARAM_INT, "1000", 1, 100000000, NULL, "messages each client sends and verifies",
+     "200"},
     {"size", CB_PARAM_INT, "64", 1, 1048576, NULL,
      "bytes per message (at most 131072 with transport=tcp, see check())", NULL},
     {"transport", CB_PARAM_ENUM, "unix", 0, 0, io_transports,
@@ -385,8 +386,8 @@ static uintptr_t io_sf_client(void *arg, uintptr_t first)
 
 static int io_sf_make(const cb_impl *impl, const cb_params *p, io_ep *e)
 {
-    e->owner = cb_co_create(impl->backend, e->client ? io_sf_client : io_sf_server, e,
-                            cb_impl_stack_size(p));
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+    e->owner = cb_co_create(&cfg, e->client ? io_sf_client : io_sf_server, e);
     return e->owner ? 0 : -1;
 }
 
@@ -609,7 +610,8 @@ static cb_cl_status io_cl_client(cb_cl_frame *fh)
 
 static int io_cl_make(const cb_impl *impl, const cb_params *p, io_ep *e)
 {
-    (void)impl, (void)p, (void)e; /* the root frame is created when the coroutine starts */
+    (void)impl; /* the root frame is created when the coroutine starts */
+    e->task.use_pool = cb_impl_cl_pool(p);
     return 0;
 }
 

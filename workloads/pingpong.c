@@ -161,13 +161,13 @@ static void *pp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     memset(w, 0, sizeof *w);
     pp_shared_init(&w->sh, p);
     w->p = p;
-    size_t stack = cb_impl_stack_size(p);
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
     cb_co_fn a = w->sh.none ? pp_sf_none_a : pp_sf_loop_a;
     cb_co_fn b = w->sh.none ? pp_sf_none_b : pp_sf_loop_b;
-    w->co[0] = cb_co_create(impl->backend, a, &w->side[0], stack);
-    w->co[1] = cb_co_create(impl->backend, w->sh.same_sites ? a : b, &w->side[1], stack);
+    w->co[0] = cb_co_create(&cfg, a, &w->side[0]);
+    w->co[1] = cb_co_create(&cfg, w->sh.same_sites ? a : b, &w->side[1]);
     if (!w->co[0] || !w->co[1]) {
-        snprintf(err, errlen, "pingpong: cannot create coroutine (stack=%zu): %s", stack,
+        snprintf(err, errlen, "pingpong: cannot create coroutine (stack=%zu): %s", cfg.stack_size,
                  cb_stack_strerror(errno));
         pp_sf_free(w);
         return NULL;
@@ -504,6 +504,7 @@ static void *pp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     memset(w, 0, sizeof *w);
     pp_shared_init(&w->sh, p);
     w->p = p;
+    w->task[0].use_pool = w->task[1].use_pool = cb_impl_cl_pool(p);
     return w;
 }
 

@@ -59,7 +59,8 @@ static void *rc_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     rc_sf *w = cb_rt_alloc(sizeof *w);
     memset(w, 0, sizeof *w);
     w->sh.height = cb_params_int(p, "height");
-    w->gen = cb_co_create(impl->backend, rc_sf_gen, &w->sh, cb_impl_stack_size(p));
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+    w->gen = cb_co_create(&cfg, rc_sf_gen, &w->sh);
     if (!w->gen) {
         snprintf(err, errlen, "recursive: cannot create coroutine (stack=%zu): %s",
                  cb_impl_stack_size(p), cb_stack_strerror(errno));
@@ -236,6 +237,7 @@ static void *rc_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     rc_cl *w = cb_rt_alloc(sizeof *w);
     memset(w, 0, sizeof *w);
     w->sh.height = cb_params_int(p, "height");
+    w->task.use_pool = cb_impl_cl_pool(p);
     return w;
 }
 

@@ -70,7 +70,7 @@ int cb_wl_run_once(const cb_workload *wl, const cb_impl *impl, const cb_params *
         cb_wl_no_body(wl, impl, err, errlen);
         return -1;
     }
-    cb_impl_configure(impl, p);
+    cb_co_install_fault_reporter(); /* stack overflows named, in every family */
     void *inst = f->setup(impl, p, err, errlen);
     if (!inst)
         return -1;

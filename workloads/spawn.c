@@ -34,7 +34,8 @@ static const char *const sp_layouts[] = {"aligned", "offset", NULL};
 static const char *const sp_orders[] = {"fifo", "random", NULL};
 
 static const cb_param_def sp_params[] = {
-    {"n", CB_PARAM_INT, "10000", 1, 10000000, NULL, "coroutines alive at once at the rest point", NULL},
+    {"n", CB_PARAM_INT, "10000", 1, 10000000, NULL, "coroutines alive at once at the rest point",
+     NULL},
     {"depth", CB_PARAM_INT, "0", 0, 100000, NULL,
      "nested call levels below each coroutine's body before it suspends", NULL},
     {"frame", CB_PARAM_INT, "64", 8, 4096, NULL,
@@ -142,10 +143,8 @@ typedef uint64_t (*sp_sf_fn)(const sp_shared *sh, uint64_t id, int64_t level);
 
 typedef struct sp_sf {
     sp_shared sh;
-    sp_sf_fn level; /* level 0 for this frame size */
-    const cb_impl *impl;
-    size_t stack;
-    cb_co **co; /* n handles */
+    cb_co_cfg cfg; /* the cell's: backend, stack bytes and mode */
+    cb_co **co;    /* n handles */
 } sp_sf;
 
 SP_INLINE uint64_t sp_sf_body(const sp_shared *sh, uint64_t id, int64_t level, uint64_t *loc,
@@ -174,7 +173,7 @@ static const sp_sf_fn sp_sf_levels[] = {SP_FRAMES(SP_SF_ENTRY)};
 static uintptr_t sp_sf_main(void *arg, uintptr_t id)
 {
     sp_sf *w = arg;
-    return w->level(&w->sh, id, 0);
+    return sp_sf_levels[w->sh.fi](&w->sh, id, 0); /* level 0 for this frame size */
 }
 
 static void *sp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
@@ -182,9 +181,7 @@ static void *sp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     (void)err, (void)errlen;
     sp_sf *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
-    w->level = sp_sf_levels[w->sh.fi];
-    w->impl = impl;
-    w->stack = cb_impl_stack_size(p);
+    w->cfg = cb_impl_co_cfg(impl, p);
     w->co = cb_rt_alloc(w->sh.n * sizeof *w->co);
     memset(w->co, 0, w->sh.n * sizeof *w->co);
     return w;
@@ -195,12 +192,12 @@ static int sp_sf_run(void *inst, char *err, size_t errlen)
     sp_sf *w = inst;
     sp_shared *sh = &w->sh;
     for (uint64_t i = 0; i < sh->n; i++) {
-        cb_co *co = cb_co_create_at(w->impl->backend, sp_sf_main, w, w->stack, sp_offset(sh, i, 0));
+        cb_co *co = cb_co_create_at(&w->cfg, sp_sf_main, w, sp_offset(sh, i, 0));
         if (!co) {
             snprintf(err, errlen,
                      "spawn: cannot create coroutine %llu of %llu (stack=%zu, stack modes so "
                      "far: %s): %s",
-                     (unsigned long long)i + 1, (unsigned long long)sh->n, w->stack,
+                     (unsigned long long)i + 1, (unsigned long long)sh->n, w->cfg.stack_size,
                      cb_stack_modes_used() ? cb_stack_modes_used() : "none", cb_stack_strerror(errno));
             return -1;
         }
@@ -427,6 +424,8 @@ static void *sp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     w->frame_bytes = sizeof(sp_cl_level) + w->sh.frame;
     w->task = cb_rt_alloc(w->sh.n * sizeof *w->task);
     memset(w->task, 0, w->sh.n * sizeof *w->task);
+    for (uint64_t i = 0; i < w->sh.n; i++)
+        w->task[i].use_pool = cb_impl_cl_pool(p);
     return w;
 }
 

@@ -380,7 +380,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
     if (ms.ctr && m->warmup == 0)
         cb_mem_on_snapshot(counters_pause, counters_resume, ms.ctr);
 
-    cb_impl_configure(c->impl, &c->params);
+    cb_co_install_fault_reporter(); /* stack overflows named, in every family */
     if (memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0)
         to_json(&ms, cell);
     else
