@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "harness/report/claims.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
 #include "impls/impls.h"
@@ -456,10 +457,11 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     unlink(copy);
 }
 
-/* Sets every sample of the ok cell matching (workload, impl, variant, "NAME=VALUE ...") to
- * value * (1 + k / 1000), k = 0..n-1; fails when there is no such cell. */
+/* Sets the samples of the ok cell matching (workload, impl, variant, "NAME=VALUE ...") to
+ * inv invocations of n repetitions, repetition r of invocation j at
+ * value * (1 + (r + j) / 1000); fails when there is no such cell. */
 static void set_samples(json_t *doc, const char *wl, const char *impl, const char *variant,
-                        const char *match, double value, size_t n)
+                        const char *match, double value, size_t n, size_t inv)
 {
     json_t *c;
     size_t i;
@@ -485,10 +487,17 @@ static void set_samples(json_t *doc, const char *wl, const char *impl, const cha
         }
         if (!ok)
             continue;
-        json_t *s = json_array();
-        for (size_t k = 0; k < n; k++)
-            json_array_append_new(s, json_real(value * (1 + (double)k / 1000)));
+        json_t *s = json_array(), *invs = json_array();
+        for (size_t j = 0; j < inv; j++) {
+            json_t *one = json_array();
+            for (size_t k = 0; k < n; k++) {
+                json_array_append_new(one, json_real(value * (1 + (double)(k + j) / 1000)));
+                json_array_append_new(s, json_real(value * (1 + (double)(k + j) / 1000)));
+            }
+            json_array_append_new(invs, json_pack("{s:o}", "samples_ns_per_op", one));
+        }
         json_object_set_new(c, "samples_ns_per_op", s);
+        json_object_set_new(c, "invocations", invs);
         json_object_set_new(json_object_get(c, "ns_per_op"), "median",
                             json_real(value * (1 + (double)(n / 2) / 1000)));
         return;
@@ -540,7 +549,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(claims && table && claims < table);
     static const char *const verdicts[] = {"supported", "contradicted", "inconclusive",
                                            "not measured"};
-    for (int k = 1; k <= 11; k++) {
+    for (int k = 1; k <= (int)cb_claims_count(); k++) {
         int found = 0;
         for (int v = 0; v < 4 && !found; v++) {
             char row[32], want[64];
@@ -553,8 +562,13 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
         if (!found)
             CB_FAIL("claim %d has no verdict", k);
     }
-    expect_verdict(text, 7, "supported"); /* memory: deterministic */
+    /* Memory: deterministic in a plain build. Under AddressSanitizer the stacks' locals live in
+     * its fake stack, so asm's stack bytes neither grow with the height nor are the program's:
+     * claims 7 and 8 are then not what is tested here. */
+#if !defined(__SANITIZE_ADDRESS__)
+    expect_verdict(text, 7, "supported");
     expect_verdict(text, 8, "supported");
+#endif
     expect_verdict(text, 11, "not measured");
     CB_CHECK_CONTAINS(text, "To measure it: `corobench run --workload pingpong --impl all");
     /* Plots: files beside the report, embedded; the direct baseline's is skipped, said why. */
@@ -591,15 +605,16 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK_CONTAINS(field, "x plain)");
     free(text);
 
-    /* Known outcomes. Claim 1: distinct sites 10x slower than the same sites at the deepest
-     * depth, the slope too: supported; reversed: contradicted; 3 samples: inconclusive.
-     * Claim 4: ucontext as fast as asm: contradicted. */
+    /* Known outcomes, each cell three invocations. Claim 1: distinct sites 10x slower than the
+     * same sites at the deepest depth, the slope too: supported; reversed: contradicted; a cell
+     * of one process (no interval): inconclusive. Claim 4: ucontext as fast as asm:
+     * contradicted. */
     json_t *doc = load(out);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=distinct", 10, 5);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=same", 10, 5);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=distinct", 100, 5);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5);
-    set_samples(doc, "pingpong", "ucontext", "plain", "depth=0 sites=distinct", 10.1, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=distinct", 10, 5, 3);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 sites=same", 10, 5, 3);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=distinct", 100, 5, 3);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5, 3);
+    set_samples(doc, "pingpong", "ucontext", "plain", "depth=0 sites=distinct", 10.1, 5, 3);
     /* Claim 1 names the simulated model with how well it fits this CPU. */
     json_t *mrsb = json_object_get(json_object_get(doc, "machine"), "rsb");
     CB_CHECK(mrsb != NULL);
@@ -627,13 +642,13 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     text = cb_test_slurp(mdmod);
     CB_CHECK_CONTAINS(text, ", uncalibrated default)");
     free(text);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 200, 5);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 200, 5, 3);
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
     text = cb_test_slurp(mdmod);
     expect_verdict(text, 1, "contradicted");
     free(text);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 3);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5, 1); /* 1 process */
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
     text = cb_test_slurp(mdmod);
@@ -686,9 +701,9 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(system(cmd) == 0);
 }
 
-/* Claim 11 meets each family's fastest runtime of corobench's with that family's fastest peer
- * at one point (pingpong depth 0, work=chain, the asm switches with fpu=1), naming the one chosen
- * and the figures it was chosen from. Peers are the own cells cloned under a peer's name, so the
+/* Claim 11 meets each peer with the fastest of corobench's runtimes of its family at every
+ * point both ran in one file (the implementations' own parameters at their defaults: the asm
+ * switches with fpu=1, closure with malloc), and lists where a peer is faster. Peers are the own cells cloned under a peer's name, so the
  * test needs neither Boost nor a C++20 compiler; the samples are synthetic. */
 static void clone_as(json_t *doc, const char *impl, const char *as)
 {
@@ -736,28 +751,30 @@ CB_TEST_T(cli_report_claim_peers, 120)
     const char *chain = "depth=0 work=chain fpu=1", *peer = "depth=0 work=chain";
     /* The faster asm switch is asmjmp: it meets fcontext. The fpu=0 and work=none cells, faster
      * still, are other points and stay out. */
-    set_samples(doc, "pingpong", "asm", "plain", chain, 16, 5);
-    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 7, 5);
-    set_samples(doc, "pingpong", "asm", "plain", "depth=0 work=chain fpu=0", 1, 5);
-    set_samples(doc, "pingpong", "asmjmp", "plain", "depth=0 work=none fpu=1", 1, 5);
-    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15, 5);
-    set_samples(doc, "pingpong", "sm", "plain", "depth=0 work=chain", 3, 5);
-    set_samples(doc, "pingpong", "closure", "plain", "depth=0 work=chain", 7, 5);
-    set_samples(doc, "pingpong", "cxx20", "plain", peer, 6, 5);
+    set_samples(doc, "pingpong", "asm", "plain", chain, 16, 5, 3);
+    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 7, 5, 3);
+    set_samples(doc, "pingpong", "asm", "plain", "depth=0 work=chain fpu=0", 1, 5, 3);
+    set_samples(doc, "pingpong", "asmjmp", "plain", "depth=0 work=none fpu=1", 1, 5, 3);
+    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15, 5, 3);
+    set_samples(doc, "pingpong", "sm", "plain", "depth=0 work=chain", 3, 5, 3);
+    set_samples(doc, "pingpong", "closure", "plain", "depth=0 work=chain", 7, 5, 3);
+    set_samples(doc, "pingpong", "cxx20", "plain", peer, 6, 5, 3);
     char *text = claim11(doc, out, md, "supported");
-    CB_CHECK_CONTAINS(text, "corobench's asm 16.0, asmjmp 7.0, sm 3.0, closure 7.0; peers: ");
-    CB_CHECK_CONTAINS(text, "fcontext 15.0 (stackful)");
-    CB_CHECK_CONTAINS(text, "Fastest stackful: corobench's asmjmp 7.0 ns vs fcontext 15.0 ns, 0.47x");
-    CB_CHECK_CONTAINS(text, "Fastest stackless: corobench's sm 3.0 ns vs cxx20 6.0 ns, 0.50x");
+    CB_CHECK_CONTAINS(text, "Over 2 pairs");
+    CB_CHECK_CONTAINS(text, "Where a peer is faster by the estimate: nowhere.");
     free(text);
-    /* asmjmp slower than asm: asm is the one that meets fcontext, and it is 7% slower. */
-    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 17, 5);
+    /* asmjmp slower than asm: asm is the one that meets fcontext; 7% slower is within the
+     * equivalence margin (10%): as fast. */
+    set_samples(doc, "pingpong", "asmjmp", "plain", chain, 17, 5, 3);
+    free(claim11(doc, out, md, "supported"));
+    /* 14% slower than fcontext: contradicted, and the row says where. */
+    set_samples(doc, "pingpong", "fcontext", "plain", peer, 14, 5, 3);
     text = claim11(doc, out, md, "contradicted");
-    CB_CHECK_CONTAINS(text, "corobench's asm 16.0, asmjmp 17.0,");
-    CB_CHECK_CONTAINS(text, "Fastest stackful: corobench's asm 16.0 ns vs fcontext 15.0 ns, 1.07x");
+    CB_CHECK_CONTAINS(text, "| 1 | asm 16.0 ns | fcontext 14.0 ns | 1.14x [");
+    CB_CHECK_CONTAINS(text, "slower beyond that at 1,");
     free(text);
     /* Within the noise of the fastest peer: supported (as fast as). */
-    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15.9, 5);
+    set_samples(doc, "pingpong", "fcontext", "plain", peer, 15.9, 5, 3);
     free(claim11(doc, out, md, "supported"));
     json_decref(doc);
     unlink(out);

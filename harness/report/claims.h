@@ -1,15 +1,43 @@
-/* The Claims section of `corobench report` (docs/report.md). */
+/* The Caveats and Claims sections of `corobench report` (docs/report.md): each claim's rule is
+ * one entry of the claims table in claims.c, with its fixtures in tests/claims/<id>/. */
 #ifndef CB_CLAIMS_H
 #define CB_CLAIMS_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-/* Writes "## Claims": a summary table and one subsection per claim with its numbers, its plots
- * (links into plots_rel, from the array cb_plots_draw returned; NULL: none drawn) and its
- * verdict, all computed from doc's cells. */
+/* The report's notes on a merged document (report.c sets them, the claims read them): on each
+ * cell the index of the file it came from among its machine's files; on the document the files'
+ * run, build and environment in that order, and the cells a later file measured again (kept
+ * aside from "cells", which holds each cell's first measurement). A document read alone has
+ * none of them: all its cells are one file's. */
+#define CB_CLAIMS_FILE_KEY "report:file"
+#define CB_CLAIMS_FILES_KEY "report:files"
+#define CB_CLAIMS_ASIDE_KEY "report:aside"
+
+typedef enum cb_verdict {
+    CB_SUPPORTED,
+    CB_CONTRADICTED,
+    CB_INCONCLUSIVE,
+    CB_NOT_MEASURED,
+    CB_VERDICTS
+} cb_verdict;
+
+/* Writes "## Caveats" (what limits every verdict below: the environment's warnings, counters,
+ * the return-stack model, pinning, compiler, invocations and repetitions, what was not measured)
+ * and "## Claims": a summary table and one subsection per claim with its numbers, its intervals,
+ * its plots (links into plots_rel, from the array cb_plots_draw returned; NULL: none drawn) and
+ * its verdict, all computed from doc's cells. */
 void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel);
-/* How many claims the section has. */
+
+/* The claims table, for the tests: how many claims; claim k's (from 0) id (its fixtures are
+ * tests/claims/<id>/<verdict>-<what>.json), the verdicts its rule can give (bit v set for each
+ * cb_verdict v), and its verdict on doc. */
 size_t cb_claims_count(void);
+const char *cb_claims_id(size_t k);
+unsigned cb_claims_verdicts(size_t k);
+cb_verdict cb_claims_verdict(json_t *doc, size_t k);
+/* "supported", "contradicted", "inconclusive", "not measured". */
+const char *cb_verdict_name(cb_verdict v);
 
 #endif

@@ -381,10 +381,33 @@ static void cell_identity(json_t *c, char *buf, size_t len)
              cb_str(c, "variant"));
 }
 
+/* What the claims need to know of the file a machine's cells came from (claims.h): each cell
+ * of doc tagged with the file's index among its machine's files (CB_CLAIMS_FILE_KEY), and the
+ * file's name, run, build and environment appended to into's CB_CLAIMS_FILES_KEY, so that the
+ * Caveats name each file's conditions and a ratio never pairs cells of two runs unmarked. */
+static void note_file(json_t *into, json_t *doc, const char *name)
+{
+    json_t *files = json_object_get(into, CB_CLAIMS_FILES_KEY), *c;
+    if (!files) {
+        files = json_array();
+        json_object_set_new(into, CB_CLAIMS_FILES_KEY, files);
+    }
+    json_int_t index = (json_int_t)json_array_size(files);
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+        json_object_set_new(c, CB_CLAIMS_FILE_KEY, json_integer(index));
+    json_array_append_new(
+        files, json_pack("{s:s, s:O?, s:O?, s:O?, s:O?}", "file", name, "run",
+                         json_object_get(doc, "run"), "build", json_object_get(doc, "build"),
+                         "environment",
+                         json_object_get(json_object_get(doc, "machine"), "environment"),
+                         "unavailable", json_object_get(doc, "unavailable")));
+}
+
 /* Merges every document into the first one of its machine (host name and CPU model): its
- * cells appended (those it does not have yet), what was unavailable added, its file name listed
- * in also[]. Returns the number
- * of machines; docs[] and ins[] are compacted to one entry per machine. */
+ * cells appended (those it does not have yet; the others kept aside for the claims, which pair
+ * cells within one file), what was unavailable added, its file name listed in also[]. Returns
+ * the number of machines; docs[] and ins[] are compacted to one entry per machine. */
 static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t **also)
 {
     size_t m = 0;
@@ -399,6 +422,7 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
                                                      "cpu_model"))))
             g++;
         if (g == m) {
+            note_file(docs[f], docs[f], ins[f]);
             docs[m] = docs[f];
             ins[m] = ins[f];
             also[m++] = json_array();
@@ -406,7 +430,13 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
         }
         /* A cell the machine already has (the same workload point, implementation and
          * variant, measured again in a later file) keeps its first measurement. */
+        note_file(docs[g], docs[f], ins[f]);
         json_t *have = json_object(), *c, *cells = json_object_get(docs[g], "cells");
+        json_t *aside = json_object_get(docs[g], CB_CLAIMS_ASIDE_KEY);
+        if (!aside) {
+            aside = json_array();
+            json_object_set_new(docs[g], CB_CLAIMS_ASIDE_KEY, aside);
+        }
         size_t i;
         char key[1024];
         json_array_foreach(cells, i, c)
@@ -417,8 +447,7 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
         json_array_foreach(json_object_get(docs[f], "cells"), i, c)
         {
             cell_identity(c, key, sizeof key);
-            if (!json_object_get(have, key))
-                json_array_append(cells, c);
+            json_array_append(json_object_get(have, key) ? aside : cells, c);
         }
         json_decref(have);
         json_object_update_missing(json_object_get(docs[g], "unavailable"),

@@ -1,0 +1,124 @@
+/* The report's claims on known outcomes: every claim of the claims table (harness/report/claims.c)
+ * has fixtures in tests/claims/<id>/, small results files named <verdict>-<what>.json, each
+ * giving that verdict; together they reach every verdict the claim's rule can give, "not
+ * measured" among them. The number of claims comes from the table. */
+#include <dirent.h>
+#include <jansson.h>
+
+#include "harness/common/build.h"
+#include "harness/common/cli.h"
+#include "harness/report/claims.h"
+#include "harness/results/load.h"
+#include "test.h"
+
+/* The verdict a fixture's name promises ("not_measured-x.json": not measured); CB_VERDICTS when
+ * the name starts with none. */
+static cb_verdict named_verdict(const char *file)
+{
+    for (int v = 0; v < CB_VERDICTS; v++) {
+        char want[32];
+        snprintf(want, sizeof want, "%s-", cb_verdict_name((cb_verdict)v));
+        for (char *s = want; *s; s++)
+            *s = *s == ' ' ? '_' : *s;
+        if (!strncmp(file, want, strlen(want)))
+            return (cb_verdict)v;
+    }
+    return CB_VERDICTS;
+}
+
+/* The fixture, read as report reads results (the schema set to this build's: a fixture is
+ * about the claims, not the schema's version). */
+static json_t *load_fixture(const char *path)
+{
+    json_error_t err;
+    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    if (!doc)
+        CB_FAIL("%s: %s at line %d", path, err.text, err.line);
+    json_object_set_new(doc, "schema", json_string(CB_SCHEMA));
+    cb_error e;
+    if (cb_results_check(doc, path, &e))
+        CB_FAIL("%s: not a valid results document: %s", path, e.msg);
+    return doc;
+}
+
+/* The whole section on the fixture, with the claim's verdict in its summary row. */
+static void check_section(json_t *doc, size_t k, cb_verdict v, const char *path)
+{
+    char *text = NULL, row[64];
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CB_CHECK(out != NULL);
+    cb_claims_section(out, doc, NULL, NULL);
+    fclose(out);
+    CB_CHECK_CONTAINS(text, "\n## Caveats\n");
+    snprintf(row, sizeof row, "\n| %zu | ", k + 1);
+    const char *r = strstr(text, row), *end = r ? strchr(r + 1, '\n') : NULL;
+    char want[64];
+    snprintf(want, sizeof want, "| **%s** |", cb_verdict_name(v));
+    const char *w = r ? strstr(r, want) : NULL;
+    if (!w || w > end)
+        CB_FAIL("%s: the summary row of claim %zu lacks %s", path, k + 1, want);
+    free(text);
+}
+
+CB_TEST(claims_fixtures)
+{
+    size_t n = cb_claims_count();
+    CB_CHECK(n > 0);
+    char dir[256], path[600];
+    for (size_t k = 0; k < n; k++) {
+        const char *id = cb_claims_id(k);
+        snprintf(dir, sizeof dir, "tests/claims/%s", id); /* the sources' (tests run there) */
+        DIR *d = opendir(dir);
+        if (!d)
+            CB_FAIL("claim %zu (%s) has no fixtures in %s", k + 1, id, dir);
+        unsigned seen = 0, allowed = cb_claims_verdicts(k);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t len = strlen(e->d_name);
+            if (e->d_name[0] == '.')
+                continue;
+            if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
+                CB_FAIL("%s/%s: a fixture is a .json file", dir, e->d_name);
+            cb_verdict want = named_verdict(e->d_name);
+            if (want == CB_VERDICTS)
+                CB_FAIL("%s/%s: the name starts with no verdict (supported-, contradicted-, "
+                        "inconclusive-, not_measured-)",
+                        dir, e->d_name);
+            if (!(allowed & 1u << want))
+                CB_FAIL("%s/%s: claim %zu's rule cannot give %s", dir, e->d_name, k + 1,
+                        cb_verdict_name(want));
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            json_t *doc = load_fixture(path);
+            cb_verdict got = cb_claims_verdict(doc, k);
+            if (got != want)
+                CB_FAIL("%s: claim %zu (%s) gives %s, the name says %s", path, k + 1, id,
+                        cb_verdict_name(got), cb_verdict_name(want));
+            check_section(doc, k, want, path);
+            json_decref(doc);
+            seen |= 1u << want;
+        }
+        closedir(d);
+        for (int v = 0; v < CB_VERDICTS; v++)
+            if ((allowed & 1u << v) && !(seen & 1u << v))
+                CB_FAIL("claim %zu (%s): no fixture gives %s", k + 1, id,
+                        cb_verdict_name((cb_verdict)v));
+        if (!(allowed & 1u << CB_NOT_MEASURED))
+            CB_FAIL("claim %zu (%s): its rule must say when the data are missing", k + 1, id);
+    }
+    /* No fixtures for a claim the table no longer has. */
+    snprintf(dir, sizeof dir, "tests/claims");
+    DIR *d = opendir(dir);
+    CB_CHECK(d != NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t k = 0;
+        while (k < n && strcmp(cb_claims_id(k), e->d_name))
+            k++;
+        if (k == n)
+            CB_FAIL("%s/%s: no claim has this id", dir, e->d_name);
+    }
+    closedir(d);
+}
