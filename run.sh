@@ -58,16 +58,28 @@ variants=() rsb=()
 [ -x bin/corobench-rsbsim ] && variants=(--variant plain,jmpret --rsb sim) rsb=(--rsb sim)
 pp_grid=(--workload pingpong --param depth=0,1,2,4,8,12,16,24,32 --param sites=distinct,same
          --param switches=20000)
-wl_grid=(--workload recursive,spawn,io --param recursive.height=8,10,12,14,16,18,20
+# pingpong mode=asymmetric (each side yields to a root that resumes the other; stackful only, the
+# stackless families' cells say why not) beside the pingpong run's symmetric cells at the same
+# depths, with its simulated counts (docs/rsb.md); pipeline with 4 and 32 stages of 4 KiB items
+# under both schedules (fifo's 32 items in flight outgrow L1, direct's one does not).
+wl_grid=(--workload recursive,spawn,io,pingpong,pipeline
+         --param recursive.height=8,10,12,14,16,18,20
          --param spawn.n=1000,10000,100000 --param spawn.layout=aligned,offset
-         --param io.conns=1,4,16,64,256 --param io.msgs=50)
+         --param io.conns=1,4,16,64,256 --param io.msgs=50
+         --param pingpong.mode=asymmetric --param pingpong.depth=0,8,16,32
+         --param pingpong.switches=20000 --param pipeline.stages=4,32
+         --param pipeline.sched=fifo,direct --param pipeline.items=500)
 # --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
 # claims' test need to decide anything).
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 --reps 5 --min-rep-ms 2)
-    wl_grid=(--workload recursive,spawn,io --param recursive.height=8,12 --param spawn.n=1000
-             --param io.conns=4 --param io.msgs=50 --reps 5 --min-rep-ms 2)
+    wl_grid=(--workload recursive,spawn,io,pingpong,pipeline --param recursive.height=8,12
+             --param spawn.n=1000 --param io.conns=4 --param io.msgs=50
+             --param pingpong.mode=asymmetric --param pingpong.depth=0,16
+             --param pingpong.switches=20000 --param pipeline.stages=32
+             --param pipeline.sched=fifo,direct --param pipeline.items=200 --reps 5
+             --min-rep-ms 2)
 fi
 # The C implementations on those grids; the languages' own runtimes (docs/external.md) on a
 # smaller one in a third file (an interpreter at recursive.height=20 or spawn.n=100000 would
@@ -109,13 +121,19 @@ echo "run.sh: results in $out (pingpong; results/latest.json points at it) and $
 reports=("$out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
-    lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,4,16
+    # await (every family, the languages' own included) and io's style=blocking (the stackful
+    # families through the hooks, beside every family's explicit cells) run here only.
+    lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,4,16
                --param pingpong.switches=20000 --param recursive.height=8,12,16
-               --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50)
+               --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
+               --param io.style=explicit,blocking
+               --param await.suspend_every=1,10,100,never --param await.calls=20000)
     [ ${#quick[@]} -eq 0 ] ||
-        lang_grid=(--workload pingpong,recursive,spawn,io --param pingpong.depth=0,16
+        lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,16
                    --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
-                   --param io.conns=1 --param io.msgs=50 --reps 5 --min-rep-ms 2)
+                   --param io.conns=1 --param io.msgs=50 --param io.style=explicit,blocking
+                   --param await.suspend_every=1,never
+                   --param await.calls=20000 --reps 5 --min-rep-ms 2)
     lang_status=0
     bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
         || lang_status=$?

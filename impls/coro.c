@@ -343,4 +343,6 @@ void *cb_co_context(cb_co *co) { return co ? co->ctx : main_co.co.ctx; }
 
 int cb_co_done(const cb_co *co) { return co->state == CO_DONE; }
 
+int cb_co_inside(void) { return current != &main_co.co; }
+
 const char *cb_co_name(const cb_co *co) { return co->be->name; }

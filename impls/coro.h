@@ -76,6 +76,8 @@ uintptr_t cb_co_transfer(cb_co *to, uintptr_t val);
  * measurement it belongs to cannot be trusted. */
 void cb_co_destroy(cb_co *co);
 int cb_co_done(const cb_co *co);
+/* 1 while a coroutine runs (its own stack or thread), 0 on the thread's own context. */
+int cb_co_inside(void);
 const char *cb_co_name(const cb_co *co);
 /* Bytes of the control block (cb_co plus backend context) that each coroutine heap-allocates. */
 size_t cb_co_control_bytes(const cb_co_backend *be);

@@ -74,7 +74,17 @@ static int thread_check(const cb_impl_point *pt, const cb_params *p, char *err, 
 static const char *const cap_names[CB_CAP_COUNT] = {
     [CB_CAP_BARE_SWITCH] = "a body of only the switches",
     [CB_CAP_PLACED_FRAMES] = "coroutine stacks and frames that the body places",
+    [CB_CAP_ROOT_YIELD] = "a stackful coroutine that yields to a root which resumes the other "
+                          "side",
+    [CB_CAP_BLOCKING_CODE] = "unmodified blocking read and write suspending inside the "
+                             "coroutine (the interposition layer, impls/hook.h)",
 };
+
+/* A stackless coroutine suspends only by returning to its driver (what its mode=symmetric
+ * pingpong cells already do), and only at an await its own code spells out (blocking code must
+ * be rewritten for it: its io style=explicit cells). */
+#define STACKLESS_ROOT                                                                            "a stackless coroutine always suspends by returning to its driver loop, which resumes the "     "other side: what its mode=symmetric cells already do"
+#define STACKLESS_BLOCKING                                                                        "a stackless coroutine can only suspend at an await its own code spells out, so blocking "     "code must be rewritten for it, which is what its style=explicit cells are"
 
 const char *cb_cap_name(cb_cap cap) { return cap_names[cap]; }
 
@@ -83,7 +93,15 @@ const char *cb_cap_name(cb_cap cap) { return cap_names[cap]; }
 #define LANG_LACKS                                                                             \
     {[CB_CAP_BARE_SWITCH] = "it is written for the C families and cxx20, not in this "       \
                             "language's program",                                             \
-     [CB_CAP_PLACED_FRAMES] = "this language's runtime places its own coroutines"}
+     [CB_CAP_PLACED_FRAMES] = "this language's runtime places its own coroutines",           \
+     [CB_CAP_ROOT_YIELD] = "not written in the languages' programs: a Lua coroutine can only " \
+                           "yield to its resumer, so its mode=symmetric pingpong already "    \
+                           "yields to a driver; goroutines hand over through Go's scheduler; " \
+                           "node's and C#'s async methods are stackless",                    \
+     [CB_CAP_BLOCKING_CODE] = "corobench's hooks are for its C stackful families; go's runtime " \
+                              "does the same for its own blocking calls (its explicit cells), " \
+                              "node's and C#'s async methods are stackless and the Lua bodies " \
+                              "call their own socket functions"}
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
 static const char *cxx20_unavailable(void)
@@ -110,18 +128,21 @@ const cb_impl cb_impls[] = {
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
      "points, live locals in a frame struct, callee frames embedded in the caller's",
-     NULL, NULL, NULL, 0, NULL, {NULL}},
+     NULL, NULL, NULL, 0, NULL,
+     {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
     {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
-     NULL, closure_params, NULL, 0, NULL, {NULL}},
+     NULL, closure_params, NULL, 0, NULL,
+     {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
     {"cxx20", CB_STYLE_CXX20,
      "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
      "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
      "over tasks for recursive",
      NULL, NULL, cxx20_unavailable, 0, NULL,
      {[CB_CAP_PLACED_FRAMES] = "the compiler allocates cxx20's coroutine frames through "
-                               "operator new, given the size only"}},
+                               "operator new, given the size only",
+      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",

@@ -31,6 +31,8 @@ typedef enum cb_style {
 typedef enum cb_cap {
     CB_CAP_BARE_SWITCH,   /* a body of only the switches, without the data path */
     CB_CAP_PLACED_FRAMES, /* stacks and frames placed by the body, not by the runtime */
+    CB_CAP_ROOT_YIELD,    /* a stackful coroutine that yields to a root which resumes another */
+    CB_CAP_BLOCKING_CODE, /* unmodified blocking calls suspending inside a coroutine (hook.h) */
     CB_CAP_COUNT
 } cb_cap;
 

@@ -15,6 +15,7 @@ typedef struct cb_rt_stats {
     uint64_t heap_live_bytes; /* bytes currently allocated by the runtime */
     uint64_t heap_peak_bytes; /* high-water mark of heap_live_bytes */
     uint64_t stack_copy_bytes; /* stack bytes copied by switches (copystack: out plus in) */
+    uint64_t hooked_calls;     /* calls that went through the interposition layer (hook.h) */
 } cb_rt_stats;
 
 extern cb_rt_stats cb_rt;

@@ -18,9 +18,11 @@ trap 'rm -rf "$tmp"' EXIT
 # The grid. Every implementation and parameter is named, so implementations added later do not
 # change it; the simulated model is pinned (circular, 32 entries) where the simulator is built.
 grid=(--impl asm,asmjmp,ucontext,sm,closure --workload pingpong,recursive,spawn,io
-      --param depth=0,5,33 --param sites=distinct,same --param switches=500 --param height=6,12
+      --param depth=0,5,33 --param sites=distinct,same --param mode=symmetric
+      --param switches=500 --param height=6,12
       --param n=200 --param frame=64 --param conns=2 --param msgs=20 --param size=64
-      --param transport=unix --param layout=aligned --param order=fifo --param seed=1
+      --param transport=unix --param style=explicit --param layout=aligned --param order=fifo
+      --param seed=1
       --param alloc=malloc --reps 1 --warmup 0 --min-rep-ms 0.1 --no-table)
 [ -x bin/corobench-rsbsim ] &&
     grid+=(--variant plain,jmpret --rsb sim --rsb-model circular --rsb-entries 32)

@@ -16,6 +16,7 @@
 #include "harness/results/load.h"
 #include "impls/impls.h"
 #include "test.h"
+#include "workloads/run_once.h"
 
 /* Exit 2, exactly one line on stderr, containing each needle; no results file written. */
 static void expect_usage(const char *needle1, const char *needle2, const char *a0, ...)
@@ -162,13 +163,20 @@ CB_TEST_T(cli_quick_run_json_schema, 300)
     json_array_foreach(cells, i, cell)
     {
         const cb_impl *im = cb_impl_find(json_string_value(field(cell, "impl", JSON_STRING)));
+        const cb_workload *wl = cb_workload_find(json_string_value(field(cell, "workload", -1)));
         const char *why = im ? cb_impl_unavailable(im) : NULL;
         if (!strcmp(json_string_value(field(cell, "status", JSON_STRING)), "unsupported") &&
-            (why || im == cb_impl_find("direct"))) {
-            /* io has no direct body; an implementation unavailable in this build (copystack
-             * under AddressSanitizer) says why */
+            (why || (im && wl && !cb_wl_family(wl, im)))) {
+            /* a workload without a body for the family (io for direct, pipeline for closure)
+             * says so; an implementation unavailable in this build (copystack under
+             * AddressSanitizer) says why */
+            char nobody[512];
+            if (!why && im->external) /* its own program answers (docs/external.md) */
+                snprintf(nobody, sizeof nobody, "no body for workload '%s'", wl->name);
+            else if (!why)
+                cb_wl_no_body(wl, im, nobody, sizeof nobody);
             CB_CHECK_CONTAINS(json_string_value(field(cell, "error", JSON_STRING)),
-                              why ? why : "io has no direct body: ");
+                              why ? why : nobody);
             continue;
         }
         CB_CHECK_STREQ(json_string_value(field(cell, "status", JSON_STRING)), "ok");
@@ -293,7 +301,7 @@ CB_TEST_T(cli_export_and_report, 120)
     fclose(f);
     CB_CHECK_CONTAINS(text, "## pingpong (median ns per switch");
     CB_CHECK_CONTAINS(text, "| point | asm | sm |");
-    CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct work=chain |");
+    CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct work=chain mode=symmetric |");
     /* Memory at a rest point: spawn has one, pingpong has none. */
     CB_CHECK_CONTAINS(text, "## spawn memory (bytes per coroutine at rest");
     CB_CHECK_CONTAINS(text, "| n=100 depth=0 frame=64 layout=aligned order=fifo seed=1 | 4096 / ");
@@ -350,7 +358,7 @@ CB_TEST_T(cli_export_formats, 120)
     json_t *r0 = json_array_get(rows, 0), *r3 = json_array_get(rows, 3),
            *r4 = json_array_get(rows, 4);
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "name")),
-                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain");
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric");
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "run_type")), "iteration");
     CB_CHECK_STREQ(json_string_value(json_object_get(r0, "time_unit")), "ns");
     CB_CHECK_EQ_INT(json_integer_value(json_object_get(r0, "repetitions")), 3);
@@ -358,8 +366,9 @@ CB_TEST_T(cli_export_formats, 120)
                     2000 * json_integer_value(json_object_get(cell0, "batch")));
     json_t *s0 = json_array_get(json_object_get(cell0, "samples_ns_per_op"), 0);
     CB_CHECK(json_real_value(json_object_get(r0, "real_time")) == json_number_value(s0));
-    CB_CHECK_STREQ(json_string_value(json_object_get(r3, "name")),
-                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain_mean");
+    CB_CHECK_STREQ(
+        json_string_value(json_object_get(r3, "name")),
+        "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric_mean");
     CB_CHECK_STREQ(json_string_value(json_object_get(r3, "run_type")), "aggregate");
     CB_CHECK_STREQ(json_string_value(json_object_get(r4, "aggregate_name")), "median");
     CB_CHECK(json_real_value(json_object_get(r4, "real_time")) ==
@@ -593,7 +602,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK_CONTAINS(text, "series counters.ret-mispredicts.per_op skipped");
     /* A variant is never a row's fastest: its ratio is to its plain twin. */
     CB_CHECK_CONTAINS(text, "| point | asm | asm (jmpret) |");
-    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct work=chain |");
+    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct work=chain mode=symmetric |");
     CB_CHECK(row != NULL);
     char line[1024];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
@@ -997,8 +1006,8 @@ CB_TEST_T(cli_compare, 120)
     json_decref(failed);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct work=chain asm/plain: "
-                             "failed in new: signal 11");
+    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct work=chain "
+                             "mode=symmetric asm/plain: failed in new: signal 11");
     CB_CHECK_CONTAINS(c.out, "1 failed or timed out in new");
     /* A missing cell: an error unless --allow-missing. */
     json_t *missing = json_deep_copy(doc);
@@ -1026,8 +1035,8 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct work=chain asm/plain: "
-                             "memory.heap_bytes_per_coro ");
+    CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct work=chain "
+                             "mode=symmetric asm/plain: memory.heap_bytes_per_coro ");
     CB_CHECK_CONTAINS(c.out, "-> 12345.5");
     c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 0);

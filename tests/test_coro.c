@@ -2,14 +2,20 @@
  * transfer, 10,000 live coroutines, callee-saved registers, FP rounding mode, destroy, overflow
  * reports, stack modes) and the stackless sm and closure runtimes (order, suspension counts,
  * frames freed). Portable C: the same file runs natively and under qemu-aarch64. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fenv.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 
 #include "impls/closure.h"
+#include "impls/hook.h"
 #include "impls/impls.h"
 #include "impls/sm.h"
 #include "impls/thread.h"
@@ -863,4 +869,125 @@ CB_TEST(closure_cancel_frees)
     cb_cl_cancel(&t);
     CB_CHECK_EQ_U64(cb_rt.heap_live_bytes, heap0);
     CB_CHECK_EQ_INT(t.done, 0);
+}
+
+/* ---- the interposition layer (impls/hook.h) ------------------------------------------------ */
+
+/* Outside a coroutine a registered descriptor's calls are the system's: read on an empty
+ * non-blocking socket fails with EAGAIN at once, nothing counted as hooked. */
+CB_TEST(hook_outside_a_coroutine_is_the_system_call)
+{
+    int sv[2];
+    uint32_t want = 0;
+    CB_CHECK_EQ_INT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv), 0);
+    CB_CHECK_EQ_INT(cb_hook_fd(sv[0], &want), 0);
+    uint64_t h0 = cb_rt.hooked_calls;
+    char c = 0;
+    errno = 0;
+    CB_CHECK_EQ_INT((int)read(sv[0], &c, 1), -1);
+    CB_CHECK_EQ_INT(errno, EAGAIN);
+    CB_CHECK_EQ_INT((int)write(sv[1], "x", 1), 1);
+    CB_CHECK_EQ_INT((int)read(sv[0], &c, 1), 1);
+    CB_CHECK_EQ_INT(c, 'x');
+    CB_CHECK_EQ_U64(cb_rt.hooked_calls, h0);
+    CB_CHECK_EQ_INT((int)want, 0);
+    cb_hook_unfd(sv[0]);
+    close(sv[0]);
+    close(sv[1]);
+}
+
+/* Inside coroutines, blocking accept, connect, read and write on loopback TCP: each call that
+ * would block waits on the event loop (a minimal one here, as io.c's) instead of blocking. */
+typedef struct hook_ep {
+    int fd;
+    uint32_t want;
+    cb_co *co;
+    char got;
+} hook_ep;
+
+static struct sockaddr_in hook_addr;
+static int hook_epfd;
+
+static uintptr_t hook_server(void *arg, uintptr_t first)
+{
+    (void)first;
+    hook_ep *e = arg; /* fd: the listener */
+    int s = accept(e->fd, NULL, NULL);
+    if (s < 0)
+        return 1;
+    /* The connection, watched by the event loop for this coroutine from now on. */
+    struct epoll_event ee = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = e};
+    if (fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK) != 0 || cb_hook_fd(s, &e->want) != 0 ||
+        epoll_ctl(hook_epfd, EPOLL_CTL_ADD, s, &ee) != 0)
+        return 2;
+    ssize_t n = read(s, &e->got, 1);
+    cb_hook_unfd(s);
+    close(s);
+    return n == 1 ? 0 : 3;
+}
+
+static uintptr_t hook_client(void *arg, uintptr_t first)
+{
+    (void)first;
+    hook_ep *e = arg;
+    if (connect(e->fd, (struct sockaddr *)&hook_addr, sizeof hook_addr) != 0)
+        return 4;
+    return write(e->fd, "y", 1) == 1 ? 0 : 5;
+}
+
+CB_TEST(hook_blocking_calls_wait_on_the_event_loop)
+{
+    const cb_co_backend *be = backend("asm");
+    socklen_t len = sizeof hook_addr;
+    hook_ep ep[2] = {{.fd = -1}, {.fd = -1}};
+    memset(&hook_addr, 0, sizeof hook_addr);
+    hook_addr.sin_family = AF_INET;
+    hook_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ep[0].fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ep[1].fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    CB_CHECK(ep[0].fd >= 0 && ep[1].fd >= 0);
+    CB_CHECK_EQ_INT(bind(ep[0].fd, (struct sockaddr *)&hook_addr, sizeof hook_addr), 0);
+    CB_CHECK_EQ_INT(listen(ep[0].fd, 4), 0);
+    CB_CHECK_EQ_INT(getsockname(ep[0].fd, (struct sockaddr *)&hook_addr, &len), 0);
+    int epfd = hook_epfd = epoll_create1(0);
+    CB_CHECK(epfd >= 0);
+    for (int i = 0; i < 2; i++) {
+        CB_CHECK_EQ_INT(cb_hook_fd(ep[i].fd, &ep[i].want), 0);
+        struct epoll_event ee = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.ptr = &ep[i]};
+        CB_CHECK_EQ_INT(epoll_ctl(epfd, EPOLL_CTL_ADD, ep[i].fd, &ee), 0);
+    }
+    ep[0].co = create_in(be, hook_server, &ep[0], 65536, CB_STACK_AUTO);
+    ep[1].co = create_in(be, hook_client, &ep[1], 65536, CB_STACK_AUTO);
+    uint64_t h0 = cb_rt.hooked_calls, s0 = cb_rt.suspensions;
+    /* The server first: its accept finds no connection and must wait, not block. */
+    for (int i = 0; i < 2; i++)
+        CB_CHECK_EQ_U64(cb_co_resume(ep[i].co, 0), 0);
+    CB_CHECK_EQ_INT((int)ep[0].want, EPOLLIN);
+    int live = 2 - cb_co_done(ep[0].co) - cb_co_done(ep[1].co);
+    for (int rounds = 0; live && rounds < 100; rounds++) {
+        struct epoll_event ev[4];
+        int n = epoll_wait(epfd, ev, 4, 5000);
+        CB_CHECK(n > 0);
+        for (int k = 0; k < n; k++) {
+            hook_ep *e = ev[k].data.ptr;
+            if (!e->want || !(ev[k].events & (e->want | EPOLLERR | EPOLLHUP)))
+                continue;
+            e->want = 0;
+            uintptr_t r = cb_co_resume(e->co, 0);
+            if (cb_co_done(e->co)) {
+                CB_CHECK_EQ_U64(r, 0);
+                live--;
+            }
+        }
+    }
+    CB_CHECK_EQ_INT(live, 0);
+    CB_CHECK_EQ_INT(ep[0].got, 'y');
+    CB_CHECK(cb_rt.suspensions > s0);       /* at least the accept waited */
+    CB_CHECK(cb_rt.hooked_calls - h0 >= 4); /* accept, connect, read, write */
+    for (int i = 0; i < 2; i++) {
+        cb_hook_unfd(ep[i].fd);
+        close(ep[i].fd);
+        cb_co_destroy(ep[i].co);
+    }
+    close(epfd);
 }

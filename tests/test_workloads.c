@@ -25,6 +25,10 @@ static const point grid[] = {
     {"pingpong", {"depth", "0", "sites", "distinct", "switches", "1000", "work", "none"}},
     {"pingpong", {"depth", "0", "sites", "same", "switches", "1001", "work", "none"}},
     {"pingpong", {"depth", "7", "sites", "distinct", "switches", "1000", "fpu", "0"}},
+    {"pingpong", {"depth", "0", "switches", "1000", "mode", "asymmetric"}},
+    {"pingpong", {"depth", "7", "switches", "1001", "mode", "asymmetric"}},
+    {"pingpong", {"depth", "3", "sites", "same", "switches", "1000", "mode", "asymmetric"}},
+    {"pingpong", {"depth", "0", "switches", "1000", "work", "none", "mode", "asymmetric"}},
     {"recursive", {"height", "1"}},
     {"recursive", {"height", "5"}},
     {"recursive", {"height", "12"}},
@@ -35,6 +39,9 @@ static const point grid[] = {
     {"io", {"conns", "100", "size", "1", "msgs", "20"}},
     {"io", {"conns", "100", "size", "4096", "msgs", "20"}},
     {"io", {"conns", "8", "transport", "tcp", "msgs", "50"}},
+    {"io", {"conns", "4", "size", "1", "msgs", "20", "style", "blocking"}},
+    {"io", {"conns", "2", "size", "4096", "msgs", "20", "style", "blocking"}},
+    {"io", {"conns", "4", "transport", "tcp", "msgs", "20", "style", "blocking"}},
     {"spawn", {"n", "1", "depth", "0", "frame", "8"}},
     {"spawn", {"n", "1", "depth", "3", "frame", "256"}},
     {"spawn", {"n", "100", "depth", "0", "frame", "256"}},
@@ -50,6 +57,17 @@ static const point grid[] = {
     {"pingpong", {"depth", "5", "switches", "1000", "alloc", "pool"}},
     {"recursive", {"height", "9", "alloc", "pool"}},
     {"io", {"conns", "4", "msgs", "30", "alloc", "pool"}},
+    {"await", {"depth", "0", "suspend_every", "1", "calls", "300"}},
+    {"await", {"depth", "4", "suspend_every", "10", "calls", "1000"}},
+    {"await", {"depth", "9", "suspend_every", "100", "calls", "1000"}},
+    {"await", {"depth", "3", "suspend_every", "never", "calls", "500"}},
+    {"await", {"depth", "5", "suspend_every", "10", "calls", "400", "alloc", "pool"}},
+    {"pipeline", {"stages", "2", "items", "100", "size", "64", "sched", "fifo"}},
+    {"pipeline", {"stages", "2", "items", "100", "size", "64", "sched", "direct"}},
+    {"pipeline", {"stages", "5", "items", "101", "size", "8", "sched", "fifo"}},
+    {"pipeline", {"stages", "5", "items", "101", "size", "8", "sched", "direct"}},
+    {"pipeline", {"stages", "16", "items", "50", "size", "1024", "sched", "fifo"}},
+    {"pipeline", {"stages", "16", "items", "50", "size", "1024", "sched", "direct"}},
 };
 
 typedef struct outcome {
@@ -90,6 +108,15 @@ static int runs_here(const cb_workload *wl, const cb_impl *im)
 /* The direct family has no coroutine: it must do the same work with no suspension at all. */
 static int is_direct(const cb_impl *im) { return im->style == CB_STYLE_DIRECT; }
 
+/* A point where no family suspends (await with suspend_every=never). */
+static int never_suspends(const point *pt)
+{
+    for (size_t i = 0; pt->set[i] && pt->set[i + 1]; i += 2)
+        if (!strcmp(pt->set[i], "suspend_every") && !strcmp(pt->set[i + 1], "never"))
+            return 1;
+    return 0;
+}
+
 static void check_workload(const cb_workload *wl)
 {
     const char *name = wl->name;
@@ -115,7 +142,8 @@ static void check_workload(const cb_workload *wl)
                      im->name);
             if (o.r.checksum != again.r.checksum || o.suspensions != again.suspensions)
                 CB_FAIL("%s: not deterministic", where);
-            if (is_direct(im) ? o.suspensions != 0 : o.suspensions == 0)
+            if (is_direct(im) || never_suspends(&grid[g]) ? o.suspensions != 0
+                                                           : o.suspensions == 0)
                 CB_FAIL("%s: %llu suspensions", where, (unsigned long long)o.suspensions);
             if (!ref_impl) {
                 CB_CHECK(!is_direct(im));
@@ -190,6 +218,143 @@ CB_TEST(workload_checksum_sees_every_switch)
         CB_CHECK(oa.r.checksum != ob.r.checksum);
         CB_CHECK_EQ_U64(oa.suspensions + !is_direct(&cb_impls[i]), ob.suspensions);
     }
+}
+
+/* pingpong mode=asymmetric: the same checksum and suspensions as symmetric, for every stackful
+ * implementation (each side's yield to the root is its one suspension per op). */
+CB_TEST(workload_pingpong_asymmetric_same_work)
+{
+    const cb_workload *wl = cb_workload_find("pingpong");
+    static const char *const sym[] = {"depth", "4", "switches", "777", NULL};
+    static const char *const asym[] = {"depth", "4", "switches", "777", "mode", "asymmetric",
+                                       NULL};
+    size_t ran = 0;
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if (im->style != CB_STYLE_STACKFUL || !runs_here(wl, im))
+            continue;
+        cb_params ps, pa;
+        cb_test_params(wl, im, sym, &ps);
+        cb_test_params(wl, im, asym, &pa);
+        if (!supported(wl, im, &ps) || !supported(wl, im, &pa))
+            continue;
+        outcome os = run_point(wl, im, &ps), oa = run_point(wl, im, &pa);
+        CB_CHECK_EQ_U64(oa.r.checksum, os.r.checksum);
+        CB_CHECK_EQ_U64(oa.suspensions, 777);
+        CB_CHECK_EQ_U64(os.suspensions, 777);
+        ran++;
+    }
+    CB_CHECK(ran > 0);
+}
+
+/* await: one call in K suspends (K = 1, 10, 100; none with never) and the checksum does not depend
+ * on K (the delivered value is the one a ready await finds), but on every call and level. Heap
+ * allocations per call, the fast path's price: none for stackful, sm and direct (frames on the
+ * stack or embedded in the task's), one frame per level for closure and cxx20. */
+CB_TEST(workload_await_suspensions_and_allocations)
+{
+    const cb_workload *wl = cb_workload_find("await");
+    static const struct {
+        const char *k;
+        uint64_t suspensions;
+    } ks[] = {{"1", 600}, {"10", 60}, {"100", 6}, {"never", 0}};
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if (!runs_here(wl, im) || cb_impl_is_language(im))
+            continue;
+        uint64_t first = 0;
+        for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+            const char *set[] = {"depth", "3", "calls", "600", "suspend_every", ks[k].k, NULL};
+            cb_params p;
+            cb_test_params(wl, im, set, &p);
+            if (!supported(wl, im, &p))
+                break;
+            uint64_t a0 = cb_rt.heap_allocs;
+            outcome o = run_point(wl, im, &p);
+            uint64_t allocs = cb_rt.heap_allocs - a0;
+            CB_CHECK_EQ_U64(o.r.ops, 600);
+            CB_CHECK_EQ_U64(o.suspensions, is_direct(im) ? 0 : ks[k].suspensions);
+            if (k == 0)
+                first = o.r.checksum;
+            CB_CHECK_EQ_U64(o.r.checksum, first);
+            int frames = im->style == CB_STYLE_CLOSURE || im->style == CB_STYLE_CXX20;
+            /* setup's few (the instance, a control block or the task's frame) plus per call */
+            if (frames ? allocs < 600 * 4 || allocs > 600 * 4 + 8 : allocs > 8)
+                CB_FAIL("%s suspend_every=%s: %" PRIu64 " heap allocations for 600 calls of "
+                        "depth 3",
+                        im->name, ks[k].k, allocs);
+        }
+        const char *deeper[] = {"depth", "4", "calls", "600", NULL};
+        cb_params p;
+        cb_test_params(wl, im, deeper, &p);
+        if (supported(wl, im, &p) && run_point(wl, im, &p).r.checksum == first)
+            CB_FAIL("%s: depth 4 has depth 3's checksum", im->name);
+    }
+}
+
+/* pipeline: the schedule changes the order of the work, not the work: fifo and direct give one
+ * checksum; direct switches twice per stage boundary and item (down to the consumer, back up to
+ * the producer), fifo once per hand-over; one stage more changes the checksum. */
+CB_TEST(workload_pipeline_sched_same_work)
+{
+    const cb_workload *wl = cb_workload_find("pipeline");
+    static const char *const fifo[] = {"stages", "4", "items", "30", "size", "32", "sched",
+                                       "fifo", NULL};
+    static const char *const direct[] = {"stages", "4", "items", "30", "size", "32", "sched",
+                                         "direct", NULL};
+    static const char *const more[] = {"stages", "5", "items", "30", "size", "32", NULL};
+    size_t ran = 0;
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if (!runs_here(wl, im))
+            continue;
+        cb_params pf, pd, pm;
+        cb_test_params(wl, im, fifo, &pf);
+        cb_test_params(wl, im, direct, &pd);
+        cb_test_params(wl, im, more, &pm);
+        if (!supported(wl, im, &pf))
+            continue;
+        outcome of = run_point(wl, im, &pf), od = run_point(wl, im, &pd);
+        CB_CHECK_EQ_U64(of.r.ops, 30);
+        CB_CHECK_EQ_U64(od.r.checksum, of.r.checksum);
+        CB_CHECK(run_point(wl, im, &pm).r.checksum != of.r.checksum);
+        if (!is_direct(im)) /* 3 boundaries: down and back up per item, less the last climb */
+            CB_CHECK_EQ_U64(od.suspensions, 30 * 2 * 3 - 3);
+        ran++;
+    }
+    CB_CHECK(ran > 0);
+}
+
+/* io style=blocking: the same checksum and suspensions as explicit for every stackful
+ * implementation, with every read and write through the hook (2 a message a side, more where a
+ * message moves in pieces) and none with style=explicit. */
+CB_TEST(workload_io_blocking_same_work_through_the_hook)
+{
+    const cb_workload *wl = cb_workload_find("io");
+    static const char *const ex[] = {"conns", "4", "msgs", "30", NULL};
+    static const char *const bl[] = {"conns", "4", "msgs", "30", "style", "blocking", NULL};
+    size_t ran = 0;
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if (im->style != CB_STYLE_STACKFUL || !runs_here(wl, im))
+            continue;
+        cb_params pe, pb;
+        cb_test_params(wl, im, ex, &pe);
+        cb_test_params(wl, im, bl, &pb);
+        if (!supported(wl, im, &pe) || !supported(wl, im, &pb))
+            continue;
+        uint64_t h0 = cb_rt.hooked_calls;
+        outcome oe = run_point(wl, im, &pe);
+        uint64_t h1 = cb_rt.hooked_calls;
+        outcome ob = run_point(wl, im, &pb);
+        uint64_t h2 = cb_rt.hooked_calls;
+        CB_CHECK_EQ_U64(ob.r.checksum, oe.r.checksum);
+        CB_CHECK_EQ_U64(ob.suspensions, oe.suspensions);
+        CB_CHECK_EQ_U64(h1 - h0, 0);
+        CB_CHECK(h2 - h1 >= 4 * 4 * 30);
+        ran++;
+    }
+    CB_CHECK(ran > 0);
 }
 
 /* A different tree gives a different checksum (the consumer folds every node, in order). */
@@ -386,6 +551,20 @@ CB_TEST(workload_value_refused_by_impl)
         {"go", "pingpong", {"work", "none", NULL}, {"work", "chain", NULL},
          "pingpong work=none needs a body of only the switches; go: it is written for the C "
          "families and cxx20, not in this language's program (valid here: work=chain)"},
+        {"sm", "pingpong", {"mode", "asymmetric", NULL}, {"mode", "symmetric", NULL},
+         "valid here: mode=symmetric"},
+        {"closure", "pingpong", {"mode", "asymmetric", NULL}, {"mode", "symmetric", NULL},
+         "valid here: mode=symmetric"},
+        {"cxx20", "pingpong", {"mode", "asymmetric", NULL}, {"mode", "symmetric", NULL},
+         "valid here: mode=symmetric"},
+        {"lua", "pingpong", {"mode", "asymmetric", NULL}, {"mode", "symmetric", NULL},
+         "valid here: mode=symmetric"},
+        {"sm", "io", {"style", "blocking", NULL}, {"style", "explicit", NULL},
+         "valid here: style=explicit"},
+        {"closure", "io", {"style", "blocking", NULL}, {"style", "explicit", NULL},
+         "valid here: style=explicit"},
+        {"go", "io", {"style", "blocking", NULL}, {"style", "explicit", NULL},
+         "valid here: style=explicit"},
         {"lua", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
          "valid here: layout=aligned"},
         {"go", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},

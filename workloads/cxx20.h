@@ -27,6 +27,7 @@ CB_CXX20_DECLARE(recursive)
 CB_CXX20_DECLARE(spawn)
 CB_CXX20_DECLARE(io)
 CB_CXX20_DECLARE(fault)
+CB_CXX20_DECLARE(await)
 
 #if CB_HAVE_CXX20
 #define CB_CXX20_OPS(wl) {cb_cxx20_##wl##_setup, cb_cxx20_##wl##_run, cb_cxx20_##wl##_finish}

@@ -17,6 +17,7 @@
 #include "impls/closure.h"
 #include "impls/coro.h"
 #include "impls/net.h"
+#include "impls/hook.h"
 #include "impls/sm.h"
 #include "cxx20.h"
 #include "lua_family.h"
@@ -33,6 +34,7 @@ enum {
 };
 
 static const char *const io_transports[] = {"unix", "tcp", NULL};
+static const char *const io_styles[] = {"explicit", "blocking", NULL};
 
 static const cb_param_def io_params[] = {
     {"conns", CB_PARAM_INT, "64", 1, 1000000, NULL,
@@ -43,6 +45,11 @@ static const cb_param_def io_params[] = {
      "bytes per message (at most 131072 with transport=tcp, see check())", NULL},
     {"transport", CB_PARAM_ENUM, "unix", 0, 0, io_transports,
      "unix: AF_UNIX stream socketpairs; tcp: 127.0.0.1 (ephemeral port, TCP_NODELAY)", NULL},
+    {"style", CB_PARAM_ENUM, "explicit", 0, 0, io_styles,
+     "explicit: the coroutines call the event loop's non-blocking primitive; blocking (stackful "
+     "only): plain blocking read and write, made asynchronous by the interposition layer "
+     "(impls/hook.h)",
+     NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -402,6 +409,78 @@ static void io_sf_drop(io_ep *e) { cb_co_destroy(e->owner); }
 
 static const io_family io_sf = {io_sf_make, io_sf_step, io_sf_drop};
 
+/* ---- stackful, style=blocking: unmodified blocking code, made asynchronous by the hooks ---- */
+
+/* What blocking code does to move a whole message: read or write until all of it has moved.
+ * Plain read and write; inside the coroutine the hook (impls/hook.c) turns each EAGAIN into a
+ * wait on the event loop, which is the suspension io_pump's caller makes by hand. write, not
+ * send: a write to a closed peer would raise SIGPIPE, and no peer closes during a run. */
+static int io_bl_full(io_ep *e, unsigned char *buf, size_t len, int wr)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t n = wr ? write(e->fd, buf + off, len - off) : read(e->fd, buf + off, len - off);
+        if (n > 0) {
+            off += (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            io_fail(e->c->in, &(io_fault){.kind = n ? IO_SYSCALL : IO_EOF,
+                                           .call = wr ? "write" : "read", .errnum = errno,
+                                           .conn = e->c->id});
+            return -1;
+        }
+    }
+    return 1;
+}
+
+/* The same protocol as io_sf_server and io_sf_client, written as blocking code. */
+static uintptr_t io_bl_server(void *arg, uintptr_t first)
+{
+    (void)first;
+    io_ep *e = arg;
+    io_conn *c = e->c;
+    for (uint64_t i = 0; i < c->in->msgs; i++) {
+        if (io_bl_full(e, c->sb, c->in->size, 0) < 0)
+            break;
+        io_server_got(c);
+        if (io_bl_full(e, c->sb, c->in->size, 1) < 0)
+            break;
+    }
+    return 0;
+}
+
+static uintptr_t io_bl_client(void *arg, uintptr_t first)
+{
+    (void)first;
+    io_ep *e = arg;
+    io_conn *c = e->c;
+    for (uint64_t i = 0; i < c->in->msgs; i++) {
+        io_fill(c, i);
+        if (io_bl_full(e, c->tx, c->in->size, 1) < 0 ||
+            io_bl_full(e, c->rx, c->in->size, 0) < 0 || io_client_got(c, i) < 0)
+            break;
+    }
+    return 0;
+}
+
+/* The coroutine, and the descriptor handed to the hooks with where its waits go. */
+static int io_bl_make(const cb_impl *impl, const cb_params *p, io_ep *e)
+{
+    if (cb_hook_fd(e->fd, &e->want) != 0)
+        return -1;
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+    e->owner = cb_co_create(&cfg, e->client ? io_bl_client : io_bl_server, e);
+    return e->owner ? 0 : -1;
+}
+
+static void io_bl_drop(io_ep *e)
+{
+    cb_hook_unfd(e->fd);
+    cb_co_destroy(e->owner);
+}
+
+static const io_family io_bl = {io_bl_make, io_sf_step, io_bl_drop};
+
 /* ---- sm: one frame per coroutine, the transfer's frame embedded in it ---------------------- */
 
 typedef struct io_sm_xfer {
@@ -634,7 +713,8 @@ static const io_family io_cl = {io_cl_make, io_cl_step, io_cl_drop};
 
 static void *io_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
-    return io_setup(&io_sf, impl, p, err, errlen);
+    int blocking = strcmp(cb_params_str(p, "style"), "blocking") == 0;
+    return io_setup(blocking ? &io_bl : &io_sf, impl, p, err, errlen);
 }
 static void *io_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
@@ -648,6 +728,12 @@ static void *io_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
 /* A client and a server per connection. */
 static uint64_t io_alive(const cb_params *p) { return 2 * (uint64_t)cb_params_int(p, "conns"); }
 
+/* style=blocking runs unmodified blocking code inside the coroutines (impls/hook.h). */
+static const cb_wl_need io_needs[] = {
+    {"style", "blocking", CB_CAP_BLOCKING_CODE},
+    {NULL, NULL, 0},
+};
+
 CB_LUA_BODY(io)
 
 const cb_workload cb_wl_io = {
@@ -659,6 +745,7 @@ const cb_workload cb_wl_io = {
     .check = io_check,
     .max_batch = io_max_batch,
     .alive = io_alive,
+    .needs = io_needs,
     .family =
         {
             [CB_STYLE_STACKFUL] = {io_sf_setup, io_run, io_finish},

@@ -10,6 +10,10 @@
  * work=none makes only the switches, as Boost.Context's and libaco's own benchmarks loop: no call
  * chain and no data path, the value handed over is incremented on receipt (so the checksum still
  * counts the switches); it needs depth=0.
+ * mode=asymmetric (stackful families): neither side knows the other; each yields its value to the
+ * root (the driver in run(), the scheduler of an asymmetric library such as Boost's coroutine2)
+ * and the root resumes the other side with it. One op is then two switches, side to root and root
+ * to side, where symmetric transfer makes one; the work and the checksum are the same.
  * Setup (coroutine creation, stack mapping) and finish are untimed; run is all switches. */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +33,7 @@
 
 static const char *const pp_sites[] = {"distinct", "same", NULL};
 static const char *const pp_works[] = {"chain", "none", NULL};
+static const char *const pp_modes[] = {"symmetric", "asymmetric", NULL};
 
 static const cb_param_def pp_params[] = {
     {"depth", CB_PARAM_INT, "0", 0, 1000000, NULL,
@@ -39,6 +44,10 @@ static const cb_param_def pp_params[] = {
     {"work", CB_PARAM_ENUM, "chain", 0, 0, pp_works,
      "chain: the data path down and up the call chain around every switch; none: only the "
      "switches (depth=0), as Boost.Context's and libaco's benchmarks loop", NULL},
+    {"mode", CB_PARAM_ENUM, "symmetric", 0, 0, pp_modes,
+     "symmetric: a side transfers straight to the other (1 switch per op); asymmetric (stackful "
+     "families): a side yields to the root, which resumes the other (2 switches per op)",
+     NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -61,6 +70,7 @@ void pp_shared_init(pp_shared *sh, const cb_params *p)
     sh->depth = cb_params_int(p, "depth");
     sh->same_sites = strcmp(cb_params_str(p, "sites"), "same") == 0;
     sh->none = strcmp(cb_params_str(p, "work"), "none") == 0;
+    sh->asym = strcmp(cb_params_str(p, "mode"), "asymmetric") == 0;
     sh->msg = 0x1234567890abcdefULL; /* A's first value */
 }
 
@@ -86,23 +96,30 @@ typedef struct pp_sf {
 
 typedef uint64_t (*pp_sf_chain_fn)(pp_sf_side *me, int64_t level, uint64_t v);
 
+/* The switch at the bottom: straight to the other side, or (asym, a constant in each copy) back
+ * to the root, which resumes the other side with v. */
+PP_INLINE uint64_t pp_sf_switch(pp_sf_side *me, uint64_t v, int asym)
+{
+    return asym ? cb_co_yield(v) : cb_co_transfer(me->other, v);
+}
+
 /* One chain level: at the bottom switch, else call the next level (a non-inlined function). */
 PP_INLINE uint64_t pp_sf_step(pp_sf_side *me, int64_t level, uint64_t v, uint64_t salt,
-                              pp_sf_chain_fn chain)
+                              pp_sf_chain_fn chain, int asym)
 {
     if (level == me->sh->depth)
-        return pp_receive(me->sh, cb_co_transfer(me->other, v));
+        return pp_receive(me->sh, pp_sf_switch(me, v, asym));
     return pp_up(chain(me, level + 1, pp_down(v, level, salt)), level);
 }
 
 PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, uint64_t salt,
-                                    pp_sf_chain_fn chain)
+                                    pp_sf_chain_fn chain, int asym)
 {
     pp_sf_side *me = arg;
     uint64_t v = first;
     while (me->sh->remaining) {
         me->sh->remaining--;
-        v = pp_sf_step(me, 0, v, salt, chain);
+        v = pp_sf_step(me, 0, v, salt, chain, asym);
     }
     me->sh->final = v;
     return v;
@@ -110,43 +127,36 @@ PP_INLINE uintptr_t pp_sf_loop_body(void *arg, uintptr_t first, uint64_t salt,
 
 /* work=none: the switch and the loop, nothing else. The two copies are kept apart by no_icf
  * (identical code GCC would otherwise fold into one). */
-PP_INLINE uintptr_t pp_sf_none_body(void *arg, uintptr_t first)
+PP_INLINE uintptr_t pp_sf_none_body(void *arg, uintptr_t first, int asym)
 {
     pp_sf_side *me = arg;
     uint64_t v = first;
     while (me->sh->remaining) {
         me->sh->remaining--;
-        v = cb_co_transfer(me->other, v) + 1;
+        v = pp_sf_switch(me, v, asym) + 1;
     }
     me->sh->final = v;
     return v;
 }
 
-static PP_NOINLINE uint64_t pp_sf_chain_a(pp_sf_side *me, int64_t level, uint64_t v)
-{
-    return pp_sf_step(me, level, v, PP_SALT_A, pp_sf_chain_a);
-}
-static PP_NOINLINE uint64_t pp_sf_chain_b(pp_sf_side *me, int64_t level, uint64_t v)
-{
-    return pp_sf_step(me, level, v, PP_SALT_B, pp_sf_chain_b);
-}
-static PP_NOINLINE uintptr_t pp_sf_loop_a(void *arg, uintptr_t first)
-{
-    return pp_sf_loop_body(arg, first, PP_SALT_A, pp_sf_chain_a);
-}
-static PP_NOINLINE uintptr_t pp_sf_loop_b(void *arg, uintptr_t first)
-{
-    return pp_sf_loop_body(arg, first, PP_SALT_B, pp_sf_chain_b);
-}
-
-static PP_NOFOLD uintptr_t pp_sf_none_a(void *arg, uintptr_t first)
-{
-    return pp_sf_none_body(arg, first);
-}
-static PP_NOFOLD uintptr_t pp_sf_none_b(void *arg, uintptr_t first)
-{
-    return pp_sf_none_body(arg, first);
-}
+/* Per side (salt) and mode (asym): its own copy of the chain, the loop and the none loop. */
+#define PP_SF_COPIES(SIDE, SALT, ASYM)                                                         \
+    static PP_NOINLINE uint64_t pp_sf_chain_##SIDE(pp_sf_side *me, int64_t level, uint64_t v)  \
+    {                                                                                          \
+        return pp_sf_step(me, level, v, SALT, pp_sf_chain_##SIDE, ASYM);                       \
+    }                                                                                          \
+    static PP_NOINLINE uintptr_t pp_sf_loop_##SIDE(void *arg, uintptr_t first)                 \
+    {                                                                                          \
+        return pp_sf_loop_body(arg, first, SALT, pp_sf_chain_##SIDE, ASYM);                    \
+    }                                                                                          \
+    static PP_NOFOLD uintptr_t pp_sf_none_##SIDE(void *arg, uintptr_t first)                   \
+    {                                                                                          \
+        return pp_sf_none_body(arg, first, ASYM);                                              \
+    }
+PP_SF_COPIES(a, PP_SALT_A, 0)
+PP_SF_COPIES(b, PP_SALT_B, 0)
+PP_SF_COPIES(a_asym, PP_SALT_A, 1)
+PP_SF_COPIES(b_asym, PP_SALT_B, 1)
 
 static void pp_sf_free(pp_sf *w)
 {
@@ -162,8 +172,14 @@ static void *pp_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     pp_shared_init(&w->sh, p);
     w->p = p;
     cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
-    cb_co_fn a = w->sh.none ? pp_sf_none_a : pp_sf_loop_a;
-    cb_co_fn b = w->sh.none ? pp_sf_none_b : pp_sf_loop_b;
+    cb_co_fn a, b;
+    if (w->sh.asym) {
+        a = w->sh.none ? pp_sf_none_a_asym : pp_sf_loop_a_asym;
+        b = w->sh.none ? pp_sf_none_b_asym : pp_sf_loop_b_asym;
+    } else {
+        a = w->sh.none ? pp_sf_none_a : pp_sf_loop_a;
+        b = w->sh.none ? pp_sf_none_b : pp_sf_loop_b;
+    }
     w->co[0] = cb_co_create(&cfg, a, &w->side[0]);
     w->co[1] = cb_co_create(&cfg, w->sh.same_sites ? a : b, &w->side[1]);
     if (!w->co[0] || !w->co[1]) {
@@ -181,8 +197,17 @@ static int pp_sf_run(void *inst, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     pp_sf *w = inst;
-    cb_co_resume(w->co[0], w->sh.msg); /* returns when one side has finished */
-    return 0;
+    if (!w->sh.asym) {
+        cb_co_resume(w->co[0], w->sh.msg); /* returns when one side has finished */
+        return 0;
+    }
+    /* The root: each side's yield comes back here with its value for the other side. */
+    uintptr_t v = w->sh.msg;
+    for (int cur = 0;; cur = !cur) {
+        v = cb_co_resume(w->co[cur], v);
+        if (cb_co_done(w->co[cur]))
+            return 0;
+    }
 }
 
 static int pp_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
@@ -640,6 +665,7 @@ static uint64_t pp_alive(const cb_params *p)
 /* work=none is a body of only the switches. */
 static const cb_wl_need pp_needs[] = {
     {"work", "none", CB_CAP_BARE_SWITCH},
+    {"mode", "asymmetric", CB_CAP_ROOT_YIELD},
     {NULL, NULL, 0},
 };
 

@@ -18,6 +18,7 @@ typedef struct pp_shared {
     int64_t depth;
     int same_sites;
     int none; /* work=none: only the switches */
+    int asym; /* mode=asymmetric: each side yields to the root, which resumes the other */
 } pp_shared;
 
 void pp_shared_init(pp_shared *sh, const cb_params *p);

@@ -3,10 +3,12 @@
 
 #include "workload.h"
 
-extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn, cb_wl_fault;
+extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn, cb_wl_await,
+    cb_wl_pipeline, cb_wl_fault;
 
 const cb_workload *const cb_workloads[] = {&cb_wl_pingpong, &cb_wl_recursive, &cb_wl_io,
-                                           &cb_wl_spawn, &cb_wl_fault};
+                                           &cb_wl_spawn,    &cb_wl_await,     &cb_wl_pipeline,
+                                           &cb_wl_fault};
 
 /* Installed by the harness in a cell's child (harness/measure/cell.c); NULL in the tests. */
 void (*cb_wl_rest_hook)(uint64_t alive);

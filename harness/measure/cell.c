@@ -60,6 +60,7 @@ typedef struct measure {
     cb_counters *ctr;
     double counted_ops;
     double copied; /* stack bytes copied by switches in the kept repetitions (copystack) */
+    double hooked; /* calls through the interposition layer in them (io style=blocking) */
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
@@ -71,6 +72,7 @@ typedef struct rep {
     uint64_t t0;     /* clock at its start */
     double ns;       /* its time, the memory snapshot's pause subtracted */
     uint64_t copied; /* stack bytes copied by switches during it */
+    uint64_t hooked; /* calls through the interposition layer during it */
     long preempted;  /* involuntary context switches during it */
 } rep;
 
@@ -145,6 +147,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
             break;
     int rc = made < ms->batch ? -1 : 0;
     uint64_t s0 = cb_rt.suspensions, copied0 = cb_rt.stack_copy_bytes;
+    uint64_t hooked0 = cb_rt.hooked_calls;
     cb_mem_rep_begin();
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
@@ -174,6 +177,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     out->ns = (double)(t1 - t0 - cb_mem_rep_paused()) * 1e9 / ms->hz;
     out->preempted = ru1.ru_nivcsw - ru0.ru_nivcsw;
     out->copied = cb_rt.stack_copy_bytes - copied0;
+    out->hooked = cb_rt.hooked_calls - hooked0;
     return 0;
 }
 
@@ -256,6 +260,7 @@ static int time_repetitions(measure *ms)
         ms->counted_ops += ops;
         ms->preempted += t.preempted;
         ms->copied += (double)t.copied;
+        ms->hooked += (double)t.hooked;
         uint64_t rest_ticks, alive;
         if (cb_mem_rep_rest(t.t0, &rest_ticks, &alive) && alive)
             ms->create[k] = (double)rest_ticks * 1e9 / ms->hz / (double)alive;
@@ -338,6 +343,9 @@ static json_t *to_json(const measure *ms, json_t *cell)
     if (ms->c->impl->backend && ms->c->impl->backend->share_stack)
         json_object_set_new(cell, "stack_copy_bytes_per_op",
                             json_real(ms->counted_ops > 0 ? ms->copied / ms->counted_ops : 0));
+    if (ms->hooked > 0)
+        json_object_set_new(cell, "hooked_calls_per_op",
+                            json_real(ms->counted_ops > 0 ? ms->hooked / ms->counted_ops : 0));
     json_object_set_new(cell, "create_ns_per_coro",
                         ms->have_create ? stats_object(ms->create, ms->m->reps) : json_null());
     json_t *arr = json_array();

@@ -39,8 +39,8 @@ typedef struct plot_def {
     const char *needs;  /* command that would measure what the plot needs */
 } plot_def;
 
-#define PP_DISTINCT {"sites=distinct", "variant=plain"}
-#define PP_SAME {"sites=same", "variant=plain"}
+#define PP_DISTINCT {"sites=distinct", "variant=plain", "mode=symmetric"}
+#define PP_SAME {"sites=same", "variant=plain", "mode=symmetric"}
 #define MISPREDICT_Y {"rsbsim.mispredicted_per_op", "counters.ret-mispredicts.per_op"}
 
 static const plot_def plots[] = {
@@ -63,12 +63,22 @@ static const plot_def plots[] = {
      NULL, 0, 0,
      "corobench run --workload pingpong --param depth=0,4,16,32 --param sites=distinct,same "
      "--rsb sim [--events ret-mispredicts]"},
+    {"pingpong-modes", "pingpong-modes",
+     "mispredicted returns per op vs depth, symmetric against asymmetric switching (sites=distinct; "
+     "simulated model; hardware counter where counted)",
+     {{"sym", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=symmetric"},
+       MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=symmetric"},
+      {"asym", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=asymmetric"},
+       MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=asymmetric"}},
+     NULL, 0, 0,
+     "corobench run --workload pingpong --impl asm,asmjmp,fcontext --param depth=0,8,16,32 "
+     "--param mode=symmetric,asymmetric --rsb sim [--events ret-mispredicts]"},
     {"pingpong-jmpret", "pingpong-jmpret",
      "plain build vs jmpret build (every ret a pop and jump) vs depth",
-     {{"plain", "pingpong", "depth", {"sites=distinct", "variant=plain"}, {0}, NULL,
-       "plain build"},
-      {"jmpret", "pingpong", "depth", {"sites=distinct", "variant=jmpret"}, {0}, NULL,
-       "jmpret build"}},
+     {{"plain", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=symmetric"}, {0},
+       NULL, "plain build"},
+      {"jmpret", "pingpong", "depth", {"sites=distinct", "variant=jmpret", "mode=symmetric"}, {0},
+       NULL, "jmpret build"}},
      "subtitle='(sites=distinct)'", 0, 0,
      "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret"},
     {"spawn-memory", "spawn-memory",
@@ -84,13 +94,14 @@ static const plot_def plots[] = {
        NULL, "ns per node / stack bytes used / heap bytes"}},
      NULL, 0, 0, "corobench run --workload recursive --param height=8,12,16,20"},
     {"io", "io", "io: messages per second vs connections",
-     {{"data", "io", "conns", {"transport=unix", "variant=plain"}, {0}, NULL,
+     {{"data", "io", "conns", {"transport=unix", "variant=plain", "style=explicit"}, {0}, NULL,
        "median ns per message"}},
      "subtitle='(transport=unix)'", 0, 0,
      "corobench run --workload io --param conns=1,16,256"},
     {"overhead", "overhead", "overhead over the baseline without coroutines (direct)",
-     {{"pingpong:depth", "pingpong", "depth", {"sites=distinct", "variant=plain"},
-       {"ns_per_op.median"}, "direct", "ns per switch / direct's"},
+     {{"pingpong:depth", "pingpong", "depth",
+       {"sites=distinct", "variant=plain", "mode=symmetric"}, {"ns_per_op.median"}, "direct",
+       "ns per switch / direct's"},
       {"recursive:height", "recursive", "height", {"variant=plain"}, {"ns_per_op.median"},
        "direct", "ns per node / direct's"}},
      "base='direct'", 0, 1, "corobench run --workload pingpong,recursive --impl all"},
@@ -284,7 +295,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         cb_append(assign, sizeof assign, "panels='%s'; ", panels);
     if (p->vars)
         cb_append(assign, sizeof assign, "%s; ", p->vars);
-    if (!strcmp(p->name, "pingpong-mispredict")) {
+    if (!strcmp(p->name, "pingpong-mispredict") || !strcmp(p->name, "pingpong-modes")) {
         char model[128];
         model_text(doc, model, sizeof model);
         cb_append(assign, sizeof assign, "model='%s'; ", model);

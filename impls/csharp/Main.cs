@@ -21,6 +21,7 @@ static class Program
             {"recursive", Recursive.Setup},
             {"spawn", Spawn.Setup},
             {"io", Io.Setup},
+            {"await", Await.Setup},
             {"fault", Fault.Setup},
         };
 

@@ -125,6 +125,7 @@ var workloads = map[string]workload{
 	"recursive": {rcSetup},
 	"spawn":     {spSetup},
 	"io":        {ioSetup},
+	"await":     {awSetup},
 	"fault":     {flSetup},
 }
 

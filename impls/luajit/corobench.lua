@@ -62,7 +62,8 @@ end
 
 local function hex(x) return "0x" .. bit.tohex(x, 16) end
 
-local workloads = { pingpong = true, recursive = true, spawn = true, io = true, fault = true }
+local workloads = { pingpong = true, recursive = true, spawn = true, io = true, await = true,
+                    fault = true }
 
 -- A workload's body: this directory's file, else impls/lua/'s (loaded by path: `io` is also
 -- the name of Lua's standard library, which require would return).

@@ -10,10 +10,11 @@ import * as pingpong from './pingpong.mjs';
 import * as recursive from './recursive.mjs';
 import * as spawn from './spawn.mjs';
 import * as io from './io.mjs';
+import * as await_ from './await.mjs';
 import * as fault from './fault.mjs';
 
 const PROTOCOL = 'corobench-external/1';
-const workloads = { pingpong, recursive, spawn, io, fault };
+const workloads = { pingpong, recursive, spawn, io, await: await_, fault };
 
 function answer(reply) {
     const out = { protocol: PROTOCOL, runtime: `node ${process.version}`, error: null, ...reply,
