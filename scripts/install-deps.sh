@@ -17,6 +17,7 @@ packages=(
     g++                                   # the cxx20 family (C++20 coroutines)
     mono-runtime mono-mcs                 # the csharp implementation: make builds bin/corobench-csharp.exe
     luajit lua-cjson                      # the luajit implementation (impls/luajit/, its JSON)
+    libbenchmark-tools python3-scipy      # make check: google benchmark's compare.py reads export --format gbench
 )
 # The node implementation needs a `node` (Node.js 18 or later); Debian's nodejs only when none is
 # there (a newer one from elsewhere, e.g. NodeSource's, is kept).

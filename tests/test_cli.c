@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
@@ -316,7 +317,20 @@ CB_TEST_T(cli_export_and_report, 120)
     unlink(md);
 }
 
-/* export --format csv|gbench|deterministic and gnuplot's --y / --relative-to, from one run. */
+/* export of in in a JSON format to path (replaced), parsed, with n rows (array entries or
+ * object members). */
+static json_t *exported(const char *in, const char *format, const char *path, size_t n)
+{
+    cb_test_cli c = cb_test_corobench("export", in, "--format", format, "-o", path, "--force",
+                                      NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *g = load(path);
+    CB_CHECK_EQ_INT(json_is_array(g) ? json_array_size(g) : json_object_size(g), n);
+    return g;
+}
+
+/* export --format csv|gbench|github-bench|bmf|deterministic and gnuplot's --y / --relative-to,
+ * from one run. */
 CB_TEST_T(cli_export_formats, 120)
 {
     char out[256], csv[256], gb[256], det[256], dat[256];
@@ -374,6 +388,78 @@ CB_TEST_T(cli_export_formats, 120)
     CB_CHECK(json_real_value(json_object_get(r4, "real_time")) ==
              json_real_value(json_object_get(json_object_get(cell0, "ns_per_op"), "median")));
     json_decref(g);
+
+    /* gbench --aggregates-only: the 3 aggregate rows per cell alone, as google benchmark's
+     * --benchmark_report_aggregates_only writes them. */
+    c = cb_test_corobench("export", out, "--format", "gbench", "--aggregates-only", "-o", gb,
+                          "--force", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    g = load(gb);
+    rows = json_object_get(g, "benchmarks");
+    CB_CHECK_EQ_INT(json_array_size(rows), 4 * 3);
+    size_t ri;
+    json_t *rv;
+    json_array_foreach(rows, ri, rv)
+        CB_CHECK_STREQ(json_string_value(json_object_get(rv, "run_type")), "aggregate");
+    CB_CHECK_STREQ(json_string_value(json_object_get(json_array_get(rows, 1), "name")),
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric_median");
+    json_decref(g);
+    /* Google benchmark's own compare.py reads it where Debian's libbenchmark-tools (and SciPy,
+     * which it imports) are installed: the cells compared with themselves, every one named. */
+    if (access("/usr/share/benchmark/compare.py", R_OK) == 0 &&
+        system("/usr/bin/python3 -c 'import scipy' 2>/dev/null") == 0) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "/usr/bin/python3 /usr/share/benchmark/compare.py benchmarks %s %s >%s 2>&1", gb,
+                 gb, csv);
+        CB_CHECK(system(cmd) == 0);
+        text = cb_test_slurp(csv);
+        CB_CHECK_CONTAINS(text, "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric_median");
+        CB_CHECK_CONTAINS(text, "pingpong/sm/depth:3/switches:2000/sites:distinct/work:chain/mode:symmetric_mean");
+        free(text);
+    }
+
+    /* github-bench: github-action-benchmark's customSmallerIsBetter, an array of {name, unit,
+     * value, range, extra} as its extractor checks them; a cell of one invocation has no
+     * interval, so no range, and says why in extra. */
+    g = exported(out, "github-bench", gb, 4);
+    CB_CHECK(json_is_array(g));
+    json_array_foreach(g, ri, rv)
+    {
+        CB_CHECK(json_is_string(json_object_get(rv, "name")));
+        CB_CHECK(json_is_string(json_object_get(rv, "unit")));
+        CB_CHECK(json_is_number(json_object_get(rv, "value")));
+        CB_CHECK(json_number_value(json_object_get(rv, "value")) > 0);
+        CB_CHECK(json_object_get(rv, "range") == NULL);
+        CB_CHECK_CONTAINS(json_string_value(json_object_get(rv, "extra")), "no interval");
+    }
+    rv = json_array_get(g, 0);
+    CB_CHECK_STREQ(json_string_value(json_object_get(rv, "name")),
+                   "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric");
+    CB_CHECK(!strncmp(json_string_value(json_object_get(rv, "unit")), "ns/", 3));
+    double med = json_real_value(json_object_get(json_object_get(cell0, "ns_per_op"), "median"));
+    CB_CHECK(fabs(json_number_value(json_object_get(rv, "value")) - med) <= 1e-9 * med);
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(rv, "extra")),
+                      json_string_value(json_object_get(cell0, "checksum")));
+    json_decref(g);
+
+    /* bmf: Bencher Metric Format, an object of benchmark name -> measure -> {value}. */
+    g = exported(out, "bmf", gb, 4);
+    CB_CHECK(json_is_object(g));
+    const char *bk;
+    json_object_foreach(g, bk, rv)
+    {
+        json_t *lat = json_object_get(rv, "latency");
+        CB_CHECK(json_is_object(lat));
+        CB_CHECK(json_number_value(json_object_get(lat, "value")) > 0);
+        CB_CHECK(json_object_get(lat, "lower_value") == NULL);
+    }
+    rv = json_object_get(g, "pingpong/asm/depth:0/switches:2000/sites:distinct/work:chain/mode:symmetric");
+    CB_CHECK(fabs(json_number_value(json_object_get(json_object_get(rv, "latency"), "value")) -
+                  med) <= 1e-9 * med);
+    json_decref(g);
+    expect_usage("--aggregates-only is for --format gbench", NULL, "export", out, "--format",
+                 "csv", "--aggregates-only", NULL);
 
     /* deterministic: identity and the deterministic fields only; compare reads it. */
     c = cb_test_corobench("export", out, "--format", "deterministic", "-o", det, NULL);
@@ -988,8 +1074,8 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "note: no cell can be significant");
     CB_CHECK_CONTAINS(c.out, "0 regressed");
-    CB_CHECK_CONTAINS(c.out, "whole run: geomean 1.500x over the 6 tested cells, 6 slower and 0 "
-                             "faster (sign test p = 0.031): REGRESSED");
+    CB_CHECK_CONTAINS(c.out, "whole run: geomean 1.500x over 6 tested cells, 6 slower, 0 faster "
+                             "(sign test p = 0.031): REGRESSED");
     c = cb_test_corobench("compare", noisy, noisy, "--alpha", "0.04", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "(sign test p = 1): unchanged");
@@ -1027,7 +1113,7 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
     c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "different work: checksum ");
+    CB_CHECK_CONTAINS(c.out, "different work: checksum"); /* the value wraps: 100 columns */
     json_object_set_new(cell0, "checksum", json_string(saved));
     /* A deterministic field: compared exactly unless only time is asked for. */
     json_t *mem = json_object_get(cell0, "memory");
@@ -1036,7 +1122,8 @@ CB_TEST_T(cli_compare, 120)
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "CHANGED pingpong depth=0 switches=2000 sites=distinct work=chain "
-                             "mode=symmetric asm/plain: memory.heap_bytes_per_coro ");
+                             "mode=symmetric asm/plain:");
+    CB_CHECK_CONTAINS(c.out, "memory.heap_bytes_per_coro ");
     CB_CHECK_CONTAINS(c.out, "-> 12345.5");
     c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -1055,7 +1142,7 @@ CB_TEST_T(cli_compare, 120)
     expect_usage("cannot read results", " column ", "compare", base, other, NULL);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_CONTAINS(c.err, "line ");
-    expect_usage("compare needs two results files", NULL, "compare", base, NULL);
+    expect_usage("compare needs two results files or directories", NULL, "compare", base, NULL);
     expect_usage("invalid value 'x' for --threshold", NULL, "compare", base, base, "--threshold",
                  "x", NULL);
     expect_usage("invalid value 'speed' for --metric", "deterministic", "compare", base, base,
@@ -1064,6 +1151,120 @@ CB_TEST_T(cli_compare, 120)
                  NULL);
     unlink(base);
     unlink(other);
+}
+
+/* The cells of doc from..to-1 alone, written to path. */
+static void write_part(json_t *doc, const char *path, size_t from, size_t to)
+{
+    json_t *part = json_deep_copy(doc), *cells = json_object_get(part, "cells");
+    while (json_array_size(cells) > to)
+        json_array_remove(cells, to);
+    for (size_t i = 0; i < from; i++)
+        json_array_remove(cells, 0);
+    CB_CHECK(json_dump_file(part, path, JSON_INDENT(1)) == 0);
+    json_decref(part);
+}
+
+/* compare's sides and forms: BASE a directory, NEW two files (the first three cells as they
+ * were, the last three 1.5x slower); the regressions come first in each of text, md and json,
+ * each parsed here; text fits 100 columns; --only-changed leaves the unchanged cells out; a
+ * cell in two files of a side is refused. */
+CB_TEST_T(cli_compare_formats, 120)
+{
+    static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2, 10.05, 10.35};
+    char dir[256], base[300], n1[256], n2[256], sides[600], tmp[256];
+    cb_test_tmp_path(dir, sizeof dir, "cmpf-dir");
+    CB_CHECK(mkdir(dir, 0755) == 0);
+    snprintf(base, sizeof base, "%s/base.json", dir);
+    cb_test_tmp_path(n1, sizeof n1, "cmpf-n1.json");
+    cb_test_tmp_path(n2, sizeof n2, "cmpf-n2.json");
+    cb_test_tmp_path(tmp, sizeof tmp, "cmpf-tmp.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
+                                      "--param", "switches=2000", "--param", "depth=0,1,2",
+                                      "--reps", "1", "-o", base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(base);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 6);
+    write_scaled(doc, base, spread, 7, 1);
+    write_part(doc, n1, 0, 3);
+    write_scaled(doc, tmp, spread, 7, 1.5);
+    write_part(doc, n2, 3, 6);
+    snprintf(sides, sizeof sides, "%s,%s", n1, n2);
+    const char *key3 = "pingpong depth=1 switches=2000 sites=distinct work=chain mode=symmetric sm/plain";
+
+    /* json: the record of both sides, the regressed cells first with their percentage. */
+    c = cb_test_corobench("compare", dir, sides, "--format", "json", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    json_error_t je;
+    json_t *j = json_loads(c.out, 0, &je);
+    CB_CHECK(j != NULL);
+    CB_CHECK_STREQ(json_string_value(json_object_get(j, "schema")), "corobench-compare/1");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(j, "status")), 1);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(j, "base")), 1);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(j, "new")), 2);
+    json_t *cells = json_object_get(j, "cells"), *x;
+    CB_CHECK_EQ_INT(json_array_size(cells), 6);
+    size_t i;
+    json_array_foreach(cells, i, x)
+    {
+        const char *v = json_string_value(json_object_get(x, "verdict"));
+        CB_CHECK_STREQ(v, i < 3 ? "REGRESSED" : "unchanged");
+        double pct = json_number_value(json_object_get(x, "change_percent"));
+        CB_CHECK(fabs(pct - (i < 3 ? 50.0 : 0.0)) < 1e-6);
+    }
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(j, "summary"), "time")),
+                      "3 regressed, 0 improved, 3 unchanged");
+    json_decref(j);
+
+    /* --only-changed: the three regressed cells alone. */
+    c = cb_test_corobench("compare", dir, sides, "--format", "json", "--only-changed", NULL);
+    j = json_loads(c.out, 0, &je);
+    CB_CHECK(j != NULL);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(j, "cells")), 3);
+    json_decref(j);
+
+    /* md: a heading with the outcome, then a table whose first row is a regression. */
+    c = cb_test_corobench("compare", dir, sides, "--format", "md", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK(!strncmp(c.out, "### corobench compare: **regressed", 34));
+    const char *hdr = "| verdict | change | base ns/op | new ns/op | new/base | decided by | cell |\n"
+                      "|---|---:|---:|---:|---:|---|---|\n| **REGRESSED** | +50.0% |";
+    CB_CHECK_CONTAINS(c.out, hdr);
+    size_t rows = 0;
+    for (char *l = strstr(c.out, hdr); l && (l = strstr(l + 1, "\n| ")); )
+        rows++;
+    CB_CHECK_EQ_INT(rows, 6);
+
+    /* text: within 100 columns, a regression's figures first, its name below. */
+    c = cb_test_corobench("compare", dir, sides, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    size_t col = 0, widest = 0;
+    for (char *p = c.out; *p; p++) {
+        col = *p == '\n' ? 0 : col + 1;
+        widest = col > widest ? col : widest;
+    }
+    CB_CHECK(widest <= 100);
+    CB_CHECK(!strncmp(c.out, "verdict ", 8));
+    char *first = strchr(c.out, '\n') + 1;
+    CB_CHECK(!strncmp(first, "REGRESSED", 9));
+    CB_CHECK_CONTAINS(first, "+50.0%");
+    c = cb_test_corobench("compare", base, base, "--only-changed", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "(6 unchanged cells not shown: --only-changed)");
+    CB_CHECK(strstr(c.out, key3) == NULL);
+
+    /* A cell on both files of a side, an empty directory, a bad --format. */
+    snprintf(sides, sizeof sides, "%s,%s", n1, base);
+    expect_usage("is in both", NULL, "compare", base, sides, NULL);
+    CB_CHECK(unlink(base) == 0);
+    expect_usage("has no .json files", NULL, "compare", dir, n1, NULL);
+    expect_usage("invalid value 'xml' for --format", "md", "compare", n1, n1, "--format", "xml",
+                 NULL);
+    json_decref(doc);
+    unlink(n1);
+    unlink(n2);
+    unlink(tmp);
+    rmdir(dir);
 }
 
 /* A workload whose run fails (here: guarded stacks forced past the vm.max_map_count budget) is

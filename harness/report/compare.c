@@ -10,12 +10,17 @@
  *    corrected p below --alpha (--metric time|all). Fewer than CMP_MIN_SAMPLES samples on a
  *    side give no verdict ("inconclusive"). The whole run regressed when the geometric mean of
  *    the tested cells' ratios is past the threshold and a sign test over them is below alpha.
+ * Each side is a results file, a directory (its *.json files) or a comma-separated list of
+ * these, their cells merged (run.sh writes one file per part of the suite). The output, in
+ * text, md or json (--format), is written by cmpout.c: problems first, regressions first.
  * Exit 1 on any error above, 2 on bad input (with the JSON parser's line and column), else 0. */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmpout.h"
 #include "commands.h"
 #include "harness/common/alloc.h"
 #include "harness/results/cell.h"
@@ -33,6 +38,9 @@ typedef struct cmp_opts {
     double alpha;
     int time, deterministic; /* which metrics */
     int allow_missing;
+    cb_cmp_format format;
+    int only_changed;
+    cb_cmp_out *out;
 } cmp_opts;
 
 /* One matched pair of ok cells with a timing test. */
@@ -87,31 +95,95 @@ bad:
                         file, key, CB_SCHEMA);
 }
 
-/* Every cell needs the strings that make its key; NULL with *e when one lacks them, else the
- * cells indexed by key. */
-static json_t *index_cells(json_t *doc, const char *file, cb_error *e)
+/* Every cell needs the strings that make its key; -1 with *e when one lacks them or another
+ * file of the side (from[key] names it) has the same cell, else the cells added to idx. */
+static int index_cells(json_t *doc, const char *file, json_t *idx, json_t *from, cb_error *e)
 {
-    json_t *idx = json_object(), *c, *cells = json_object_get(doc, "cells");
+    json_t *c, *cells = json_object_get(doc, "cells");
     size_t i;
     char key[CMP_KEY];
-    if (!json_is_array(cells)) {
-        cb_error_set(e, "'%s' has no cells array (valid: a %s file)", file, CB_SCHEMA);
-        json_decref(idx);
-        return NULL;
-    }
+    if (!json_is_array(cells))
+        return cb_error_set(e, "'%s' has no cells array (valid: a %s file)", file, CB_SCHEMA);
     json_array_foreach(cells, i, c)
     {
         static const char *const need[] = {"workload", "impl", "variant", "status"};
         for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
             if (!json_is_string(json_object_get(c, need[k])) ||
-                !json_is_object(json_object_get(c, "params"))) {
-                cb_error_set(e, "'%s': cell %zu has no '%s' string or no params (valid: a %s file)",
-                             file, i, need[k], CB_SCHEMA);
-                json_decref(idx);
-                return NULL;
-            }
+                !json_is_object(json_object_get(c, "params")))
+                return cb_error_set(e,
+                                    "'%s': cell %zu has no '%s' string or no params (valid: a "
+                                    "%s file)",
+                                    file, i, need[k], CB_SCHEMA);
         cell_key(c, key, sizeof key);
+        const char *other = json_string_value(json_object_get(from, key));
+        if (other) /* within one file the reader refused it already */
+            return cb_error_set(e,
+                                "cell '%s' is in both '%s' and '%s' (valid: each cell in one "
+                                "file of a side)",
+                                key, other, file);
         json_object_set(idx, key, c);
+        json_object_set_new(from, key, json_string(file));
+    }
+    return 0;
+}
+
+static int add_file(const char *file, const char *side, json_t *idx, json_t *from,
+                    const cmp_opts *o, cb_error *e)
+{
+    json_t *doc = cb_results_load(file, e);
+    if (!doc)
+        return -1;
+    int rc = index_cells(doc, file, idx, from, e);
+    json_decref(doc); /* idx holds the cells */
+    cb_cmp_out_files(o->out, side, file);
+    return rc;
+}
+
+static int json_name(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* A side: files, directories (their *.json, in name order) or a comma-separated list of them;
+ * the cells of all indexed by key, or NULL with *e. */
+static json_t *load_side(const char *arg, const char *side, const cmp_opts *o, cb_error *e)
+{
+    json_t *idx = json_object(), *from = json_object();
+    char *list = cb_xstrdup(arg), *save = NULL;
+    int rc = 0, items = 0;
+    for (char *item = strtok_r(list, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        items++;
+        struct dirent **names;
+        DIR *d = opendir(item);
+        if (!d) {
+            rc = add_file(item, side, idx, from, o, e);
+            continue;
+        }
+        closedir(d);
+        int n = scandir(item, &names, json_name, alphasort);
+        if (n <= 0)
+            rc = cb_error_set(e, "%s directory '%s' has no .json files (valid: a directory of "
+                                 "results files)",
+                              side, item);
+        for (int i = 0; i < n; i++) {
+            char *path = cb_xasprintf("%s/%s", item, names[i]->d_name);
+            if (!rc)
+                rc = add_file(path, side, idx, from, o, e);
+            free(path);
+            free(names[i]);
+        }
+        if (n > 0)
+            free(names);
+    }
+    if (!rc && !items)
+        rc = cb_error_set(e, "%s '%s' names no results file (valid: FILE, DIR or a list of them)",
+                          side, arg);
+    free(list);
+    json_decref(from);
+    if (rc) {
+        json_decref(idx);
+        return NULL;
     }
     return idx;
 }
@@ -148,10 +220,11 @@ static int compare_fields(json_t *bc, json_t *nc, const char *key, const cmp_opt
         value_text(b, bt, sizeof bt);
         value_text(n, nt, sizeof nt);
         if (f->kind == CB_DET_WORK) {
-            printf("ERROR %s: different work: %s %s -> %s\n", key, f->path, bt, nt);
+            cb_cmp_out_problem(o->out, "ERROR", key, "different work: %s %s -> %s", f->path, bt,
+                               nt);
             work = 1;
         } else {
-            printf("CHANGED %s: %s %s -> %s\n", key, f->path, bt, nt);
+            cb_cmp_out_problem(o->out, "CHANGED", key, "%s %s -> %s", f->path, bt, nt);
             t->det_changes++;
         }
     }
@@ -173,27 +246,24 @@ static void timing_verdicts(timed *tm, size_t n, const cmp_opts *o, tally *t)
         if (tm[i].tested)
             tm[i].adj = p[m++];
     free(p);
-    printf("%-64s %12s %12s %8s %10s  %s\n", "cell", "base ns/op", "new ns/op", "new/base",
-           "p (Holm)", "verdict");
     for (size_t i = 0; i < n; i++) {
         timed *x = &tm[i];
         double ratio = x->new / x->base;
-        const char *verdict;
+        cb_cmp_verdict verdict;
         if (!x->tested)
-            verdict = "inconclusive", t->inconclusive++;
+            verdict = CB_CMP_INCONCLUSIVE, t->inconclusive++;
         else if (x->adj < o->alpha && ratio > 1 + o->threshold / 100)
-            verdict = "REGRESSED", t->regressed++;
+            verdict = CB_CMP_REGRESSED, t->regressed++;
         else if (x->adj < o->alpha && ratio < 1 / (1 + o->threshold / 100))
-            verdict = "improved", t->improved++;
+            verdict = CB_CMP_IMPROVED, t->improved++;
         else
-            verdict = "unchanged", t->unchanged++;
+            verdict = CB_CMP_UNCHANGED, t->unchanged++;
         char pt[32];
         if (x->tested)
-            snprintf(pt, sizeof pt, "%.2g", x->adj);
+            snprintf(pt, sizeof pt, "p %.2g (Holm)", x->adj);
         else
             snprintf(pt, sizeof pt, "n=%zu/%zu", x->nb, x->nn);
-        printf("%-64s %12.2f %12.2f %8.3f %10s  %s\n", x->key, x->base, x->new, ratio, pt,
-               verdict);
+        cb_cmp_out_cell(o->out, x->key, x->base, x->new, ratio, pt, verdict);
     }
 }
 
@@ -231,7 +301,8 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
             down += tm[i].new < tm[i].base;
         }
     if (k)
-        printf("geomean new/base: %.3fx over %zu cells\n", cb_geomean(ratio, k), k);
+        cb_cmp_out_summary(o->out, "geomean", "geomean new/base: %.3fx over %zu cells",
+                           cb_geomean(ratio, k), k);
     if (o->time && nt) {
         double g = cb_geomean(tr, nt), p = cb_sign_test(up, down);
         const char *v = "unchanged";
@@ -239,34 +310,47 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
             v = "REGRESSED", t->run_regressed = 1;
         else if (p < o->alpha && g < 1 / (1 + o->threshold / 100))
             v = "improved";
-        printf("whole run: geomean %.3fx over the %zu tested cells, %zu slower and %zu faster "
-               "(sign test p = %.2g): %s\n",
-               g, nt, up, down, p, v);
+        cb_cmp_out_summary(o->out, "whole_run",
+                           "whole run: geomean %.3fx over %zu tested cells, %zu slower, %zu "
+                           "faster (sign test p = %.2g): %s",
+                           g, nt, up, down, p, v);
     }
     free(tr);
     free(ratio);
     if (o->time)
-        printf("time: %zu regressed, %zu improved, %zu unchanged, %zu inconclusive (fewer than "
-               "%d samples a side); threshold %g%%, alpha %g, Holm over %zu cells\n",
-               t->regressed, t->improved, t->unchanged, t->inconclusive, CMP_MIN_SAMPLES,
-               o->threshold, o->alpha, tested);
+        cb_cmp_out_summary(o->out, "time",
+                           "time: %zu regressed, %zu improved, %zu unchanged, %zu inconclusive "
+                           "(fewer than %d samples a side)",
+                           t->regressed, t->improved, t->unchanged, t->inconclusive,
+                           CMP_MIN_SAMPLES);
+    if (o->time)
+        cb_cmp_out_summary(o->out, "rule", "rule: threshold %g%%, alpha %g, Holm over %zu cells",
+                           o->threshold, o->alpha, tested);
     if (tested && best_min_p >= o->alpha / (double)tested)
-        printf("note: no cell can be significant: the smallest possible p here is %.2g and Holm "
-               "over %zu cells needs p < %.2g; run with --reps %zu or more\n",
-               best_min_p, tested, o->alpha / (double)tested, reps_needed(o->alpha, tested));
-    printf("cells: %zu failed or timed out in new, %zu missing in new%s, %zu only in new, %zu did "
-           "not run in base; %zu did different work; %zu deterministic changes%s\n",
-           t->failed, t->missing, o->allow_missing ? " (allowed)" : "", t->only_new,
-           t->base_failed, t->different_work, t->det_changes,
-           o->deterministic ? "" : " (not compared: --metric time)");
+        cb_cmp_out_summary(o->out, "power",
+                           "note: no cell can be significant: the smallest possible p here is "
+                           "%.2g and Holm over %zu cells needs p < %.2g; run with --reps %zu or "
+                           "more",
+                           best_min_p, tested, o->alpha / (double)tested, reps_needed(o->alpha, tested));
+    cb_cmp_out_summary(o->out, "cells",
+                       "cells: %zu failed or timed out in new, %zu missing in new%s, %zu only in "
+                       "new, %zu did not run in base",
+                       t->failed, t->missing, o->allow_missing ? " (allowed)" : "", t->only_new,
+                       t->base_failed);
+    cb_cmp_out_summary(o->out, "work", "work: %zu cells did different work; %zu deterministic "
+                       "changes%s",
+                       t->different_work, t->det_changes,
+                       o->deterministic ? "" : " (not compared: --metric time)");
 }
 
 static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
 {
-    static const char usage[] = "BASE.json NEW.json [--threshold PERCENT] [--alpha A] "
-                                "[--metric time|deterministic|all] [--allow-missing]";
+    static const char usage[] = "BASE NEW (each a results file, a directory of them or a "
+                                "comma-separated list) [--threshold PERCENT] [--alpha A] "
+                                "[--metric time|deterministic|all] [--allow-missing] "
+                                "[--format text|md|json] [--only-changed]";
     size_t nf = 0;
-    int threshold_set = 0, alpha_set = 0, metric_set = 0; /* each option once */
+    int threshold_set = 0, alpha_set = 0, metric_set = 0, format_set = 0; /* each once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -293,6 +377,12 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                                       cb_quote(m));
         } else if (!strcmp(a, "--allow-missing")) {
             o->allow_missing = 1;
+        } else if (!strcmp(a, "--only-changed")) {
+            o->only_changed = 1;
+        } else if (!strcmp(a, "--format") && has && !format_set++) {
+            if (cb_cmp_format_parse(argv[++i], &o->format))
+                return cb_usage_error("invalid value '%s' for --format (valid: text, md, json)",
+                                      cb_quote(argv[i]));
         } else if ((a[0] != '-' || !a[1]) && nf < 2) {
             files[nf++] = a;
         } else {
@@ -301,7 +391,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
         }
     }
     if (nf != 2)
-        return cb_usage_error("compare needs two results files (valid: corobench compare %s)",
+        return cb_usage_error("compare needs two results files or directories (valid: corobench "
+                              "compare %s)",
                               usage);
     return 0;
 }
@@ -314,14 +405,12 @@ int cb_cmd_compare(int argc, char **argv)
     if (rc)
         return rc;
     cb_error err;
-    json_t *base = cb_results_load(files[0], &err);
-    json_t *new = base ? cb_results_load(files[1], &err) : NULL;
-    json_t *bidx = new ? index_cells(base, files[0], &err) : NULL;
-    json_t *nidx = bidx ? index_cells(new, files[1], &err) : NULL;
+    o.out = cb_cmp_out_new(o.format, o.only_changed);
+    json_t *bidx = load_side(files[0], "base", &o, &err);
+    json_t *nidx = bidx ? load_side(files[1], "new", &o, &err) : NULL;
     if (!nidx) {
         json_decref(bidx);
-        json_decref(base);
-        json_decref(new);
+        cb_cmp_out_discard(o.out);
         return cb_usage_error("%s", err.msg);
     }
     size_t nbase = json_object_size(bidx), n = 0;
@@ -337,21 +426,21 @@ int cb_cmd_compare(int argc, char **argv)
         const char *ns = nc ? json_string_value(json_object_get(nc, "status")) : NULL;
         if (!nc || !strcmp(ns, "unsupported")) {
             if (!nc || cb_cell_ok(bc)) {
-                printf("%s %s: missing in new%s\n", o.allow_missing ? "note" : "ERROR", key,
-                       nc ? " (unsupported there)" : "");
+                cb_cmp_out_problem(o.out, o.allow_missing ? "note" : "ERROR", key,
+                                   "missing in new%s", nc ? " (unsupported there)" : "");
                 t.missing++;
             }
             continue;
         }
         if (!cb_cell_ok(nc)) {
-            printf("ERROR %s: %s in new: %s\n", key, ns,
-                   json_string_value(json_object_get(nc, "error")));
+            cb_cmp_out_problem(o.out, "ERROR", key, "%s in new: %s", ns,
+                               json_string_value(json_object_get(nc, "error")));
             t.failed++;
             continue;
         }
         if (!cb_cell_ok(bc)) {
-            printf("note %s: did not run in base (%s)\n", key,
-                   json_string_value(json_object_get(bc, "status")));
+            cb_cmp_out_problem(o.out, "note", key, "did not run in base (%s)",
+                               json_string_value(json_object_get(bc, "status")));
             t.base_failed++;
             continue;
         }
@@ -359,8 +448,8 @@ int cb_cmd_compare(int argc, char **argv)
             continue;
         double *bs, *nss;
         size_t nb, nn;
-        if (samples_of(bc, files[0], key, &bs, &nb, &err) ||
-            samples_of(nc, files[1], key, &nss, &nn, &err)) {
+        if (samples_of(bc, "base", key, &bs, &nb, &err) ||
+            samples_of(nc, "new", key, &nss, &nn, &err)) {
             rc = cb_usage_error("%s", err.msg);
             break;
         }
@@ -381,11 +470,11 @@ int cb_cmd_compare(int argc, char **argv)
             continue;
         const char *ns = json_string_value(json_object_get(nc, "status"));
         if (cb_cell_ok(nc) || !strcmp(ns, "unsupported")) {
-            printf("note %s: only in new\n", key);
+            cb_cmp_out_problem(o.out, "note", key, "only in new");
             t.only_new++;
         } else {
-            printf("ERROR %s: %s in new (only in new): %s\n", key, ns,
-                   json_string_value(json_object_get(nc, "error")));
+            cb_cmp_out_problem(o.out, "ERROR", key, "%s in new (only in new): %s", ns,
+                               json_string_value(json_object_get(nc, "error")));
             t.failed++;
         }
     }
@@ -396,11 +485,12 @@ int cb_cmd_compare(int argc, char **argv)
         if (t.regressed || t.run_regressed || t.failed || (t.missing && !o.allow_missing) ||
             t.different_work || t.det_changes)
             rc = CB_EXIT_CELLS_FAILED;
+        cb_cmp_out_finish(o.out, rc);
+    } else {
+        cb_cmp_out_discard(o.out);
     }
     free(tm);
     json_decref(bidx);
     json_decref(nidx);
-    json_decref(base);
-    json_decref(new);
     return rc;
 }

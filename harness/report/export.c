@@ -4,6 +4,11 @@
  *                  and max), optionally divided by another implementation's value at the point
  *   csv            one row per cell, a column per scalar field (dotted names), samples joined
  *   gbench         google benchmark's JSON: context, a row per repetition, mean/median/stddev
+ *                  (--aggregates-only: the aggregate rows alone, one point per cell for trackers)
+ *   github-bench   github-action-benchmark's customSmallerIsBetter: a row per cell, its
+ *                  estimate with the 95% interval as the range
+ *   bmf            Bencher Metric Format: the latency measure per cell, with the interval as
+ *                  lower and upper values
  *   deterministic  the document with only the cells' identity and deterministic fields (the
  *                  CI baseline, docs/ci.md)
  * Every output is derived from the JSON alone and written atomically with -o. */
@@ -23,6 +28,7 @@
 #include "harness/common/stats.h"
 #include "harness/common/output.h"
 #include "harness/results/load.h"
+#include "estimate.h"
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */
@@ -306,6 +312,8 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
         for (size_t k = 0; k < n; k++) {
             x[k] = json_number_value(json_array_get(s, k));
             sum += x[k];
+            if (o->aggregates_only)
+                continue;
             json_t *r = gbench_row(name, fam, inst, n, iters, x[k]);
             json_object_set_new(r, "repetition_index", json_integer((json_int_t)k));
             json_array_append_new(rows, r);
@@ -340,6 +348,82 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
         fprintf(stderr, "corobench: export: %zu cells without samples (did not run) left out\n",
                 skipped);
     return rc;
+}
+
+/* The cells with an estimate (ok and timed), each with its name and estimate; the others are
+ * counted on stderr. Shared by the tracker formats below. */
+typedef int (*tracker_row)(json_t *acc, json_t *cell, const char *name, const cb_estimate *e);
+
+static int export_tracker(FILE *out, json_t *acc, json_t *cells, const cb_export_opts *o,
+                          tracker_row row)
+{
+    json_t *c;
+    size_t i, skipped = 0;
+    json_array_foreach(cells, i, c)
+    {
+        cb_estimate e;
+        char name[768];
+        if (!matches(c, o))
+            continue;
+        if (!cb_cell_ok(c) || cb_cell_estimate(c, &e)) {
+            skipped++;
+            continue;
+        }
+        gbench_name(c, name, sizeof name);
+        row(acc, c, name, &e);
+    }
+    int rc = json_dumpf(acc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(acc);
+    if (skipped)
+        fprintf(stderr, "corobench: export: %zu cells without samples (did not run) left out\n",
+                skipped);
+    return rc;
+}
+
+/* github-action-benchmark's customSmallerIsBetter: [{name, unit, value, range, extra}]. value
+ * is the cell's estimate (interval.h: the median of its invocations' medians); range the
+ * 95% interval as text (the action shows it as given), absent with one invocation. */
+static int github_row(json_t *acc, json_t *c, const char *name, const cb_estimate *e)
+{
+    char unit[64], range[96], extra[256];
+    snprintf(unit, sizeof unit, "ns/%s", cb_str(c, "unit") ? cb_str(c, "unit") : "op");
+    snprintf(extra, sizeof extra, "%zu invocations x %zu repetitions; checksum %s%s%s",
+             e->k, e->reps, cb_str(c, "checksum") ? cb_str(c, "checksum") : "none",
+             e->ok ? "" : "; no interval: ", e->ok ? "" : e->why);
+    json_t *r = json_pack("{s:s, s:s, s:f, s:s}", "name", name, "unit", unit, "value", e->est,
+                          "extra", extra);
+    if (e->ok) {
+        snprintf(range, sizeof range, "95%% CI %.4g to %.4g", e->lo, e->hi);
+        json_object_set_new(r, "range", json_string(range));
+    }
+    return json_array_append_new(acc, r);
+}
+
+static int export_github(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
+{
+    (void)doc;
+    return export_tracker(out, json_array(), cells, o, github_row);
+}
+
+/* Bencher Metric Format: {name: {measure: {value, lower_value, upper_value}}}, the measure
+ * Bencher's built-in latency (nanoseconds); the bounds are the 95% interval, absent with one
+ * invocation. */
+static int bmf_row(json_t *acc, json_t *c, const char *name, const cb_estimate *e)
+{
+    (void)c;
+    json_t *m = json_pack("{s:f}", "value", e->est);
+    if (e->ok) {
+        json_object_set_new(m, "lower_value", json_real(e->lo));
+        json_object_set_new(m, "upper_value", json_real(e->hi));
+    }
+    return json_object_set_new(acc, name, json_pack("{s:o}", "latency", m));
+}
+
+static int export_bmf(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
+{
+    (void)doc;
+    return export_tracker(out, json_object(), cells, o, bmf_row);
 }
 
 /* The document with each cell reduced to its identity and deterministic fields. */
@@ -403,15 +487,17 @@ static const struct {
     {"gnuplot", export_gnuplot},
     {"csv", export_csv},
     {"gbench", export_gbench},
+    {"github-bench", export_github},
+    {"bmf", export_bmf},
     {"deterministic", export_deterministic},
 };
 enum { NFORMATS = sizeof formats / sizeof formats[0] };
 
 static const char usage[] =
-    "RESULTS.json [--format gnuplot|csv|gbench|deterministic] [--workload W] "
+    "RESULTS.json [--format gnuplot|csv|gbench|github-bench|bmf|deterministic] [--workload W] "
     "[--where NAME=VALUE]... [-o FILE [--force]]; gnuplot also needs --x PARAM and takes "
     "[--y FIELD]... "
-    "[--relative-to IMPL]";
+    "[--relative-to IMPL]; gbench takes [--aggregates-only]";
 
 static int parse(int argc, char **argv, cb_export_opts *o)
 {
@@ -428,6 +514,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             o->out = argv[++i];
         else if (!strcmp(a, "--force"))
             o->force = 1;
+        else if (!strcmp(a, "--aggregates-only"))
+            o->aggregates_only = 1;
         else if (!strcmp(a, "--format") && has && !format_set++)
             o->format = argv[++i];
         else if (!strcmp(a, "--relative-to") && has && !o->relative_to)
@@ -466,6 +554,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
     if (!o->in || (gnuplot && (!o->workload || !o->x)))
         return cb_usage_error("export needs RESULTS.json%s (valid: corobench export %s)",
                               gnuplot ? ", --workload and --x for gnuplot" : "", usage);
+    if (o->aggregates_only && strcmp(o->format, "gbench"))
+        return cb_usage_error("--aggregates-only is for --format gbench (valid: %s)", usage);
     if (!gnuplot && (o->x || o->ny || o->relative_to))
         return cb_usage_error("--x, --y and --relative-to are for --format gnuplot (valid: %s)",
                               usage);

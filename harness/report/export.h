@@ -10,6 +10,7 @@ enum { CB_EXPORT_MAX = 16 };
 typedef struct cb_export_opts {
     const char *in, *out, *format, *workload, *x, *relative_to;
     int force; /* --force: -o may replace a regular file (harness/common/output.h) */
+    int aggregates_only; /* gbench: the aggregate rows only */
     struct {
         char *name, *value; /* --where NAME=VALUE */
     } w[CB_EXPORT_MAX];
