@@ -1093,7 +1093,8 @@ CB_TEST_T(cli_compare, 120)
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct work=chain "
-                             "mode=symmetric asm/plain: failed in new: signal 11");
+                             "mode=symmetric asm/plain:"); /* the rest wraps: 100 columns */
+    CB_CHECK_CONTAINS(c.out, "signal 11");
     CB_CHECK_CONTAINS(c.out, "1 failed or timed out in new");
     /* A missing cell: an error unless --allow-missing. */
     json_t *missing = json_deep_copy(doc);
@@ -1113,7 +1114,8 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK(json_dump_file(doc, other, 0) == 0);
     c = cb_test_corobench("compare", base, other, "--metric", "time", NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "different work: checksum"); /* the value wraps: 100 columns */
+    CB_CHECK_CONTAINS(c.out, "different"); /* the rest wraps: 100 columns */
+    CB_CHECK_CONTAINS(c.out, "work: checksum");
     json_object_set_new(cell0, "checksum", json_string(saved));
     /* A deterministic field: compared exactly unless only time is asked for. */
     json_t *mem = json_object_get(cell0, "memory");
