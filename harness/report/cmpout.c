@@ -286,7 +286,8 @@ void cb_cmp_out_finish(cb_cmp_out *o, int status)
     size_t i;
     for (int r = 0; r < 3; r++)
         json_array_foreach(o->problems, i, p) if (kind_rank(p) == r) json_array_append(probs, p);
-    qsort(o->cells, o->n, sizeof *o->cells, cell_order);
+    if (o->n) /* qsort may not be given NULL, even for no elements */
+        qsort(o->cells, o->n, sizeof *o->cells, cell_order);
     if (o->f == CB_CMP_TEXT)
         write_text(o, probs);
     else if (o->f == CB_CMP_MD)
