@@ -261,7 +261,7 @@ check-sanitize-all: check-sanitize-all-build
 	$(SANALL_RUN)
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c, clang) for the results reader behind report,
-# export and compare, and for the parameter parser, built with AddressSanitizer and UBSan. Each
+# export and compare, for the parameter parser, and for the calibration file's loader, built with AddressSanitizer and UBSan. Each
 # runs from its seed corpus tests/fuzz/<target>/ (new inputs go to a copy in the build directory)
 # until FUZZ_RUNS inputs or FUZZ_SECONDS, and fails on a crash, a hang (FUZZ_TIMEOUT s per
 # input), a leak, a sanitizer report, or fewer than FUZZ_RUNS inputs run (a loaded machine: raise

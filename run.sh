@@ -7,6 +7,7 @@
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
 set -euo pipefail
 cd "$(dirname "$0")"
+. scripts/run-args.sh
 
 quick=()
 calibrate=0
@@ -26,7 +27,7 @@ scripts/install-deps.sh
 make -j"$(nproc)" all >/dev/null
 
 # Pin the measured children to the last CPU we may use (away from CPU 0's interrupts).
-pin=$(( $(nproc) - 1 ))
+pin=$(last_allowed_cpu)
 host=$(hostname)
 stamp=$(date -u +%Y%m%dT%H%M%S.%6NZ)
 out="results/${host}-${stamp}.json"
@@ -109,8 +110,9 @@ for run in pingpong workloads; do
         args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out sel=("${wl_sel[@]}")
     fi
     run_status=0
-    bin/corobench run "${quick[@]}" --pin "$pin" "${sel[@]}" "${args[@]}" -o "$file" \
-        --no-table "${extra[@]}" || run_status=$?
+    own=(--pin "$pin" "${sel[@]}" "${args[@]}" -o "$file" --no-table)
+    drop_given own
+    bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
     if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then
         exit "$run_status"
     fi

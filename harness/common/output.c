@@ -69,10 +69,14 @@ static int check_dir(const cb_out *o)
                           "directory '%s' does not exist, nor does its parent (valid: an existing "
                           "directory or one new level below one%s)",
                           dir, "");
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        if (mkdir(dir, 0777) == 0)
+            fprintf(stderr, "corobench: created directory '%s'\n", cb_quote(dir));
+        else if (errno == EEXIST && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+            return refuse(o, "directory '%s' is a symbolic link to nothing%s (valid: a writable "
+                             "directory)", dir, "");
+        else if (errno != EEXIST)
             return refuse(o, "cannot create directory '%s': %s (valid: a writable directory)", dir,
                           strerror(errno));
-        fprintf(stderr, "corobench: created directory '%s'\n", cb_quote(dir));
     } else if (!S_ISDIR(st.st_mode)) {
         return refuse(o, "'%s' is not a directory%s (valid: a path in a directory)", dir, "");
     }

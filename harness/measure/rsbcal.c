@@ -2,10 +2,18 @@
  * label every simulated count is shown with (harness/rsbcal.h, docs/rsb.md). */
 #include "rsbcal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/common/cli.h"
 
 /* The value of a "key<tabs>: value" line of /proc/cpuinfo, trimmed; NULL for another key. */
 static const char *cpuinfo_value(char *line, const char *key)
@@ -73,8 +81,24 @@ json_t *cb_cpu_json(const cb_cpu_id *c)
 
 const char *cb_rsbcal_dir(void)
 {
+    static char dir[4096];
     const char *d = getenv("COROBENCH_CALIBRATION_DIR");
-    return d && d[0] ? d : "results/calibration";
+    if (d && d[0])
+        return d;
+    if (!dir[0]) {
+        /* The tree's own results/calibration (beside bin/), whatever the current directory: a
+         * run started elsewhere reads the calibration its tree's calibrate wrote. */
+        char bin[4000];
+        cb_bin_dir(bin, sizeof bin);
+        char *slash = strrchr(bin, '/');
+        if (slash && !strcmp(slash, "/bin"))
+            snprintf(dir, sizeof dir, "%.*s/results/calibration", (int)(slash - bin), bin);
+        else if (!strcmp(bin, "bin"))
+            snprintf(dir, sizeof dir, "results/calibration");
+        else
+            snprintf(dir, sizeof dir, "%s/../results/calibration", bin);
+    }
+    return dir;
 }
 
 void cb_rsbcal_path(const cb_cpu_id *c, char *buf, size_t len)
@@ -84,35 +108,170 @@ void cb_rsbcal_path(const cb_cpu_id *c, char *buf, size_t len)
     snprintf(buf, len, "%s/%s.json", cb_rsbcal_dir(), key);
 }
 
-/* The fit of a calibration file as machine.rsb, or NULL when the file is missing or is not a
- * calibration of this CPU with a usable fit. */
-static json_t *from_file(const cb_cpu_id *c, const char *path)
+/* Sets why to "PATH: ..." and returns NULL. */
+static json_t *refuse(char *why, size_t len, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static json_t *refuse(char *why, size_t len, const char *path, const char *fmt, ...)
+{
+    int n = snprintf(why, len, "%s: ", path);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < len)
+        vsnprintf(why + n, len - (size_t)n, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* A JSON value as a message shows it: missing, null, a number, a quoted string, a type. */
+static const char *value_text(json_t *v, char *buf, size_t len)
+{
+    if (!v)
+        snprintf(buf, len, "missing");
+    else if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, len, "%g (a real)", json_real_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "\"%s\" (a string)", cb_quote(json_string_value(v)));
+    else
+        snprintf(buf, len, "%s", json_is_null(v) ? "null" : json_is_object(v) ? "an object" :
+                                 json_is_array(v) ? "an array" : "a boolean");
+    return buf;
+}
+
+/* A finite number in [lo, hi] (a JSON integer or real). */
+static int number_in(json_t *v, double lo, double hi)
+{
+    double x = json_number_value(v);
+    return json_is_number(v) && isfinite(x) && x >= lo && x <= hi;
+}
+
+/* What a calibration's figures are checked against: a stack size the simulator runs; a cost
+ * of one mispredicted return from a hundredth of a ns to a microsecond (measured: 2 to 30 ns);
+ * an R^2 of a least-squares line with an intercept, which is in [0, 1]. */
+#define CAL_COST_MIN_NS 0.01
+#define CAL_COST_MAX_NS 1000.0
+#define CAL_TSC_MAX 1e6
+
+json_t *cb_rsbcal_parse(const char *path, const char *text, size_t n, const char *key,
+                        char *why, size_t len)
 {
     json_error_t e;
-    json_t *doc = json_load_file(path, 0, &e), *out = NULL;
+    json_t *doc = json_loadb(text, n, JSON_REJECT_DUPLICATES, &e), *out = NULL;
     if (!doc)
-        return NULL;
-    char key[160];
-    cb_cpu_key(c, key, sizeof key);
+        return refuse(why, len, path, "not JSON: %s at line %d (valid: a file corobench "
+                      "calibrate wrote)", cb_quote(e.text), e.line);
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    const char *file_key = json_string_value(json_object_get(json_object_get(doc, "cpu"), "key"));
     json_t *fit = json_object_get(doc, "fit");
     const char *model = json_string_value(json_object_get(fit, "model"));
-    json_int_t entries = json_integer_value(json_object_get(fit, "entries"));
+    json_t *entries = json_object_get(fit, "entries"), *cost = json_object_get(fit,
+                                                                               "ns_per_mispredict");
+    json_t *tsc = json_object_get(fit, "tsc_cycles_per_mispredict");
+    json_t *r2 = json_object_get(fit, "r2"), *tied = json_object_get(fit, "entries_tied_up_to");
+    json_t *base = json_object_get(fit, "baseline"), *created = json_object_get(doc, "created_utc");
+    json_int_t nent = json_integer_value(entries);
     cb_rsb_model m;
-    if (!strcmp(json_string_value(json_object_get(doc, "schema")) ?: "",
-                "corobench-calibration/1") &&
-        !strcmp(json_string_value(json_object_get(json_object_get(doc, "cpu"), "key")) ?: "",
-                key) &&
-        model && cb_rsb_model_parse(model, &m) == 0 && entries >= 1 &&
-        entries <= CB_RSBSIM_MAX_ENTRIES && json_is_number(json_object_get(fit, "r2")))
-        out = json_pack("{s:s, s:I, s:O, s:O, s:O, s:s, s:s, s:O, s:s}", "model", model,
-                        "entries", entries, "ns_per_mispredict",
-                        json_object_get(fit, "ns_per_mispredict"), "tsc_cycles_per_mispredict",
-                        json_object_get(fit, "tsc_cycles_per_mispredict") ?: json_null(), "r2",
-                        json_object_get(fit, "r2"), "source", "calibrated", "twin",
-                        json_string_value(json_object_get(fit, "baseline")) ?: "jmpret",
-                        "calibrated_utc",
-                        json_object_get(doc, "created_utc") ?: json_null(), "file", path);
+    char bad[128];
+    if (!json_is_object(doc))
+        refuse(why, len, path, "not a JSON object (valid: a file corobench calibrate wrote)");
+    else if (!schema || strcmp(schema, "corobench-calibration/1"))
+        refuse(why, len, path, "schema: %s (valid: \"corobench-calibration/1\")",
+               value_text(json_object_get(doc, "schema"), bad, sizeof bad));
+    else if (!file_key || strcmp(file_key, key))
+        refuse(why, len, path, "cpu.key: %s, not this CPU's (valid: \"%s\")",
+               value_text(json_object_get(json_object_get(doc, "cpu"), "key"), bad, sizeof bad),
+               key);
+    else if (!json_is_object(fit))
+        refuse(why, len, path, "fit: %s (valid: an object)", value_text(fit, bad, sizeof bad));
+    else if (!model || cb_rsb_model_parse(model, &m) != 0)
+        refuse(why, len, path, "fit.model: %s (valid: \"circular\", \"underflow-btb\")",
+               value_text(json_object_get(fit, "model"), bad, sizeof bad));
+    else if (!json_is_integer(entries) || nent < 1 || nent > CB_RSBSIM_MAX_ENTRIES)
+        refuse(why, len, path, "fit.entries: %s (valid: an integer from 1 to %d)",
+               value_text(entries, bad, sizeof bad), CB_RSBSIM_MAX_ENTRIES);
+    else if (tied && (!json_is_integer(tied) || json_integer_value(tied) < nent ||
+                      json_integer_value(tied) > CB_RSBSIM_MAX_ENTRIES))
+        refuse(why, len, path, "fit.entries_tied_up_to: %s (valid: an integer from fit.entries "
+               "to %d)", value_text(tied, bad, sizeof bad), CB_RSBSIM_MAX_ENTRIES);
+    else if (tied && json_integer_value(tied) > nent)
+        /* docs/rsb.md: the sweep never filled a stack of that size, so it cannot tell N from
+         * any size up to entries_tied_up_to; adopting N would state a size it did not bound. */
+        refuse(why, len, path, "fit.entries_tied_up_to: %lld: %s %lld..%lld count the same over "
+               "its sweep, so %lld entries is only a lower bound (valid: a sweep that bounds the "
+               "size, calibrate --max-depth 40)", (long long)json_integer_value(tied), model,
+               (long long)nent, (long long)json_integer_value(tied), (long long)nent);
+    else if (!number_in(cost, CAL_COST_MIN_NS, CAL_COST_MAX_NS))
+        refuse(why, len, path, "fit.ns_per_mispredict: %s (valid: a number of ns from %g to %g)",
+               value_text(cost, bad, sizeof bad), CAL_COST_MIN_NS, CAL_COST_MAX_NS);
+    else if (tsc && !json_is_null(tsc) && !number_in(tsc, CAL_COST_MIN_NS, CAL_TSC_MAX))
+        refuse(why, len, path, "fit.tsc_cycles_per_mispredict: %s (valid: null or a number "
+               "from %g to %g)", value_text(tsc, bad, sizeof bad), CAL_COST_MIN_NS, CAL_TSC_MAX);
+    else if (!number_in(r2, 0, 1))
+        refuse(why, len, path, "fit.r2: %s (valid: a number from 0 to 1)",
+               value_text(r2, bad, sizeof bad));
+    else if (base && (!json_is_string(base) || (strcmp(json_string_value(base), "jmpret") &&
+                                                strcmp(json_string_value(base), "sites"))))
+        refuse(why, len, path, "fit.baseline: %s (valid: \"jmpret\", \"sites\")",
+               value_text(base, bad, sizeof bad));
+    else if (created && !json_is_string(created) && !json_is_null(created))
+        refuse(why, len, path, "created_utc: %s (valid: a string)",
+               value_text(created, bad, sizeof bad));
+    else
+        out = json_pack("{s:s, s:I, s:O, s:O, s:O, s:s, s:s, s:O, s:s, s:n}", "model", model,
+                        "entries", nent, "ns_per_mispredict", cost, "tsc_cycles_per_mispredict",
+                        tsc ? tsc : json_null(), "r2", r2, "source", "calibrated", "twin",
+                        base ? json_string_value(base) : "jmpret", "calibrated_utc",
+                        created ? created : json_null(), "file", path, "refused");
     json_decref(doc);
+    return out;
+}
+
+/* A calibration file is a few hundred kilobytes; anything far larger is not one. */
+#define CAL_MAX_BYTES (64L << 20)
+
+json_t *cb_rsbcal_load(const char *path, const cb_cpu_id *c, char *why, size_t len)
+{
+    why[0] = '\0';
+    struct stat st;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked next. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        if (err == ENOENT && lstat(path, &st) != 0)
+            return NULL; /* no calibration: not a problem */
+        return refuse(why, len, path, "cannot open: %s%s", strerror(err),
+                      err == ENOENT ? " (a symbolic link to nothing)" : "");
+    }
+    char *text = NULL;
+    size_t n = 0;
+    if (fstat(fd, &st) != 0)
+        refuse(why, len, path, "cannot stat: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        refuse(why, len, path, "not a regular file (valid: a file corobench calibrate wrote)");
+    else if (st.st_size > CAL_MAX_BYTES)
+        refuse(why, len, path, "%lld bytes (valid: a calibration file, under %ld)",
+               (long long)st.st_size, CAL_MAX_BYTES);
+    else if (!(text = malloc((size_t)st.st_size + 1)))
+        refuse(why, len, path, "out of memory for %lld bytes", (long long)st.st_size);
+    else {
+        ssize_t got = 0;
+        while (n < (size_t)st.st_size &&
+               ((got = read(fd, text + n, (size_t)st.st_size - n)) > 0 ||
+                (got < 0 && errno == EINTR)))
+            n += got > 0 ? (size_t)got : 0;
+        if (n < (size_t)st.st_size)
+            refuse(why, len, path, "cannot read: %s",
+                   got < 0 ? strerror(errno) : "shorter than its size");
+    }
+    close(fd);
+    json_t *out = NULL;
+    if (!why[0]) {
+        char key[160];
+        cb_cpu_key(c, key, sizeof key);
+        out = cb_rsbcal_parse(path, text, n, key, why, len);
+    }
+    free(text);
     return out;
 }
 
@@ -134,7 +293,8 @@ json_t *cb_rsbcal_machine(void)
     char path[4096];
     cb_cpu_identify(&c);
     cb_rsbcal_path(&c, path, sizeof path);
-    json_t *r = from_file(&c, path);
+    char why[1024];
+    json_t *r = cb_rsbcal_load(path, &c, why, sizeof why);
     /* The file's parse tree (its points and candidates) is freed by now; give those pages back
      * so that a cell's child, forked from this process, does not start with resident free heap
      * that its allocations would reuse unseen by its memory measurement (docs/memory.md). */
@@ -142,10 +302,16 @@ json_t *cb_rsbcal_machine(void)
     if (r)
         return json_incref(known = r);
     cb_rsb_config d = cb_rsbcal_vendor_default(&c);
-    known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n, s:n}", "model",
+    /* A file that is there but refused is said once per process, and recorded. */
+    if (why[0])
+        fprintf(stderr, "corobench: warning: calibration refused: %s; using the default for %s "
+                        "(%s %u)\n",
+                why, c.vendor, cb_rsb_model_name(d.model), d.entries);
+    known = json_pack("{s:s, s:i, s:n, s:n, s:n, s:s, s:n, s:n, s:n, s:o}", "model",
                       cb_rsb_model_name(d.model), "entries", (int)d.entries, "ns_per_mispredict",
                       "tsc_cycles_per_mispredict", "r2", "source", "default", "twin",
-                      "calibrated_utc", "file");
+                      "calibrated_utc", "file", "refused",
+                      why[0] ? json_string(why) : json_null());
     return json_incref(known);
 }
 
@@ -156,4 +322,51 @@ void cb_rsbcal_config(json_t *machine_rsb, cb_rsb_config *out)
     json_int_t n = json_integer_value(json_object_get(machine_rsb, "entries"));
     *out = (cb_rsb_config){m, n >= 1 && n <= CB_RSBSIM_MAX_ENTRIES ? (unsigned)n
                                                                     : CB_RSBSIM_DEFAULT_ENTRIES};
+}
+
+int cb_rsbcal_check_machine(json_t *rsb, char *field, size_t flen, char *why, size_t len)
+{
+    char bad[128];
+    const char *model = json_string_value(json_object_get(rsb, "model"));
+    const char *src = json_string_value(json_object_get(rsb, "source"));
+    const char *twin = json_string_value(json_object_get(rsb, "twin"));
+    json_t *entries = json_object_get(rsb, "entries");
+    json_int_t n = json_integer_value(entries);
+    cb_rsb_model m;
+    int calibrated = src && !strcmp(src, "calibrated");
+    static const char *const nums[] = {"ns_per_mispredict", "tsc_cycles_per_mispredict", "r2"};
+    static const double hi[] = {CAL_COST_MAX_NS, CAL_TSC_MAX, 1};
+    static const char *const strs[] = {"calibrated_utc", "file", "refused"};
+#define BAD(f, ...) (snprintf(field, flen, "machine.rsb.%s", f), snprintf(why, len, __VA_ARGS__), -1)
+    if (!model || cb_rsb_model_parse(model, &m) != 0)
+        return BAD("model", "is %s (valid: \"circular\", \"underflow-btb\")",
+                   value_text(json_object_get(rsb, "model"), bad, sizeof bad));
+    if (!json_is_integer(entries) || n < 1 || n > CB_RSBSIM_MAX_ENTRIES)
+        return BAD("entries", "is %s (valid: an integer from 1 to %d)",
+                   value_text(entries, bad, sizeof bad), CB_RSBSIM_MAX_ENTRIES);
+    if (!src || (!calibrated && strcmp(src, "default")))
+        return BAD("source", "is %s (valid: \"calibrated\", \"default\")",
+                   value_text(json_object_get(rsb, "source"), bad, sizeof bad));
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = json_object_get(rsb, nums[i]);
+        /* A calibration has its cost and R^2; a default has neither (tsc may be null). */
+        int null_ok = !calibrated || i == 1;
+        if (!((null_ok && (!v || json_is_null(v))) ||
+              (calibrated && number_in(v, i == 2 ? 0 : CAL_COST_MIN_NS, hi[i]))))
+            return BAD(nums[i], "is %s (valid: %s)", value_text(v, bad, sizeof bad),
+                       !calibrated ? "null, the default has no calibration"
+                       : i == 2   ? "a number from 0 to 1"
+                                  : "a positive number");
+    }
+    if (json_object_get(rsb, "twin") && !json_is_null(json_object_get(rsb, "twin")) &&
+        (!twin || (strcmp(twin, "jmpret") && strcmp(twin, "sites"))))
+        return BAD("twin", "is %s (valid: \"jmpret\", \"sites\" or null)",
+                   value_text(json_object_get(rsb, "twin"), bad, sizeof bad));
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = json_object_get(rsb, strs[i]);
+        if (v && !json_is_null(v) && !json_is_string(v))
+            return BAD(strs[i], "is %s (valid: a string or null)", value_text(v, bad, sizeof bad));
+    }
+#undef BAD
+    return 0;
 }

@@ -25,16 +25,35 @@ void cb_cpu_key(const cb_cpu_id *c, char *buf, size_t len);
 /* The CPU fields as a JSON object: vendor, family, model, stepping, microcode, model_name, key. */
 json_t *cb_cpu_json(const cb_cpu_id *c);
 
-/* Directory of calibration files: $COROBENCH_CALIBRATION_DIR, else results/calibration. */
+/* Directory of calibration files: $COROBENCH_CALIBRATION_DIR, else the tree's
+ * results/calibration (beside bin/, whatever the current directory). */
 const char *cb_rsbcal_dir(void);
 /* <dir>/<key>.json for this CPU. */
 void cb_rsbcal_path(const cb_cpu_id *c, char *buf, size_t len);
 
-/* machine.rsb: {model, entries, ns_per_mispredict, tsc_cycles_per_mispredict, r2, source,
- * calibrated_utc, file}; source "calibrated" from this CPU's file (read with jansson, checked),
+/* Reads and checks this CPU's calibration file, the one loader every command uses (run, whose
+ * parent passes the model to every cell; calibrate, reading back what it wrote; report checks
+ * a results file's machine.rsb against the same bounds, cb_rsbcal_check_machine): machine.rsb from it (a
+ * new reference), or NULL with why. why is "" when the file does not exist; otherwise one line
+ * naming the file and the field (or the file type: only a regular file is read, a FIFO is not
+ * waited on). A fit whose size the sweep could not bound (entries_tied_up_to above entries) is
+ * refused: its size is a lower bound, not a calibration. */
+json_t *cb_rsbcal_load(const char *path, const cb_cpu_id *c, char *why, size_t len);
+/* The checks of cb_rsbcal_load on a file's text (path only names it in why); key is the CPU
+ * key the file must carry. */
+json_t *cb_rsbcal_parse(const char *path, const char *text, size_t n, const char *key,
+                        char *why, size_t len);
+
+/* Checks a results file's machine.rsb (what cb_rsbcal_machine writes) as report and the
+ * readers use it: 0, or -1 with the field ("machine.rsb.entries") and why ("is 0 (valid: ...)"). */
+int cb_rsbcal_check_machine(json_t *rsb, char *field, size_t flen, char *why, size_t len);
+
+/* machine.rsb: {model, entries, ns_per_mispredict, tsc_cycles_per_mispredict, r2, source, twin,
+ * calibrated_utc, file, refused}; source "calibrated" from this CPU's file (cb_rsbcal_load),
  * else "default" with the vendor's documented model (AMD: circular 32; Intel: underflow-btb 16;
- * others: circular 32) and null cost, r2 and file. Read once per process; never NULL (a new
- * reference). */
+ * others: circular 32) and null cost, r2 and file; refused: why a file that is there was not
+ * used (also said once on stderr), else null. Read once per process, by the run's parent
+ * only: a cell is given the model on its command line. Never NULL (a new reference). */
 json_t *cb_rsbcal_machine(void);
 /* The documented default for c's vendor (docs/rsb.md): AMD circular 32, Intel underflow-btb 16,
  * others circular 32. */

@@ -17,6 +17,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
+#include "harness/measure/rsbcal.h"
 
 typedef struct checker {
     const char *name; /* the file, as given */
@@ -264,6 +265,13 @@ static int check_top(checker *k, json_t *doc)
         optional_type(k, doc, "unavailable", JSON_OBJECT, JSON_OBJECT, "an object") ||
         optional_type(k, doc, "run", JSON_OBJECT, JSON_OBJECT, "an object"))
         return -1;
+    /* machine.rsb labels every simulated count and claim 1's cost: checked as written. */
+    json_t *rsb = json_object_get(m, "rsb");
+    char field[64], why[256];
+    if (rsb && !json_is_object(rsb))
+        return bad(k, "machine.rsb", "is %s (valid: an object)", json_kind(rsb));
+    if (rsb && cb_rsbcal_check_machine(rsb, field, sizeof field, why, sizeof why))
+        return bad(k, field, "%s", why);
     const char *key;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), key, v)

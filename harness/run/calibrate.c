@@ -199,6 +199,19 @@ static long collect(json_t *doc, cal_point *pts, size_t max, char *err, size_t e
     return (long)n;
 }
 
+/* The last CPU this process may run on (taskset, cgroups), away from CPU 0's interrupts; 0
+ * alone when the set cannot be read. */
+static int last_allowed_cpu(cpu_set_t *set)
+{
+    if (sched_getaffinity(0, sizeof *set, set) == 0)
+        for (int i = CPU_SETSIZE - 1; i >= 0; i--)
+            if (CPU_ISSET(i, set))
+                return i;
+    CPU_ZERO(set);
+    CPU_SET(0, set);
+    return 0;
+}
+
 /* CB_OPTS_PARSED to carry on, else the exit status (0 after --help or --print-key), as run's
  * parser (options.h). */
 static int parse_opts(int argc, char **argv, cal_opts *o)
@@ -214,7 +227,8 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
     };
     long v = 0;
     int c, rc = 0;
-    *o = (cal_opts){.pin_cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1, .switches = 2000,
+    cpu_set_t allowed;
+    *o = (cal_opts){.pin_cpu = last_allowed_cpu(&allowed), .switches = 2000,
                     .reps = 9, .max_depth = 40, .min_rep_ms = 2, .runs = 3,
                     .baseline = CB_RSBFIT_AUTO};
     opterr = 0;
@@ -682,13 +696,34 @@ static int prepare_outputs(const cal_opts *o, const char *path, cb_out *cal_out,
                            made_dirs *made)
 {
     int rc;
-    if (!o->out_path && make_parent(path, made) != 0) {
-        rc = cb_usage_error("cannot create the directory of '%s': %s (valid: a writable path)",
-                            cb_quote(path), strerror(errno));
+    struct stat st, sd;
+    /* EEXIST also for a symbolic link to nothing: say that, not that it was made. */
+    if (!o->out_path && make_parent(path, made) == 0) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = '\0';
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            errno = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? ENOENT : ENOTDIR, rc = -1;
+        else
+            rc = 0;
+    } else {
+        rc = o->out_path ? 0 : -1;
+    }
+    if (rc) {
+        rc = cb_usage_error("cannot create the directory of '%s': %s%s (valid: a writable path)",
+                            cb_quote(path), strerror(errno),
+                            errno == ENOENT ? " (a symbolic link to nothing?)" : "");
         while (made->n > 0)
             rmdir(made->path[--made->n]);
         return rc;
     }
+    /* -o and --data one file: the data would replace the calibration, after the sweep. */
+    if (o->data_path && (!strcmp(o->data_path, path) ||
+                         (stat(path, &st) == 0 && stat(o->data_path, &sd) == 0 &&
+                          st.st_dev == sd.st_dev && st.st_ino == sd.st_ino)))
+        return cb_usage_error("--data '%s' is the calibration file itself (valid: another path "
+                              "for the plot data)",
+                              cb_quote(o->data_path));
     if ((rc = cb_out_prepare(cal_out, "calibration", path, o->out_path ? o->force : 1)))
         return rc;
     if (o->data_path && (rc = cb_out_prepare(data_out, "calibration data", o->data_path,
@@ -849,20 +884,31 @@ static int fit_and_write(cal_run *cr, json_t *run, cal_point *pts, long n)
         twin_reason(o, &res, pts, reason, sizeof reason);
         json_t *doc = cal_doc(o, run, &cr->cpu, pts, rp, (size_t)n, cand, jfits, sfits, ncand,
                               &res, reason, x, cr->pmu_why, now_s() - cr->t0);
-        print_table(doc, stdout);
-        if (cr->pmu_why)
-            printf("no PMU: calibrated against timing only (%s)\n", cr->pmu_why);
+        /* The files first, then the table (as run does): a closed stdout, `| head`, loses
+         * nothing. */
         if (json_dumpf(doc, cb_out_stream(&cr->cal_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER))
             abort(); /* into memory */
-        if (cb_out_commit(&cr->cal_out) != 0) {
+        int written = cb_out_commit(&cr->cal_out) == 0;
+        if (!written) {
             status = CB_EXIT_CELLS_FAILED; /* the message is out */
             if (o->data_path)
                 cb_out_discard(&cr->data_out);
-        } else {
-            printf("calibration: %s (%.1f s)\n", cr->path, now_s() - cr->t0);
-            if (o->data_path && write_data(doc, &cr->data_out) != 0)
-                status = CB_EXIT_CELLS_FAILED;
+        } else if (o->data_path && write_data(doc, &cr->data_out) != 0) {
+            status = CB_EXIT_CELLS_FAILED;
         }
+        /* What a run will make of the file: read back through the runs' own loader. */
+        char refused[1024] = "";
+        json_t *adopted = written ? cb_rsbcal_load(cr->path, &cr->cpu, refused, sizeof refused)
+                                  : NULL;
+        json_decref(adopted);
+        print_table(doc, stdout);
+        if (cr->pmu_why)
+            printf("no PMU: calibrated against timing only (%s)\n", cr->pmu_why);
+        if (written)
+            printf("calibration: %s (%.1f s)\n", cr->path, now_s() - cr->t0);
+        if (written && !adopted)
+            fprintf(stderr, "corobench calibrate: warning: runs will not adopt this calibration: "
+                            "%s\n", refused);
         json_decref(doc);
     }
     for (size_t k = 0; k < ncand; k++)
@@ -882,7 +928,7 @@ int cb_cmd_calibrate(int argc, char **argv)
     if (rc != CB_OPTS_PARSED)
         return rc;
     cal_run cr = {.o = &o, .t0 = now_s()};
-    char path[4096], tmp[4200], why[512];
+    char path[4096], tmp[4400], why[512];
     size_t npoints;
     cb_cpu_identify(&cr.cpu);
     if (o.out_path)
@@ -895,11 +941,33 @@ int cb_cmd_calibrate(int argc, char **argv)
     if ((rc = check_sweep(&o, !cr.pmu_why, &npoints)) != CB_OPTS_PARSED ||
         (rc = prepare_outputs(&o, path, &cr.cal_out, &cr.data_out, &made)) != 0)
         return rc;
-    snprintf(tmp, sizeof tmp, "%s.sweep.%ld.tmp", path, (long)getpid());
+    /* The sweep's results go to a private directory beside the calibration, not named
+     * results: a run writing into results/ would point results/latest.json at them. */
+    char tmpdir[4200];
+    const char *slash = strrchr(path, '/');
+    snprintf(tmpdir, sizeof tmpdir, "%.*s%s.calibrate-sweep.XXXXXX",
+             slash ? (int)(slash - path) : 0, path, slash ? "/" : "");
+    /* run's own limit on an output path (common/output.h), checked before the sweep. */
+    if (strlen(tmpdir) + strlen("/sweep.json") >= (4096 - 300)) {
+        drop_outputs(&o, &cr.cal_out, &cr.data_out, &made);
+        return cb_usage_error("output path '%s' is too long for the sweep's files beside it "
+                              "(valid: at most %zu bytes)",
+                              cb_quote(path),
+                              (size_t)(4096 - 300) - strlen("/.calibrate-sweep.XXXXXX/sweep.json"));
+    }
+    if (!mkdtemp(tmpdir)) {
+        fprintf(stderr, "corobench calibrate: cannot make a directory for the sweep beside '%s': "
+                        "%s\n",
+                cb_quote(path), strerror(errno));
+        drop_outputs(&o, &cr.cal_out, &cr.data_out, &made);
+        return CB_EXIT_CELLS_FAILED;
+    }
+    snprintf(tmp, sizeof tmp, "%s/sweep.json", tmpdir);
     cb_proc_kill_on_interrupt();
     json_t *run;
     cal_point *pts;
     long n = sweep(&o, !cr.pmu_why, npoints, tmp, &run, &pts);
+    rmdir(tmpdir);
     if (n < 0) {
         drop_outputs(&o, &cr.cal_out, &cr.data_out, &made);
         return CB_EXIT_CELLS_FAILED;

@@ -313,7 +313,22 @@ static int finish(cb_run_opts *o, const parse_state *ps)
         o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
     /* auto: the model this machine's calibration chose, else its vendor's default
      * (measure/rsbcal.h); a size given with --rsb-entries wins either way. */
-    if (!o->rsb_model_set) {
+    /* A cell exec'd by a run (another build variant, the counting pass) simulates what its
+     * parent resolved, passed in COROBENCH_CELL_RSB: it does not read the calibration file
+     * again, which may have changed since the run began. */
+    const char *given = o->cell_mode != CB_CELL_NONE ? getenv("COROBENCH_CELL_RSB") : NULL;
+    if (given) {
+        char model[32];
+        unsigned n;
+        cb_rsb_model m;
+        if (sscanf(given, "%31[a-z-]:%u", model, &n) != 2 || cb_rsb_model_parse(model, &m) ||
+            n < 1 || n > CB_RSBSIM_MAX_ENTRIES)
+            return cb_usage_error("invalid COROBENCH_CELL_RSB '%s' (valid: MODEL:ENTRIES, as "
+                                  "'corobench run' sets it for its cells)",
+                                  cb_quote(given));
+        o->measure.rsb_model = (int)m;
+        o->measure.rsb_entries = n;
+    } else if (!o->rsb_model_set) {
         json_t *machine_rsb = cb_rsbcal_machine();
         cb_rsb_config cfg;
         cb_rsbcal_config(machine_rsb, &cfg);

@@ -22,6 +22,7 @@
 #include "harness/common/cli.h"
 #include "harness/measure/clock.h"
 #include "harness/common/proc.h"
+#include "harness/measure/rsbsim.h"
 #include "results.h"
 #include "workloads/run_once.h"
 
@@ -71,6 +72,12 @@ static int exec_cell(const child *ch, const char *path)
     for (int i = 1; i < ch->o->argc; i++) /* argv[0] is "run" */
         argv[n++] = ch->o->argv[i];
     argv[n] = NULL;
+    /* The model the run resolved once (run/options.c): the cell does not read the calibration
+     * file again. */
+    char rsb[64];
+    snprintf(rsb, sizeof rsb, "%s:%u", cb_rsb_model_name((cb_rsb_model)ch->o->measure.rsb_model),
+             ch->o->measure.rsb_entries);
+    setenv("COROBENCH_CELL_RSB", rsb, 1);
     char hz[64];
     if (cb_clock_hz() > 0) {
         snprintf(hz, sizeof hz, "%.3f", cb_clock_hz());
