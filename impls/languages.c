@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "root.h"
@@ -21,7 +22,8 @@ static int find_in_path(const char *prog, char *out, size_t len)
     snprintf(buf, sizeof buf, "%s", env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
     for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         snprintf(out, len, "%s/%s", d, prog);
-        if (access(out, X_OK) == 0)
+        struct stat st; /* a directory named node is not the program, as for the shell */
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
             return 0;
     }
     return -1;
@@ -37,9 +39,16 @@ int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **
     }
     if (strcmp(name, "go") == 0) {
         snprintf(path, sizeof path, "%s/bin/corobench-go", root);
-        if (access(path, X_OK) != 0) {
+        struct stat st;
+        if (stat(path, &st) != 0) {
             *why = "bin/corobench-go not built (go was not installed when make ran; "
                    "scripts/install-deps.sh installs golang-go)";
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0) {
+            *why = S_ISREG(st.st_mode) ? "bin/corobench-go is not executable (its mode; 'make "
+                                         "all' rebuilds it)"
+                                       : "bin/corobench-go is not a regular file";
             return -1;
         }
         argv[0] = path;

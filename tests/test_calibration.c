@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/measure/rsbcal.h"
+#include "impls/root.h"
 #include "test.h"
 
 /* A private calibration directory for this test process, and this CPU's file in it. */
@@ -285,7 +286,8 @@ CB_TEST(calibration_dir_from_the_tree_not_the_cwd)
     /* Run from another directory, corobench reads its own tree's results/calibration. */
     char root[4096], want[4200], bin[4200];
     CB_CHECK(realpath(cb_test_root(), root) != NULL);
-    snprintf(want, sizeof want, "%s/results/calibration/<cpu key>.json", root);
+    CB_CHECK(cb_root_dir() != NULL);
+    snprintf(want, sizeof want, "%s/results/calibration/<cpu key>.json", cb_root_dir());
     snprintf(bin, sizeof bin, "%s/bin/corobench", root);
     unsetenv("COROBENCH_CALIBRATION_DIR");
     CB_CHECK_EQ_INT(chdir("/tmp"), 0);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,19 @@ static int bad_reply(const char *name, const char *what, char *err, size_t errle
     return -1;
 }
 
+/* "FIELD is VALUE (valid: ...)" for a reply's field, the value as JSON, cut short. */
+static const char *reply_value(const char *field, json_t *v, const char *valid, char *buf,
+                               size_t len)
+{
+    char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    snprintf(buf, len, "%s is %s (valid: %s)", field, text ? cb_quote(text) : "missing", valid);
+    free(text);
+    return buf;
+}
+
 /* Checks the reply's fields and fills out. */
-static int parse_reply(const char *name, json_t *doc, cb_ext_reply *out, char *err,
-                       size_t errlen)
+static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext_reply *out,
+                       char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     json_t *e = json_object_get(doc, "error");
@@ -57,29 +68,57 @@ static int parse_reply(const char *name, json_t *doc, cb_ext_reply *out, char *e
     json_t *batch = json_object_get(doc, "batch");
     json_t *samples = json_object_get(doc, "samples_ns_per_op");
     const char *sum = json_string_value(json_object_get(doc, "checksum"));
-    if (!json_is_integer(ops) || !json_is_integer(susp) || !json_is_integer(batch) ||
-        json_integer_value(ops) < 1 || json_integer_value(batch) < 1)
-        return bad_reply(name, "ops and batch must be positive integers, suspensions an integer", err, errlen);
-    char *end = NULL;
-    errno = 0;
-    unsigned long long cs = sum ? strtoull(sum, &end, 0) : 0;
-    if (!sum || errno || *end || end == sum)
-        return bad_reply(name, "checksum must be a 64-bit number in a string (\"0x...\")", err,
-                         errlen);
+    /* Every field as docs/external.md says, before the cell is recorded ok: a reply the
+     * results reader would refuse later must fail the cell now, saying which field. */
+    char bad[160];
+    if (!json_is_integer(ops) || json_integer_value(ops) < 1)
+        return bad_reply(name, reply_value("ops", ops, "a positive integer", bad, sizeof bad),
+                         err, errlen);
+    if (!json_is_integer(batch) || json_integer_value(batch) < 1 ||
+        (uint64_t)json_integer_value(batch) > max_batch)
+        return bad_reply(name, reply_value("batch", batch, "a positive integer, at most the "
+                                           "request's batch or max_batch", bad, sizeof bad),
+                         err, errlen);
+    if (!json_is_integer(susp) || json_integer_value(susp) < 0)
+        return bad_reply(name, reply_value("suspensions", susp, "an integer from 0", bad,
+                                           sizeof bad),
+                         err, errlen);
+    /* "0x" and 16 hex digits, exactly (strtoull took "-1", " 5", "0x1 "). */
+    unsigned long long cs = 0;
+    if (!sum || strlen(sum) != 18 || strncmp(sum, "0x", 2) || strspn(sum + 2, "0123456789abcdefABCDEF") != 16)
+        return bad_reply(name, reply_value("checksum", json_object_get(doc, "checksum"),
+                                           "\"0x\" and 16 hex digits in a string", bad,
+                                           sizeof bad),
+                         err, errlen);
+    cs = strtoull(sum + 2, NULL, 16);
     if (!json_is_array(samples) || json_array_size(samples) == 0)
         return bad_reply(name, "samples_ns_per_op must be a non-empty array", err, errlen);
     size_t i;
     json_t *s;
-    json_array_foreach(samples, i, s) if (!json_is_number(s) || json_number_value(s) <= 0) return
-        bad_reply(name, "samples_ns_per_op must hold positive numbers", err, errlen);
+    json_array_foreach(samples, i, s) if (!json_is_number(s) || !(json_number_value(s) > 0) ||
+                                          !isfinite(json_number_value(s))) return
+        bad_reply(name, "samples_ns_per_op must hold positive finite numbers", err, errlen);
+    json_t *rss = json_object_get(doc, "peak_rss_bytes");
+    json_t *cb = json_object_get(doc, "coroutine_bytes");
+    json_t *rt = json_object_get(doc, "runtime");
+    if (rss && !json_is_null(rss) && (!json_is_integer(rss) || json_integer_value(rss) < 0))
+        return bad_reply(name, reply_value("peak_rss_bytes", rss, "null or an integer from 0",
+                                           bad, sizeof bad),
+                         err, errlen);
+    if (cb && !json_is_null(cb) && (!json_is_number(cb) || !(json_number_value(cb) >= 0) ||
+                                    !isfinite(json_number_value(cb))))
+        return bad_reply(name, reply_value("coroutine_bytes", cb, "null or a number from 0", bad,
+                                           sizeof bad),
+                         err, errlen);
+    if (rt && !json_is_null(rt) && !json_is_string(rt))
+        return bad_reply(name, reply_value("runtime", rt, "a string", bad, sizeof bad), err,
+                         errlen);
     out->doc = doc;
     out->ops = (uint64_t)json_integer_value(ops);
     out->suspensions = (uint64_t)json_integer_value(susp);
     out->batch = (uint64_t)json_integer_value(batch);
     out->checksum = cs;
     out->samples = samples;
-    json_t *rss = json_object_get(doc, "peak_rss_bytes");
-    json_t *cb = json_object_get(doc, "coroutine_bytes");
     out->peak_rss = json_is_integer(rss) ? json_integer_value(rss) : -1;
     out->coroutine_bytes = json_is_number(cb) ? json_number_value(cb) : -1;
     return 0;
@@ -142,7 +181,8 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
         char failure[512];
         cb_proc_failure(&r, failure, sizeof failure);
         snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, je.text, failure);
-    } else if ((rc = parse_reply(name, doc, out, err, errlen)) != 0) {
+    } else if ((rc = parse_reply(name, doc, rq->batch ? rq->batch : rq->max_batch ? rq->max_batch : 1, out,
+                                      err, errlen)) != 0) {
         json_decref(doc);
     } else if (cb_proc_exit_code(r.wait_status) != 0) {
         char failure[512];

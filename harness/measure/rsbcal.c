@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/common/cli.h"
+#include "impls/root.h"
 
 /* The value of a "key<tabs>: value" line of /proc/cpuinfo, trimmed; NULL for another key. */
 static const char *cpuinfo_value(char *line, const char *key)
@@ -85,19 +86,13 @@ const char *cb_rsbcal_dir(void)
     const char *d = getenv("COROBENCH_CALIBRATION_DIR");
     if (d && d[0])
         return d;
-    if (!dir[0]) {
-        /* The tree's own results/calibration (beside bin/), whatever the current directory: a
-         * run started elsewhere reads the calibration its tree's calibrate wrote. */
-        char bin[4000];
-        cb_bin_dir(bin, sizeof bin);
-        char *slash = strrchr(bin, '/');
-        if (slash && !strcmp(slash, "/bin"))
-            snprintf(dir, sizeof dir, "%.*s/results/calibration", (int)(slash - bin), bin);
-        else if (!strcmp(bin, "bin"))
-            snprintf(dir, sizeof dir, "results/calibration");
-        else
-            snprintf(dir, sizeof dir, "%s/../results/calibration", bin);
-    }
+    /* The tree's own results/calibration (impls/root.h: the directory above the binary that
+     * holds the Makefile and impls/), whatever the current directory: a run started elsewhere
+     * reads the calibration its tree's calibrate wrote. */
+    const char *root = cb_root_dir();
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "%.4000s%sresults/calibration", root ? root : "",
+                 root ? "/" : "");
     return dir;
 }
 

@@ -173,9 +173,18 @@ func reexecWithoutAsyncPreemption() {
 	if err != nil {
 		return
 	}
-	env := append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
+	// One GODEBUG, the caller's settings and ours: a second GODEBUG entry appended to the
+	// environment is not the one Go reads (it takes the first), so every exec would find the
+	// setting missing and exec again, forever.
+	setting := "asyncpreemptoff=1"
 	if g := os.Getenv("GODEBUG"); g != "" {
-		env = append(os.Environ(), "GODEBUG="+g+",asyncpreemptoff=1")
+		setting = g + "," + setting // the last of a repeated key wins
+	}
+	env := []string{"GODEBUG=" + setting}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GODEBUG=") {
+			env = append(env, kv)
+		}
 	}
 	syscall.Exec(self, os.Args, env) // returns only on failure: then run as we are
 }
