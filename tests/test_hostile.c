@@ -191,3 +191,142 @@ CB_TEST_T(go_godebug_of_the_caller_kept, 120)
     free(r.out);
     free(r.err);
 }
+
+/* ---- report ----------------------------------------------------------------------------- */
+
+#define BASELINE "results/baseline/x86_64.json"
+
+/* A private directory for this test process. */
+static const char *tdir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-hostile", (long)getpid());
+    mkdir(dir, 0700);
+    return dir;
+}
+
+static void tdir_cleanup(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tdir());
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
+
+/* The baseline with machine.hostname set, written to path. */
+static void baseline_as(const char *path, const char *host)
+{
+    json_error_t e;
+    json_t *doc = json_load_file(BASELINE, 0, &e);
+    if (!doc)
+        CB_SKIP("%s not readable from here: %s", BASELINE, e.text);
+    json_t *m = json_object_get(doc, "machine");
+    if (!m)
+        json_object_set_new(doc, "machine", m = json_object());
+    json_object_set_new(m, "hostname", json_string(host));
+    CB_CHECK_EQ_INT(json_dump_file(doc, path, 0), 0);
+    json_decref(doc);
+}
+
+CB_TEST(report_thirty_machines_unique_labels)
+{
+    /* 30 machines were labelled A..Z then A..D again: machine 27 was a second "Machine A" (and
+     * wrote its plots over machine 1's). */
+    char *argv[40], paths[30][300], md[300];
+    size_t n = 0;
+    argv[n++] = "report";
+    for (int i = 0; i < 30; i++) {
+        char host[32];
+        snprintf(host, sizeof host, "m%02d", i);
+        snprintf(paths[i], sizeof paths[i], "%s/%s.json", tdir(), host);
+        baseline_as(paths[i], host);
+        argv[n++] = paths[i];
+    }
+    snprintf(md, sizeof md, "%s/many.md", tdir());
+    argv[n++] = "--no-plots";
+    argv[n++] = "-o";
+    argv[n++] = md;
+    argv[n] = NULL;
+    char path[4200], *out, *err;
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *full[42] = {path};
+    memcpy(full + 1, argv, (n + 1) * sizeof *argv);
+    CB_CHECK_EQ_INT(cb_test_spawn(full, &out, &err), 0);
+    char *text = cb_test_slurp(md);
+    CB_CHECK_CONTAINS(text, "\n# Machine Z\n");
+    CB_CHECK_CONTAINS(text, "\n# Machine AA\n");
+    CB_CHECK_CONTAINS(text, "\n# Machine AD\n");
+    CB_CHECK_CONTAINS(text, "- AD: m29");
+    const char *first = strstr(text, "\n# Machine A\n");
+    CB_CHECK(first && !strstr(first + 1, "\n# Machine A\n"));
+    free(text);
+    free(out);
+    free(err);
+    tdir_cleanup();
+}
+
+CB_TEST(report_plots_path_checked_up_front)
+{
+    /* -o a path long enough to pass, whose plot files would not: 11 x "path is too long", exit
+     * 0, and the report said the plots lacked data. Now refused before any work. */
+    char p[4096];
+    int n = snprintf(p, sizeof p, "%s", tdir());
+    while (n < 3300) {
+        n += snprintf(p + n, sizeof p - (size_t)n, "/%0200d", 0);
+        mkdir(p, 0700);
+    }
+    /* 3560 bytes of directories and a 150-byte name: the report's path is within -o's limit,
+     * its plots directory plus a plot's file name is not. */
+    n += snprintf(p + n, sizeof p - (size_t)n, "/%0*d", 3560 - n - 1, 0);
+    mkdir(p, 0700);
+    snprintf(p + n, sizeof p - (size_t)n, "/%0150d.md", 0);
+    cb_test_cli r = cb_test_corobench("report", BASELINE, "-o", p, NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "is too long for the plot files in it");
+    CB_CHECK(!strchr(r.err, '\n') || !strchr(strchr(r.err, '\n') + 1, '\n'));
+    CB_CHECK(access(p, F_OK) != 0);
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
+CB_TEST(report_names_escaped_and_dashdash)
+{
+    /* Spaces broke the Markdown links, a newline in a file name broke the document, `--` was
+     * refused, and --no-plots advised a --plots that does not exist. */
+    char in[300], md[300], nl[300], dash[300];
+    snprintf(in, sizeof in, "%s/with space.json", tdir());
+    snprintf(md, sizeof md, "%s/r with space.md", tdir());
+    snprintf(nl, sizeof nl, "%s/new\nline.json", tdir());
+    snprintf(dash, sizeof dash, "%s/-dash.json", tdir());
+    baseline_as(in, "host");
+    baseline_as(nl, "host2");
+    baseline_as(dash, "host3");
+    cb_test_cli r = cb_test_corobench("report", in, "-o", md, NULL);
+    if (r.status != 0)
+        CB_FAIL("report: exit %d: %s", r.status, r.err);
+    char *text = cb_test_slurp(md);
+    /* Every link to a plot is in angle brackets, its spaces kept. */
+    CB_CHECK_CONTAINS(text, "](<r with space-plots/");
+    CB_CHECK(!strstr(text, "](r with space-plots/"));
+    free(text);
+    free(r.out);
+    free(r.err);
+    r = cb_test_corobench("report", nl, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.out, "- results: `");
+    CB_CHECK_CONTAINS(r.out, "new?line.json`");
+    CB_CHECK(!strstr(r.out, "--plots)"));
+    CB_CHECK_CONTAINS(r.out, "without --no-plots");
+    free(r.out);
+    free(r.err);
+    char bin[4096], abs[4200], *out, *err;
+    CB_CHECK(realpath(cb_test_root(), bin) != NULL);
+    snprintf(abs, sizeof abs, "%s/bin/corobench", bin);
+    CB_CHECK_EQ_INT(chdir(tdir()), 0);
+    char *argv[] = {abs, "report", "--no-plots", "--", "-dash.json", NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    CB_CHECK_CONTAINS(out, "- results: `-dash.json`");
+    free(out);
+    free(err);
+    tdir_cleanup();
+}

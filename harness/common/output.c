@@ -99,8 +99,8 @@ int cb_out_prepare(cb_out *o, const char *what, const char *path, int force)
         return 0;
     if (!*path)
         return refuse(o, "empty path%s%s (valid: a file path)", "", "");
-    if (strlen(path) >= sizeof o->path - 300)
-        return refuse(o, "path '%s' is too long%s (valid: at most 3800 bytes)", path, "");
+    if (strlen(path) >= CB_OUT_PATH_MAX)
+        return refuse(o, "path '%s' is too long%s (valid: at most 3795 bytes)", path, "");
     snprintf(o->path, sizeof o->path, "%s", path);
     struct stat st;
     if (lstat(path, &st) == 0) {

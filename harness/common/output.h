@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* The longest output path taken (room is kept for the temporary name beside it). */
+enum { CB_OUT_PATH_MAX = 4096 - 300 };
+
 typedef struct cb_out {
     const char *what; /* "results", "report", "export": for messages */
     char path[4096];  /* "" = standard output; after a commit, where it went */

@@ -1311,14 +1311,16 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
         const char *png = cb_str(p, "png");
         if (png) {
             const char *base = strrchr(png, '/');
-            fprintf(out, "[%s](%s%s%s)", name, rel ? rel : "", rel ? "/" : "",
-                    base ? base + 1 : png);
+            fprintf(out, "[%s](", name);
+            cb_md_dest(out, rel, base ? base + 1 : png);
+            fputc(')', out);
         } else {
             fprintf(out, "%s (not drawn: %s)", name, cb_str(p, "skipped"));
         }
         return;
     }
-    fprintf(out, "%s (plots not drawn: run `corobench report` with -o or --plots)", name);
+    fprintf(out, "%s (plots not drawn: run `corobench report` with -o FILE.md, without "
+                 "--no-plots)", name);
 }
 
 /* ---- Caveats: what limits every verdict, from the files the cells came from. */

@@ -5,6 +5,7 @@
  * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did
  * not run. Documents of one machine are read as one; several machines get a side-by-side table
  * per workload first, then a section each. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,10 +201,12 @@ static const char *text_or(json_t *obj, const char *key)
 static void machine_line(FILE *out, const char *in, json_t *doc)
 {
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
+    fprintf(out, "- results: ");
+    cb_md_code(out, in);
     fprintf(out,
-            "- results: `%s` (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
+            " (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
             "clock %s\n- build: %s, `%s`\n",
-            in, text_or(doc, "created_utc"), text_or(doc, "git_commit"), text_or(m, "hostname"),
+            text_or(doc, "created_utc"), text_or(doc, "git_commit"), text_or(m, "hostname"),
             text_or(m, "cpu_model"),
             (long long)json_integer_value(json_object_get(m, "logical_cpus")),
             text_or(m, "kernel"), text_or(m, "clock"), text_or(b, "compiler"),
@@ -227,8 +230,11 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
         fprintf(out, "\n### %s\n\n%s.\n", cb_str(p, "name"), cb_str(p, "question"));
         if (png) {
             const char *bp = strrchr(png, '/'), *bs = svg ? strrchr(svg, '/') : NULL;
-            fprintf(out, "\n![%s](%s/%s) ([SVG](%s/%s))\n", cb_str(p, "name"), rel,
-                    bp ? bp + 1 : png, rel, bs ? bs + 1 : svg);
+            fprintf(out, "\n![%s](", cb_str(p, "name"));
+            cb_md_dest(out, rel, bp ? bp + 1 : png);
+            fprintf(out, ") ([SVG](");
+            cb_md_dest(out, rel, bs ? bs + 1 : svg);
+            fprintf(out, "))\n");
         } else {
             fprintf(out, "\nNot drawn: %s.", cb_str(p, "skipped"));
             if (cb_str(p, "command"))
@@ -272,8 +278,11 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
     fprintf(out, "\n## Machines side by side\n\n");
     for (size_t f = 0; f < n; f++) {
         json_t *m = json_object_get(docs[f], "machine");
-        fprintf(out, "- %c: %s, %s (`%s`)\n", (int)('A' + f % 26), text_or(m, "hostname"),
-                text_or(m, "cpu_model"), ins[f]);
+        char label[16];
+        cb_machine_label(f, label, sizeof label);
+        fprintf(out, "- %s: %s, %s (", label, text_or(m, "hostname"), text_or(m, "cpu_model"));
+        cb_md_code(out, ins[f]);
+        fprintf(out, ")\n");
     }
     for (size_t f = 0; f < n; f++)
         json_array_foreach(json_object_get(docs[f], "cells"), i, c)
@@ -299,8 +308,11 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
         const char *wl = json_string_value(v), *key;
         json_t *row;
         fprintf(out, "\n### %s (median ns per op; x = times machine A)\n\n| point | impl |", wl);
-        for (size_t f = 0; f < n; f++)
-            fprintf(out, " %c |", (int)('A' + f % 26));
+        for (size_t f = 0; f < n; f++) {
+            char label[16];
+            cb_machine_label(f, label, sizeof label);
+            fprintf(out, " %s |", label);
+        }
         fprintf(out, "\n|---|---|");
         for (size_t f = 0; f < n; f++)
             fprintf(out, "---:|");
@@ -346,11 +358,21 @@ static void split_path(const char *path, char *dir, size_t dlen, char *stem, siz
 /* STEM-plots/ beside the report is a new path, or with --force the directory of an earlier
  * report (whose plots are replaced with it); a file, a link or, without --force, a directory
  * already there is refused before any work, as -o is (docs/bad-input.md). */
+enum { PLOT_PATH_ROOM = 128 }; /* "/AAA/pingpong-depth-distinct-0.dat.tmp.<pid>" fits */
 static int check_plots_dir(const char *dir, const char *stem, int force)
 {
     char pdir[4096 + 1100];
     struct stat st;
     snprintf(pdir, sizeof pdir, "%s/%s-plots", dir, stem);
+    /* Room for what goes in it: a machine's subdirectory and a plot's files with their
+     * temporary names (plots.c), within a path and a file name the kernel takes. */
+    if (strlen(pdir) + PLOT_PATH_ROOM >= CB_OUT_PATH_MAX ||
+        strlen(stem) + strlen("-plots") > NAME_MAX)
+        return cb_usage_error("report plots: '%s' is too long for the plot files in it (valid: "
+                              "a report path of at most %d bytes, its name at most %d, or "
+                              "--no-plots)",
+                              cb_quote(pdir), CB_OUT_PATH_MAX - PLOT_PATH_ROOM - 4,
+                              NAME_MAX - (int)strlen("-plots") + 3);
     if (lstat(pdir, &st) != 0)
         return 0;
     if (!S_ISDIR(st.st_mode))
@@ -459,22 +481,27 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
 }
 
 static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
-                                   "[-o FILE.md [--force]] [--no-plots]";
+                                   "[-o FILE.md [--force]] [--no-plots] [-- FILES...]";
 
 int cb_cmd_report(int argc, char **argv)
 {
     const char *ins[64], *out_path = NULL;
     size_t n = 0;
-    int plots_on = 1, force = 0;
+    int plots_on = 1, force = 0, operands = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc && !out_path)
+        if (operands || (argv[i][0] != '-' && n < sizeof ins / sizeof ins[0])) {
+            if (n >= sizeof ins / sizeof ins[0])
+                return cb_usage_error("too many results files for report (valid: at most %zu)",
+                                      sizeof ins / sizeof ins[0]);
+            ins[n++] = argv[i];
+        } else if (!strcmp(argv[i], "--")) /* the rest are files, even -dash.json */
+            operands = 1;
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc && !out_path)
             out_path = argv[++i];
         else if (!strcmp(argv[i], "--no-plots"))
             plots_on = 0;
         else if (!strcmp(argv[i], "--force"))
             force = 1;
-        else if (argv[i][0] != '-' && n < sizeof ins / sizeof ins[0])
-            ins[n++] = argv[i];
         else
             return cb_usage_error("unexpected argument '%s' for report (valid: %s, -o once)",
                                   cb_quote(argv[i]), report_usage);
@@ -514,19 +541,25 @@ int cb_cmd_report(int argc, char **argv)
     for (size_t f = 0; f < n; f++) {
         json_t *plots = NULL;
         char rel[1200] = "";
+        char label[16];
+        cb_machine_label(f, label, sizeof label);
         if (n > 1)
-            fprintf(out, "\n# Machine %c\n\n", (int)('A' + f % 26));
+            fprintf(out, "\n# Machine %s\n\n", label);
         machine_line(out, ins[f], docs[f]);
         json_t *a;
         size_t k;
         json_array_foreach(also[f], k, a)
-            fprintf(out, "- also: `%s`\n", json_string_value(a));
+        {
+            fprintf(out, "- also: ");
+            cb_md_code(out, json_string_value(a));
+            fprintf(out, "\n");
+        }
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
             snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
             mkdir(pdir, 0777);
             if (n > 1) {
-                snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "/%c", (int)('A' + f % 26));
+                snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "/%s", label);
                 snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
             }
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);

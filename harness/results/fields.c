@@ -67,3 +67,57 @@ int cb_cell_ok(json_t *cell)
     const char *st = cb_str(cell, "status");
     return st && !strcmp(st, "ok");
 }
+
+static void md_dest_part(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '%')
+            fprintf(out, "%%%02X", c);
+        else
+            fputc(c, out);
+    }
+}
+
+void cb_md_dest(FILE *out, const char *dir, const char *base)
+{
+    fputc('<', out);
+    if (dir && *dir) {
+        md_dest_part(out, dir);
+        fputc('/', out);
+    }
+    md_dest_part(out, base);
+    fputc('>', out);
+}
+
+void cb_md_code(FILE *out, const char *text)
+{
+    size_t run = 0, most = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        most = run > most ? run : most;
+    }
+    for (size_t i = 0; i <= most; i++)
+        fputc('`', out);
+    if (most)
+        fputc(' ', out);
+    for (const char *p = text; *p; p++)
+        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+    if (most)
+        fputc(' ', out);
+    for (size_t i = 0; i <= most; i++)
+        fputc('`', out);
+}
+
+void cb_machine_label(size_t i, char *buf, size_t len)
+{
+    char rev[16];
+    size_t n = 0;
+    for (size_t k = i + 1; k && n < sizeof rev; k = (k - 1) / 26)
+        rev[n++] = (char)('A' + (k - 1) % 26);
+    size_t j = 0;
+    for (; j < n && j + 1 < len; j++)
+        buf[j] = rev[n - 1 - j];
+    if (len)
+        buf[j] = '\0';
+}

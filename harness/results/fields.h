@@ -5,6 +5,7 @@
 #define CB_FIELDS_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 /* The value at a dotted path below obj ("a.b.c"), or NULL. A key containing a dot cannot be
  * reached; no schema key has one. */
@@ -35,5 +36,14 @@ int cb_cell_ok(json_t *cell);
 /* Appends printf-formatted text to the NUL-terminated string in buf (of size len), truncating:
  * how the readers build their sentences and gnuplot command lines. */
 void cb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Markdown: a link destination "<dir/base>" (dir may be NULL) with the characters a destination
+ * in angle brackets cannot hold (<, >, newline, control characters) percent-encoded, so a path
+ * with spaces or newlines links right; and text in a code span, control characters shown as ?,
+ * fenced with more backticks than it holds. */
+void cb_md_dest(FILE *out, const char *dir, const char *base);
+void cb_md_code(FILE *out, const char *text);
+/* A report's label for the i-th machine (from 0): A..Z, then AA, AB..., never repeating. */
+void cb_machine_label(size_t i, char *buf, size_t len);
 
 #endif
