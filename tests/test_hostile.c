@@ -134,6 +134,20 @@ CB_TEST(external_reply_checked_before_ok)
     json_t *cell = fake_go_cell(root);
     CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
     json_decref(cell);
+    /* A negative coroutine_bytes (mono's GC counters gave -424 at recursive's rest point) is no
+     * memory figure, but the times stand: ok, memory not measured, the reason recorded. */
+    fake_tree(root, sizeof root,
+              "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
+              "\"ops\":1000,\"batch\":1,\"samples_ns_per_op\":[10.5],"
+              "\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"coroutine_bytes\":-424}'\n",
+              0755);
+    cell = fake_go_cell(root);
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
+    json_t *mem = json_object_get(cell, "memory");
+    CB_CHECK(json_is_null(json_object_get(mem, "heap_bytes_per_coro")));
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(mem, "error")),
+                      "the runtime's statistics gave -424 bytes per coroutine");
+    json_decref(cell);
     rm_tree(root);
 }
 

@@ -105,9 +105,8 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
         return bad_reply(name, reply_value("peak_rss_bytes", rss, "null or an integer from 0",
                                            bad, sizeof bad),
                          err, errlen);
-    if (cb && !json_is_null(cb) && (!json_is_number(cb) || !(json_number_value(cb) >= 0) ||
-                                    !isfinite(json_number_value(cb))))
-        return bad_reply(name, reply_value("coroutine_bytes", cb, "null or a number from 0", bad,
+    if (cb && !json_is_null(cb) && (!json_is_number(cb) || !isfinite(json_number_value(cb))))
+        return bad_reply(name, reply_value("coroutine_bytes", cb, "null or a finite number", bad,
                                            sizeof bad),
                          err, errlen);
     if (rt && !json_is_null(rt) && !json_is_string(rt))
@@ -121,6 +120,14 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     out->samples = samples;
     out->peak_rss = json_is_integer(rss) ? json_integer_value(rss) : -1;
     out->coroutine_bytes = json_is_number(cb) ? json_number_value(cb) : -1;
+    /* A negative figure from a runtime's own statistics (mono's GC counters gave -424 bytes
+     * per coroutine at recursive's rest point) is no measurement: the cell's times stand, its
+     * memory figure is recorded as not measured, with the reason. */
+    out->coroutine_bytes_note[0] = '\0';
+    if (json_is_number(cb) && json_number_value(cb) < 0)
+        snprintf(out->coroutine_bytes_note, sizeof out->coroutine_bytes_note,
+                 "%s: the runtime's statistics gave %g bytes per coroutine, not a measurement",
+                 name, json_number_value(cb));
     return 0;
 }
 
@@ -221,7 +228,7 @@ static json_t *memory_json(const cb_ext_reply *rp)
     json_t *src = json_object_get(rp->doc, "coroutine_bytes_source");
     int rest = rp->coroutine_bytes >= 0;
     return json_pack("{s:s?, s:n, s:n, s:n, s:n, s:o, s:n, s:n, s:n, s:n, s:I, s:n, s:n, s:n, "
-                     "s:O?, s:n}",
+                     "s:O?, s:s?}",
                      "point", rest ? "rest" : NULL, "coroutines", "reserved_bytes_per_coro",
                      "touched_bytes_per_coro", "stack_used_bytes_per_coro",
                      "heap_bytes_per_coro",
@@ -229,7 +236,7 @@ static json_t *memory_json(const cb_ext_reply *rp)
                      "malloc_bytes_per_coro", "heap_allocs_per_coro", "rss_bytes_per_coro",
                      "pagetable_bytes_per_coro", "peak_rss_bytes", (json_int_t)rp->peak_rss,
                      "page_faults_per_op", "stack_mode", "totals", "runtime_stats", src,
-                     "error");
+                     "error", rp->coroutine_bytes_note[0] ? rp->coroutine_bytes_note : NULL);
 }
 
 json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)

@@ -33,6 +33,7 @@ typedef struct cb_ext_reply {
     json_t *samples;        /* array of ns per op, borrowed from doc */
     int64_t peak_rss;       /* bytes, -1 if not given */
     double coroutine_bytes; /* < 0 if not given */
+    char coroutine_bytes_note[160]; /* why a figure given was not taken (negative), or "" */
 } cb_ext_reply;
 
 /* Starts the runtime `name` ("go", "node", "csharp"), sends the request and reads the reply within
