@@ -491,7 +491,7 @@ static void c_jmpret(const ctx *c, claim *o)
         o->v = CB_INCONCLUSIVE;
         cb_append(o->text, sizeof o->text,
                   ok ? " No decided distinct-sites cost to remove at this depth."
-                     : " Too few samples for the share's interval.");
+                     : " A cell with one invocation has no interval for the share.");
     } else {
         o->v = lo >= MOST ? CB_SUPPORTED : hi < MOST ? CB_CONTRADICTED : CB_INCONCLUSIVE;
     }
@@ -907,7 +907,9 @@ static int io_rows(const ctx *c, claim *o, const char *impl, double *lo_max, dou
         if (!isfinite(share)) /* no timing: not a row */
             continue;
         int ok = t.ok && m.ok;
-        *lo_max = fmax(*lo_max, ok ? lo : share);
+        /* Without an interval the estimate bounds nothing: it may not decide a contradiction. */
+        if (ok)
+            *lo_max = fmax(*lo_max, lo);
         *hi_max = ok ? fmax(*hi_max, hi) : INFINITY;
         char sh[64] = "";
         if (ok)
@@ -962,7 +964,7 @@ static void c_io(const ctx *c, claim *o)
     if (isfinite(hi))
         cb_append(o->text, sizeof o->text, "%.1f%%", 100 * hi);
     else
-        cb_append(o->text, sizeof o->text, "an unknown bound (a cell with fewer than 6 samples)");
+        cb_append(o->text, sizeof o->text, "an unknown bound (a cell with one invocation has no interval)");
     cb_append(o->text, sizeof o->text, " (under %.0f%% supports, %.0f%% or more contradicts).%s",
               100 * SHARE_MAX, 100 * SHARE_MAX,
               ni == 3 && !had[2] ? " ucontext has no io cells." : "");
