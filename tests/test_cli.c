@@ -679,7 +679,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
             CB_FAIL("plot %s missing or empty", f);
         snprintf(f, sizeof f, "%s/%s.svg", plots, names[i]);
         CB_CHECK(stat(f, &st) == 0 && st.st_size > 1000);
-        snprintf(link, sizeof link, "-plots/%s.png)", names[i]);
+        snprintf(link, sizeof link, "-plots/%s.png>)", names[i]);
         CB_CHECK_CONTAINS(text, link);
     }
     CB_CHECK_CONTAINS(text, "### overhead\n\noverhead over the baseline without coroutines "
