@@ -55,7 +55,9 @@ if bin/corobench compare "$baseline" "$tmp/det.json" --metric deterministic > "$
     echo "PASS gate: $(grep -c '"checksum"' "$baseline") cells, deterministic fields as in $baseline"
     echo "1 passed, 0 failed"
 else
-    grep -E '^(ERROR|CHANGED|corobench:)' "$tmp/cmp.log" || cat "$tmp/cmp.log"
+    # Each problem with its continuation lines (compare wraps a long one at 100 columns, indented).
+    awk '/^(ERROR|CHANGED|corobench:)/ { p = 1; print; next } p && /^[ \t]/ { print; next } { p = 0 }' \
+        "$tmp/cmp.log" | grep . || cat "$tmp/cmp.log"
     echo "FAIL gate: deterministic fields differ from $baseline (make baseline if on purpose)"
     echo "0 passed, 1 failed"
 fi
