@@ -1,6 +1,8 @@
 /* The samples of a results cell grouped by invocation (estimate.h), for interval.h. */
 #include "estimate.h"
 
+#include "harness/common/alloc.h"
+
 #include <stdlib.h>
 
 /* The positive numbers of an array into a new row; their count. */
@@ -8,9 +10,7 @@ static size_t row(json_t *a, double **out)
 {
     json_t *v;
     size_t i, n = 0;
-    *out = malloc((json_array_size(a) + 1) * sizeof **out);
-    if (!*out)
-        abort();
+    *out = cb_xcalloc(json_array_size(a) + 1, sizeof **out);
     json_array_foreach(a, i, v)
     {
         if (json_is_number(v) && json_number_value(v) > 0)
@@ -24,10 +24,8 @@ int cb_cell_samples_get(json_t *cell, cb_cell_samples *cs)
     json_t *invs = json_object_get(cell, "invocations"), *inv;
     size_t k = json_is_array(invs) ? json_array_size(invs) : 1, i;
     *cs = (cb_cell_samples){0};
-    cs->x = calloc(k + 1, sizeof *cs->x);
-    cs->n = calloc(k + 1, sizeof *cs->n);
-    if (!cs->x || !cs->n)
-        abort();
+    cs->x = cb_xcalloc(k + 1, sizeof *cs->x);
+    cs->n = cb_xcalloc(k + 1, sizeof *cs->n);
     if (json_is_array(invs) && k) {
         json_array_foreach(invs, i, inv)
         {

@@ -6,6 +6,8 @@
  * between processes. */
 #include "interval.h"
 
+#include "harness/common/alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +93,14 @@ typedef struct side {
     size_t maxn;
 } side;
 
-static int side_init(side *d, const cb_inv_samples *s)
+static void side_init(side *d, const cb_inv_samples *s)
 {
     d->s = s;
     d->maxn = 0;
     for (size_t i = 0; i < s->k; i++)
         d->maxn = s->n[i] > d->maxn ? s->n[i] : d->maxn;
-    d->reps = malloc(d->maxn * sizeof *d->reps);
-    d->meds = malloc(s->k * sizeof *d->meds);
-    return d->reps && d->meds ? 0 : -1;
+    d->reps = cb_xcalloc(d->maxn, sizeof *d->reps);
+    d->meds = cb_xcalloc(s->k, sizeof *d->meds);
 }
 
 static void side_free(side *d)
@@ -183,9 +184,8 @@ int cb_estimate_cell_seeded(const cb_inv_samples *s, uint64_t seed, unsigned res
     if (!valid(s) || resamples < 2)
         return -1;
     side d;
-    double *b = malloc(resamples * sizeof *b);
-    if (side_init(&d, s) || !b)
-        abort();
+    double *b = cb_xcalloc(resamples, sizeof *b);
+    side_init(&d, s);
     memset(e, 0, sizeof *e);
     e->k = s->k;
     e->est = side_stat(&d, NULL);
@@ -212,9 +212,9 @@ int cb_estimate_ratio_seeded(const cb_inv_samples *num, const cb_inv_samples *de
     if (!valid(num) || !valid(den) || resamples < 2)
         return -1;
     side a, c;
-    double *b = malloc(resamples * sizeof *b);
-    if (side_init(&a, num) || side_init(&c, den) || !b)
-        abort();
+    double *b = cb_xcalloc(resamples, sizeof *b);
+    side_init(&a, num);
+    side_init(&c, den);
     memset(e, 0, sizeof *e);
     e->k = num->k < den->k ? num->k : den->k;
     cb_estimate en, ed;
