@@ -4,6 +4,10 @@
 #   ./run.sh --quick         a small grid (under 30 seconds once built)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
+#   ./run.sh --ci            one results file for a CI gate: a small grid of the C implementations
+#                            with enough repetitions for `corobench compare` (docs/ci.md, "Gate
+#                            your runtime"); no report. -- --save-baseline NAME keeps it as a
+#                            named baseline, -- -o FILE names the file
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -11,14 +15,16 @@ cd "$(dirname "$0")"
 
 quick=()
 calibrate=0
+ci=0
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=(--quick); shift ;;
     --calibrate) calibrate=1; shift ;;
+    --ci) ci=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --help, -- ARGS...)" >&2
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
 done
@@ -42,6 +48,31 @@ if [ "$calibrate" -eq 1 ]; then
     gnuplot -e "data='plots/rsb-calibration.dat'; out='plots/rsb-calibration.png'; subtitle='($(bin/corobench calibrate --print-key))'" \
         plots/rsb-calibration.gp
     echo "run.sh: plot plots/rsb-calibration.png"
+fi
+
+langs=lua,go,node,csharp,luajit
+c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
+    on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
+
+# --ci: one file, one run. Every C implementation (an --impl among the extra arguments replaces
+# them) on each workload at two points, 10 repetitions of at least 2 ms per cell: with 10 a side
+# compare can call a single cell slower after Holm's correction over up to ~90 cells (docs/ci.md),
+# and the whole-run test decides with fewer. Timing only: no simulated counts (their model is
+# the CPU's), so the gate's deterministic fields are the work and the memory ones.
+if [ "$ci" -eq 1 ]; then
+    ci_sel=(--impl "$c_impls")
+    for a in "${extra[@]}"; do
+        case "$a" in --impl | --impl=*) ci_sel=() ;; esac
+    done
+    ci_out=(-o "results/${host}-${stamp}-ci.json")
+    for a in "${extra[@]}"; do
+        case "$a" in -o | --output | --output=*) ci_out=() ;; esac
+    done
+    bin/corobench run --pin "$pin" "${ci_sel[@]}" --workload pingpong,recursive,spawn,io \
+        --param pingpong.depth=0,16 --param pingpong.switches=20000 --param recursive.height=12 \
+        --param spawn.n=1000 --param io.conns=4 --param io.msgs=50 --reps 10 --min-rep-ms 2 \
+        --no-table "${ci_out[@]}" "${extra[@]}"
+    exit $?
 fi
 
 status=0
@@ -87,9 +118,6 @@ fi
 # take minutes), with the C implementations again so each language sits beside the C models
 # measured at the same time; all files in one report.
 # An --impl among the extra arguments is the user's selection: then those runs only, with it.
-langs=lua,go,node,csharp,luajit
-c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
-    on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
 impl_sel=(--impl "$c_impls")
 # OS threads cost microseconds per switch, as the interpreters do: recursive at height 20 alone
 # would outlast the cell timeout, so threads run recursive, spawn and io on the languages' grid

@@ -1275,6 +1275,48 @@ CB_TEST_T(cli_compare_formats, 120)
     rmdir(dir);
 }
 
+/* Named baselines: run --save-baseline NAME writes results/baselines/NAME.json beside its -o
+ * file (replacing an older one), compare --baseline NAME NEW reads it as the base side; a bad
+ * or unknown name is one line and exit 2, and nothing is written. */
+CB_TEST_T(cli_baseline, 120)
+{
+    char out[256], name[32], path[128], cmp_arg[64];
+    cb_test_tmp_path(out, sizeof out, "bl.json");
+    snprintf(name, sizeof name, "cbtest-%d", (int)getpid());
+    snprintf(path, sizeof path, "results/baselines/%s.json", name);
+    for (int round = 0; round < 2; round++) { /* the second replaces the first */
+        cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong",
+                                          "--param", "switches=2000", "--param", "depth=0",
+                                          "--reps", "2", "--no-table", "-o", out, "--force",
+                                          "--save-baseline", name, NULL);
+        CB_CHECK_EQ_INT(c.status, 0);
+        CB_CHECK_CONTAINS(c.err, "saved in results/baselines/");
+    }
+    json_t *a = load(out), *b = load(path);
+    CB_CHECK(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+    cb_test_cli c = cb_test_corobench("compare", "--baseline", name, out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "pingpong depth=0 switches=2000 sites=distinct work=chain "
+                             "mode=symmetric asm/plain");
+    c = cb_test_corobench("compare", "--baseline", name, out, "--format", "json", NULL);
+    json_error_t je;
+    json_t *j = json_loads(c.out, 0, &je);
+    CB_CHECK(j != NULL);
+    CB_CHECK_STREQ(json_string_value(json_array_get(json_object_get(j, "base"), 0)), path);
+    json_decref(j);
+    expect_usage("invalid value '../x' for --save-baseline", "letters, digits", "run", "--impl",
+                 "asm", "--save-baseline", "../x", NULL);
+    snprintf(cmp_arg, sizeof cmp_arg, "%s-none", name);
+    expect_usage("no baseline", "--save-baseline NAME", "compare", "--baseline", cmp_arg, out,
+                 NULL);
+    expect_usage("compare --baseline NAME takes one other side", NULL, "compare", "--baseline",
+                 name, out, out, NULL);
+    unlink(path);
+    unlink(out);
+}
+
 /* A workload whose run fails (here: guarded stacks forced past the vm.max_map_count budget) is
  * recorded as failed with the workload's reason, and the other cells still run. */
 CB_TEST_T(cli_run_error_recorded, 120)

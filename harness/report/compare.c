@@ -15,6 +15,7 @@
  * text, md or json (--format), is written by cmpout.c: problems first, regressions first.
  * Exit 1 on any error above, 2 on bad input (with the JSON parser's line and column), else 0. */
 #include <dirent.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/common/stats.h"
+#include "harness/results/baseline.h"
 #include "harness/results/load.h"
 #include "signif.h"
 
@@ -41,6 +43,7 @@ typedef struct cmp_opts {
     cb_cmp_format format;
     int only_changed;
     cb_cmp_out *out;
+    char baseline[4096]; /* --baseline NAME: its path, the base side */
 } cmp_opts;
 
 /* One matched pair of ok cells with a timing test. */
@@ -348,7 +351,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
     static const char usage[] = "BASE NEW (each a results file, a directory of them or a "
                                 "comma-separated list) [--threshold PERCENT] [--alpha A] "
                                 "[--metric time|deterministic|all] [--allow-missing] "
-                                "[--format text|md|json] [--only-changed]";
+                                "[--format text|md|json] [--only-changed]; or --baseline NAME "
+                                "NEW (results/baselines/NAME.json, saved by run "
+                                "--save-baseline NAME)";
     size_t nf = 0;
     int threshold_set = 0, alpha_set = 0, metric_set = 0, format_set = 0; /* each once */
     for (int i = 1; i < argc; i++) {
@@ -377,6 +382,16 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                                       cb_quote(m));
         } else if (!strcmp(a, "--allow-missing")) {
             o->allow_missing = 1;
+        } else if (!strcmp(a, "--baseline") && has && !o->baseline[0]) {
+            if (cb_baseline_name_check(argv[++i]))
+                return cb_usage_error("invalid value '%s' for --baseline (valid: a name saved "
+                                      "by run --save-baseline: letters, digits, '.', '_', '-')",
+                                      cb_quote(argv[i]));
+            cb_baseline_path(argv[i], o->baseline, sizeof o->baseline);
+            if (access(o->baseline, F_OK) != 0)
+                return cb_usage_error("no baseline '%s': %s does not exist (valid: a name saved "
+                                      "by corobench run --save-baseline NAME)",
+                                      cb_quote(argv[i]), o->baseline);
         } else if (!strcmp(a, "--only-changed")) {
             o->only_changed = 1;
         } else if (!strcmp(a, "--format") && has && !format_set++) {
@@ -389,6 +404,15 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
             return cb_usage_error("unexpected argument '%s' for compare (valid: %s, each once)",
                                   cb_quote(a), usage);
         }
+    }
+    if (o->baseline[0] && nf != 1)
+        return cb_usage_error("compare --baseline NAME takes one other side, not %zu (valid: "
+                              "corobench compare --baseline NAME NEW)",
+                              nf);
+    if (o->baseline[0]) {
+        files[1] = files[0];
+        files[0] = o->baseline;
+        nf = 2;
     }
     if (nf != 2)
         return cb_usage_error("compare needs two results files or directories (valid: corobench "

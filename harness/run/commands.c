@@ -12,6 +12,7 @@
 #include "harness/common/output.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
+#include "harness/results/baseline.h"
 #include "options.h"
 #include "plan.h"
 #include "harness/common/proc.h"
@@ -22,7 +23,7 @@ int cb_cmd_run(int argc, char **argv)
 {
     cb_run_opts o = {0};
     cb_plan plan;
-    cb_out out;
+    cb_out out, base_out;
     int rc;
     if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
         (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
@@ -32,6 +33,23 @@ int cb_cmd_run(int argc, char **argv)
                          : cb_out_prepare_default(&out, "results", "results"))) {
         cb_plan_free(&plan);
         return rc;
+    }
+    /* A named baseline is replaced by each save (criterion's --save-baseline). */
+    if (o.save_baseline) {
+        char path[4096];
+        cb_baseline_path(o.save_baseline, path, sizeof path);
+        if (cb_baseline_mkdir() != 0) {
+            cb_out_discard(&out);
+            cb_plan_free(&plan);
+            return cb_usage_error("cannot make '%s': %s (valid: run from a directory where "
+                                  "results/ can be written)",
+                                  CB_BASELINE_DIR, strerror(errno));
+        }
+        if ((rc = cb_out_prepare(&base_out, "baseline", path, 1))) {
+            cb_out_discard(&out);
+            cb_plan_free(&plan);
+            return rc;
+        }
     }
     /* From here an interrupt kills the running cell and stops the run, which then writes what
      * finished; a second one quits at once, removing a half-written output. */
@@ -45,9 +63,23 @@ int cb_cmd_run(int argc, char **argv)
     if (sig)
         cb_results_interrupted(doc, &plan, done);
     if (cb_results_write(doc, &out, o.out_path, &moved) != 0) {
+        if (o.save_baseline)
+            cb_out_discard(&base_out);
         json_decref(doc);
         cb_plan_free(&plan);
         return sig ? 128 + sig : CB_EXIT_CELLS_FAILED;
+    }
+    /* A baseline only of a whole run: an interrupted one would gate on what it left out. */
+    int base_failed = 0;
+    if (o.save_baseline && !sig) {
+        if (json_dumpf(doc, cb_out_stream(&base_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+            abort(); /* into memory */
+        base_failed = cb_out_commit(&base_out) != 0;
+        if (!base_failed)
+            fprintf(stderr, "corobench: baseline '%s' saved in %s\n", o.save_baseline,
+                    base_out.path);
+    } else if (o.save_baseline) {
+        cb_out_discard(&base_out);
     }
     int latest = cb_results_link_latest(out.path);
     if (latest < 0)
@@ -68,7 +100,7 @@ int cb_cmd_run(int argc, char **argv)
     cb_plan_free(&plan);
     if (sig)
         return 128 + sig;
-    return bad || moved ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;
+    return bad || moved || base_failed ? CB_EXIT_CELLS_FAILED : CB_EXIT_OK;
 }
 
 int cb_cmd_cell(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "harness/measure/counters.h"
 #include "harness/measure/rsbsim.h"
 #include "harness/measure/rsbcal.h"
+#include "harness/results/baseline.h"
 
 /* A registry --impl or --workload selects from. */
 typedef struct registry {
@@ -174,6 +175,7 @@ static void run_usage(FILE *f)
     fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
           "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table]\n"
+          "                     [--save-baseline NAME]\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
           "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
@@ -195,6 +197,7 @@ static const struct option longopts[] = {
     {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
     {"rsb-candidates", no_argument, 0, 'C'},
     {"force", no_argument, 0, 'F'},
+    {"save-baseline", required_argument, 0, 'S'},
     {0, 0, 0, 0},
 };
 
@@ -241,6 +244,14 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'o': o->out_path = arg; return 0;
     case 'n': o->print_table = 0; return 0;
     case 'F': o->force = 1; return 0;
+    case 'S':
+        if (cb_baseline_name_check(arg))
+            return cb_usage_error("invalid value '%s' for --save-baseline (valid: a name of "
+                                  "letters, digits, '.', '_' and '-', not starting with '.', up "
+                                  "to 64 characters)",
+                                  cb_quote(arg));
+        o->save_baseline = arg;
+        return 0;
     case 'e': {
         char err[1024];
         if (cb_counters_validate(arg, err, sizeof err) != 0)

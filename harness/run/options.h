@@ -30,6 +30,7 @@ typedef struct cb_run_opts {
     double timeout_s;
     const char *out_path; /* NULL: a new results/<host>-<UTC time>.json (harness/common/output.h) */
     int force;            /* --force: -o may replace a regular file */
+    const char *save_baseline; /* --save-baseline NAME: also results/baselines/NAME.json */
     int print_table;
     const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */
     size_t nvariants;

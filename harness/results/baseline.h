@@ -1,0 +1,22 @@
+/* Named baselines (docs/ci.md, "Gate your runtime"): `run --save-baseline NAME` writes a copy
+ * of its results to results/baselines/NAME.json, `compare --baseline NAME NEW` reads it as the
+ * base side. A name is a file name without a directory: letters, digits, '.', '_', '-', not
+ * starting with '.', up to CB_BASELINE_NAME_MAX characters. */
+#ifndef CB_BASELINE_H
+#define CB_BASELINE_H
+
+#include <stddef.h>
+
+enum { CB_BASELINE_NAME_MAX = 64 };
+
+#define CB_BASELINE_DIR "results/baselines"
+
+/* 0 when name is a valid baseline name, else -1. */
+int cb_baseline_name_check(const char *name);
+/* results/baselines/NAME.json into buf (name checked first). */
+void cb_baseline_path(const char *name, char *buf, size_t len);
+/* Makes results/ and results/baselines/ (relative to the working directory) when missing; 0, or
+ * -1 with errno. */
+int cb_baseline_mkdir(void);
+
+#endif
