@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-scripts/install-deps.sh
+scripts/install-deps.sh run
 make -j"$(nproc)" all >/dev/null
 
 # Pin the measured children to the last CPU we may use (away from CPU 0's interrupts).
