@@ -319,6 +319,55 @@ CB_TEST_T(cli_export_and_report, 120)
     unlink(md);
 }
 
+/* pingpong's op is a switch (symmetric) or a round trip through the root (asymmetric): each cell
+ * records its own unit, and where a workload's cells differ, the report's table names it per
+ * point, with the unit of the title and export's header "op". */
+CB_TEST_T(cli_report_unit_per_point, 120)
+{
+    static const char *const names[3] = {"up.json", "up.md", "up.dat"};
+    char path[3][256], *out = path[0], *md = path[1], *dat = path[2];
+    for (int k = 0; k < 3; k++)
+        cb_test_tmp_path(path[k], sizeof path[k], names[k]);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--param",
+                                      "mode=symmetric,asymmetric", "--param", "switches=2000",
+                                      "--reps", "1", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    size_t i, asym = 0;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        int a = !strcmp(json_string_value(json_object_get(json_object_get(cell, "params"),
+                                                          "mode")),
+                        "asymmetric");
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "unit")),
+                       a ? "round trip" : "switch");
+        asym += a;
+    }
+    CB_CHECK_EQ_INT(asym, 1);
+    json_decref(doc);
+    cb_test_cli r = cb_test_corobench("report", out, "-o", md, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    char *text = cb_test_slurp(md);
+    CB_CHECK_CONTAINS(text, "## pingpong (median ns per op, the unit each point names;");
+    CB_CHECK_CONTAINS(text, "work=chain mode=symmetric (per switch) |");
+    CB_CHECK_CONTAINS(text, "work=chain mode=asymmetric (per round trip) |");
+    free(text);
+    cb_test_cli e = cb_test_corobench("export", out, "--workload", "pingpong", "--x", "depth",
+                                      "-o", dat, NULL);
+    CB_CHECK_EQ_INT(e.status, 0);
+    text = cb_test_slurp(dat);
+    CB_CHECK_CONTAINS(text, "y = ns per op (median); the unit differs between points");
+    free(text);
+    for (int k = 0; k < 3; k++)
+        unlink(path[k]);
+    free(c.out);
+    free(c.err);
+    free(r.out);
+    free(r.err);
+    free(e.out);
+    free(e.err);
+}
+
 /* export of in in a JSON format to path (replaced), parsed, with n rows (array entries or
  * object members). */
 static json_t *exported(const char *in, const char *format, const char *path, size_t n)

@@ -221,7 +221,8 @@ CB_TEST(workload_checksum_sees_every_switch)
 }
 
 /* pingpong mode=asymmetric: the same checksum and suspensions as symmetric, for every stackful
- * implementation (each side's yield to the root is its one suspension per op). */
+ * implementation (each side's yield to the root is its one suspension per op); its op is a round
+ * trip through the root, named so in the cell's unit, where a symmetric op is a switch. */
 CB_TEST(workload_pingpong_asymmetric_same_work)
 {
     const cb_workload *wl = cb_workload_find("pingpong");
@@ -242,6 +243,8 @@ CB_TEST(workload_pingpong_asymmetric_same_work)
         CB_CHECK_EQ_U64(oa.r.checksum, os.r.checksum);
         CB_CHECK_EQ_U64(oa.suspensions, 777);
         CB_CHECK_EQ_U64(os.suspensions, 777);
+        CB_CHECK_STREQ(cb_wl_unit(wl, &pa), "round trip");
+        CB_CHECK_STREQ(cb_wl_unit(wl, &ps), "switch");
         ran++;
     }
     CB_CHECK(ran > 0);

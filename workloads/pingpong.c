@@ -13,7 +13,8 @@
  * mode=asymmetric (stackful families): neither side knows the other; each yields its value to the
  * root (the driver in run(), the scheduler of an asymmetric library such as Boost's coroutine2)
  * and the root resumes the other side with it. One op is then two switches, side to root and root
- * to side, where symmetric transfer makes one; the work and the checksum are the same.
+ * to side, where symmetric transfer makes one; the work and the checksum are the same, and the
+ * cell's unit is "round trip" (pp_unit), not "switch".
  * Setup (coroutine creation, stack mapping) and finish are untimed; run is all switches. */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,9 @@ static const char *const pp_modes[] = {"symmetric", "asymmetric", NULL};
 static const cb_param_def pp_params[] = {
     {"depth", CB_PARAM_INT, "0", 0, 1000000, NULL,
      "non-inlined call levels between a coroutine's loop and its switch", NULL},
-    {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL, "switches per run", "20000"},
+    {"switches", CB_PARAM_INT, "1000000", 1, (int64_t)1 << 40, NULL,
+     "ops per run: switches (mode=symmetric) or round trips through the root (asymmetric)",
+     "20000"},
     {"sites", CB_PARAM_ENUM, "distinct", 0, 0, pp_sites,
      "distinct: A and B run separate copies of their code; same: both run one copy", NULL},
     {"work", CB_PARAM_ENUM, "chain", 0, 0, pp_works,
@@ -46,7 +49,8 @@ static const cb_param_def pp_params[] = {
      "switches (depth=0), as Boost.Context's and libaco's benchmarks loop", NULL},
     {"mode", CB_PARAM_ENUM, "symmetric", 0, 0, pp_modes,
      "symmetric: a side transfers straight to the other (1 switch per op); asymmetric (stackful "
-     "families): a side yields to the root, which resumes the other (2 switches per op)",
+     "families): a side yields to the root, which resumes the other (one op = one round trip, "
+     "2 switches)",
      NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
@@ -655,6 +659,13 @@ static int pp_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 }
 
 
+/* One op is one hand-over of the value: symmetric, one switch; asymmetric, a round trip through
+ * the root (side to root, root to the other side: two switches). */
+static const char *pp_unit(const cb_params *p)
+{
+    return strcmp(cb_params_str(p, "mode"), "asymmetric") ? "switch" : "round trip";
+}
+
 /* The two sides. */
 static uint64_t pp_alive(const cb_params *p)
 {
@@ -676,6 +687,7 @@ const cb_workload cb_wl_pingpong = {
     .description = "two coroutines switch to each other at the bottom of a call chain of `depth` "
                    "levels; the switch-latency and return-stack-buffer workload",
     .unit = "switch",
+    .unit_at = pp_unit,
     .params = pp_params,
     .check = pp_check,
     .alive = pp_alive,

@@ -43,6 +43,10 @@ typedef struct cb_workload {
     const char *name;
     const char *description;
     const char *unit; /* what one op is: "switch", "node", "message" */
+    /* Optional: what one op is at p where a parameter changes it (pingpong's mode=asymmetric: a
+     * round trip through the root, two switches); NULL: unit at every point. Each cell records
+     * its own (cb_wl_unit). */
+    const char *(*unit_at)(const cb_params *p);
     const cb_param_def *params; /* NULL-name-terminated */
     /* Optional, in the parent before any cell runs: reject a parameter point this machine cannot
      * run (0, or -1 with a one-line reason). */
@@ -70,6 +74,12 @@ static inline void cb_wl_at_rest(uint64_t alive)
 {
     if (cb_wl_rest_hook)
         cb_wl_rest_hook(alive);
+}
+
+/* What one op of w is at p: the cell's unit. */
+static inline const char *cb_wl_unit(const cb_workload *w, const cb_params *p)
+{
+    return w->unit_at ? w->unit_at(p) : w->unit;
 }
 
 extern const cb_workload *const cb_workloads[];

@@ -93,7 +93,11 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
     if (o->ny)
         fprintf(out, "y = the fields named in each block\n");
     else
-        fprintf(out, "y = ns per %s (median)\n", cb_results_unit(cells, o->workload));
+    {
+        const char *unit = cb_results_unit(cells, o->workload);
+        fprintf(out, "y = ns per %s (median)%s\n", unit ? unit : "op",
+                unit ? "" : "; the unit differs between points: each cell's `unit`");
+    }
     if (o->relative_to)
         fprintf(out, "# every y divided by %s's at the same point and variant\n", o->relative_to);
     json_array_foreach(cells, i, c)

@@ -108,9 +108,10 @@ static int memory_value(json_t *cells, json_t *c, double *v, char *text, size_t 
 }
 
 /* One table: a row per parameter point, a column per implementation (and variant). Returns 0
- * without printing when no cell of the workload has a value for it. */
+ * without printing when no cell of the workload has a value for it. unit_rows: each point says
+ * its unit ("per round trip"), for a workload whose points differ in it. */
 static int grid_table(FILE *out, json_t *cells, const char *wl, const char *title,
-                      cell_value value, int ratios)
+                      cell_value value, int ratios, int unit_rows)
 {
     typedef struct entry {
         size_t row, col, twin; /* twin: the plain twin's column (col itself when plain) */
@@ -128,6 +129,8 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
             !value(cells, c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
+        if (unit_rows)
+            cb_append(key, sizeof key, " (per %s)", cb_str(c, "unit") ?: "op");
         e[n].row = intern(rows, key);
         column_key(c, 0, key, sizeof key);
         e[n].col = intern(cols, key);
@@ -182,13 +185,13 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
     snprintf(title, sizeof title,
              "(median ns per %s; [+d] = ns over direct, no coroutine; x = times the fastest "
              "plain build in the row; a variant: times its plain twin)",
-             unit);
-    if (grid_table(out, cells, wl, title, timing_value, 1))
+             unit ? unit : "op, the unit each point names");
+    if (grid_table(out, cells, wl, title, timing_value, 1, !unit))
         fprintf(out, "\n%s.\n", cb_cell_flags_legend);
     grid_table(out, cells, wl,
                "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS / page "
                "tables / kernel; - = not measured, see null_reasons)",
-               memory_value, 0);
+               memory_value, 0, 0);
 }
 
 /* A string member the loader checked but a file may lack (the CI baseline): "?" then. */
@@ -274,8 +277,23 @@ static void tables_and_failures(FILE *out, json_t *doc)
 static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
 {
     json_t *rows = json_object(), *wls = json_array(), *c, *v;
+    json_t *mixed = json_object(); /* workloads whose cells differ in their unit */
     size_t i, w;
     fprintf(out, "\n## Machines side by side\n\n");
+    for (size_t f = 0; f < n; f++) {
+        json_t *cells = json_object_get(docs[f], "cells");
+        json_array_foreach(cells, i, c)
+        {
+            const char *wl = cb_str(c, "workload"), *u = cb_results_unit(cells, wl);
+            for (size_t g = 0; g < n && u; g++) {
+                const char *o = cb_results_unit(json_object_get(docs[g], "cells"), wl);
+                if (!o || (strcmp(o, "op") && strcmp(o, u)))
+                    u = NULL;
+            }
+            if (!u)
+                json_object_set_new(mixed, wl, json_true());
+        }
+    }
     for (size_t f = 0; f < n; f++) {
         json_t *m = json_object_get(docs[f], "machine");
         char label[16];
@@ -291,6 +309,8 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
                 continue;
             char params[512], key[768];
             cb_cell_params_text(c, 1, params, sizeof params);
+            if (json_object_get(mixed, cb_str(c, "workload")))
+                cb_append(params, sizeof params, " (per %s)", cb_str(c, "unit") ?: "op");
             snprintf(key, sizeof key, "%s\t%s | %s", cb_str(c, "workload"), params,
                      cb_str(c, "impl"));
             intern(wls, cb_str(c, "workload"));
@@ -339,6 +359,7 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
     }
     json_decref(rows);
     json_decref(wls);
+    json_decref(mixed);
 }
 
 /* The directory part of path ("." when none), and path's last component without .md. */

@@ -89,14 +89,18 @@ const char *cb_results_unit(json_t *cells, const char *workload)
 {
     json_t *c;
     size_t i;
+    const char *one = NULL;
     json_array_foreach(cells, i, c)
     {
         json_t *unit = json_object_get(c, "unit");
-        if (!strcmp(json_string_value(json_object_get(c, "workload")), workload) &&
-            json_is_string(unit))
-            return json_string_value(unit);
+        if (strcmp(json_string_value(json_object_get(c, "workload")), workload) ||
+            !json_is_string(unit))
+            continue;
+        if (one && strcmp(one, json_string_value(unit)))
+            return NULL;
+        one = json_string_value(unit);
     }
-    return "op";
+    return one ? one : "op";
 }
 
 void cb_results_rsb_label(json_t *machine_rsb, const char *run_model, long run_entries,

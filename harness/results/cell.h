@@ -23,7 +23,9 @@ double cb_cell_direct_ns(json_t *cells, json_t *cell);
 const char *cb_cell_flags(json_t *cell, char *buf, size_t len);
 /* One line explaining the letters cb_cell_flags uses. */
 extern const char cb_cell_flags_legend[];
-/* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one. */
+/* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one;
+ * NULL when its cells differ (pingpong: "switch", and "round trip" where mode=asymmetric), and
+ * then each cell's own unit must be named beside its figure. */
 const char *cb_results_unit(json_t *cells, const char *workload);
 
 /* How a simulated count is labelled wherever it is shown: "underflow-btb 16, calibrated R^2

@@ -170,7 +170,8 @@ int cb_cmd_list(int argc, char **argv)
                    "%s\n",
                    w->name, w->description);
         else
-            printf("  %-10s one op = one %s: %s\n", w->name, w->unit, w->description);
+            printf("  %-10s one op = one %s%s: %s\n", w->name, w->unit,
+                   w->unit_at ? " (unless a parameter says otherwise)" : "", w->description);
         print_params(w->params);
     }
     printf("event aliases for --events (any libpfm4 event name works too):\n");

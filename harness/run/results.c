@@ -63,7 +63,7 @@ json_t *cb_cell_header(const cb_plan_cell *pc)
     }
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
                      cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
-                     pc->variant, "unit", c->wl->unit);
+                     pc->variant, "unit", cb_wl_unit(c->wl, &c->params));
 }
 
 void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done)
