@@ -67,7 +67,7 @@ CXX20_LIBS := $(if $(filter 1,$(HAVE_CXX20)),-lstdc++)
 # The C flags less the C standard, plus C++20 without exceptions or RTTI (none is used).
 ALL_CXXFLAGS = -std=c++20 -fno-exceptions -fno-rtti $(CFLAGS)
 
-ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
+ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -Iimpls/asm/$(ARCH) -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
 	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
@@ -75,6 +75,17 @@ ASM_SRC := $(wildcard impls/asm/$(ARCH)/*.S)
 ifeq ($(ASM_SRC),)
 $(error no switch assembly for ARCH=$(ARCH): impls/asm/ has $(notdir $(wildcard impls/asm/*)))
 endif
+
+# The workloads compiled a second time with the coroutine verbs inlined at their call sites
+# (-DCB_CO_INLINE, impls/coro_inline.h): the `inline` implementation runs their stackful bodies.
+# Each twin's table is renamed cb_wl_NAME_inline and objcopy keeps it the object's only global
+# symbol, so the twin's copies of the workload's functions stay its own. workloads/workloads.c
+# lists the twins; the objects come last in the link, so the code of the plain build keeps its
+# place.
+INLINE_WL    := pingpong recursive io spawn fault
+OBJCOPY      ?= objcopy
+INLINE_DEFS   = -DCB_CO_INLINE=1 -Dcb_wl_$*=cb_wl_$*_inline
+INLINE_COPY   = $(OBJCOPY) -G cb_wl_$*_inline
 
 CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/clock_generic.c)
 
@@ -89,11 +100,12 @@ HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
 	$(wildcard harness/*.c harness/common/*.c harness/measure/*.c harness/results/*.c \
 	harness/run/*.c harness/report/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
-TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_workloads.c
+TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_inline.c \
+	tests/test_workloads.c
 TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
-CORE_OBJ    := $(call obj,$(CORE_SRC))
+CORE_OBJ    := $(call obj,$(CORE_SRC)) $(patsubst %,$(BUILD)/workloads/inline/%.o,$(INLINE_WL))
 HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
@@ -157,7 +169,8 @@ define VARIANT_RULES
 $(1)_DIR := $(BUILD)-$(1)
 $(1)_ASM_C := $$(patsubst %.c,$$($(1)_DIR)/%.s,$$(filter %.c,$(RW_SRC)))
 $(1)_ASM_S := $$(patsubst %.S,$$($(1)_DIR)/%.s,$$(filter %.S,$(RW_SRC)))
-$(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S)
+$(1)_ASM_I := $(patsubst %,$$($(1)_DIR)/workloads/inline/%.s,$(INLINE_WL))
+$(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S) $$($(1)_ASM_I)
 $(1)_RW := $$($(1)_ASM:.s=.rw.s)
 # The C++ objects (cxx20) are the plain build's, not rewritten (docs/rsb.md says what that means).
 $(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
@@ -170,6 +183,9 @@ $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
 $$($(1)_ASM_S): $$($(1)_DIR)/%.s: %.S
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) -MMD -MP -MT $$@ -E -o $$@ $$<
+$$($(1)_ASM_I): $$($(1)_DIR)/workloads/inline/%.s: workloads/%.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CPPFLAGS) $$(INLINE_DEFS) $$(ALL_CFLAGS) -MMD -MP -MT $$@ -S -o $$@ $$<
 $$($(1)_DIR)/harness/common/buildinfo.s: ALL_CPPFLAGS += $$(BUILDINFO_DEFS) -DCB_VARIANT='"$(3)"'
 $$($(1)_DIR)/harness/common/buildinfo.s: FORCE
 # One pass over all files (the rewriter needs them all); unchanged outputs keep their times.
@@ -177,8 +193,11 @@ $$($(1)_DIR)/rewritten: $$($(1)_ASM) $(ASMRW)
 	$(ASMRW) $(2) $$($(1)_ASM)
 	@touch $$@
 $$($(1)_RW): $$($(1)_DIR)/rewritten ;
-$$($(1)_ASM:.s=.o): $$($(1)_DIR)/%.o: $$($(1)_DIR)/%.rw.s
+$$(filter-out $$($(1)_ASM_I:.s=.o),$$($(1)_ASM:.s=.o)): $$($(1)_DIR)/%.o: $$($(1)_DIR)/%.rw.s
 	$$(CC) -c -o $$@ $$<
+$$($(1)_ASM_I:.s=.o): $$($(1)_DIR)/workloads/inline/%.o: $$($(1)_DIR)/workloads/inline/%.rw.s
+	$$(CC) -c -o $$@.tmp $$<
+	$$(INLINE_COPY) $$@.tmp $$@ && rm -f $$@.tmp
 $$($(1)_DIR)/harness/measure/rsbsim.o: harness/measure/rsbsim.c
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) $(if $(filter 1,$(4)),-DCB_RSBSIM=1) $$(ALL_CFLAGS) -MMD -MP -c -o $$@ $$<
@@ -192,6 +211,11 @@ endef
 $(eval $(call VARIANT_RULES,jmpret,--jmpret,jmpret,0))
 $(eval $(call VARIANT_RULES,rsbsim,--rsbsim,plain,1))
 $(eval $(call VARIANT_RULES,jmpret-rsbsim,--jmpret --rsbsim,jmpret,1))
+
+$(BUILD)/workloads/inline/%.o: workloads/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(INLINE_DEFS) $(ALL_CFLAGS) -MMD -MP -MT $@ -c -o $@.tmp $<
+	$(INLINE_COPY) $@.tmp $@ && rm -f $@.tmp
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -227,7 +251,7 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		LIBS= HAVE_LUA=0 HAVE_CXX20=0 build/aarch64/cbtest-core
+		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core

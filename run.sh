@@ -126,7 +126,9 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # The full depth sweep in both builds is for corobench's own runtimes and the baseline, which the
 # return-stack claims are about; the peers' pingpong (fcontext, copystack, cxx20, thread) is on
 # the languages' grid (depth 0, 4, 16), which keeps the suite within 3 minutes.
-pp_sel=(--impl asm,asmjmp,ucontext,sm,closure,direct)
+# closure's pingpong runs with both allocators: alloc=malloc, every frame from glibc, and
+# alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
+pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
     case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() ;; esac
 done

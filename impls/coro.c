@@ -12,44 +12,19 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "coro_inline.h"
 #include "runtime.h"
 
-/* AddressSanitizer must be told about every stack switch (its fake stacks and stack bounds);
- * only the sanitizer build (make check-sanitize) compiles these in. */
-#if defined(__SANITIZE_ADDRESS__)
+#if CB_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
-#define CB_ASAN 1
-#else
-#define CB_ASAN 0
 #endif
 
-enum { CO_SUSPENDED, CO_RUNNING, CO_DONE };
+enum { CO_SUSPENDED = CB_CO_SUSPENDED_, CO_RUNNING = CB_CO_RUNNING_, CO_DONE = CB_CO_DONE_ };
 
-struct cb_co {
-    const cb_co_backend *be;
-    cb_co *resumer; /* where yield and completion go */
-    cb_co_fn fn;
-    void *arg;
-    int state;
-    cb_stack stack;
-#if CB_ASAN
-    void *asan_fake_stack;   /* ASan's fake stack of this coroutine while it is switched out */
-    const void *asan_bottom; /* the thread's own stack, learnt on the first switch */
-    size_t asan_size;
-#endif
-    _Alignas(16) unsigned char ctx[]; /* backend context, be->ctx_size bytes */
-};
-
-/* The thread's own stack, as a coroutine the others can return to. Sized for any backend. */
-static struct {
-    cb_co co;
-    _Alignas(16) unsigned char ctx[8192]; /* AArch64's ucontext_t alone is over 4 KiB */
-} main_co = {.co = {.state = CO_RUNNING}};
-
-static cb_co *current = &main_co.co;
-/* The backend whose context main_co.ctx last held: each backend reads its own layout there. */
-static const cb_co_backend *main_be;
+cb_co_main cb_co_main_ = {.co = {.state = CO_RUNNING}};
+cb_co *cb_co_current_ = &cb_co_main_.co;
+const cb_co_backend *cb_co_main_be_;
 static int handler_installed;
 
 static size_t fmt_u64(char *p, uint64_t v)
@@ -126,24 +101,24 @@ static void report_thread_overflow(void)
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
-    const cb_co *co = current;
+    const cb_co *co = cb_co_current_;
     const char *addr = si->si_addr;
     uintptr_t sp = fault_sp(uc);
     /* A fault within 64 KiB of the stack pointer is the stack running out. */
     int near_sp = sp && (uintptr_t)addr < sp + 4096 && (uintptr_t)addr + 65536 > sp;
-    if (co != &main_co.co && co->stack.mode == CB_STACK_GUARDED) {
+    if (co != &cb_co_main_.co && co->stack.mode == CB_STACK_GUARDED) {
         const char *lo = co->stack.lo;
         /* The guard page, or a frame so large it jumped over it (up to 64 KiB below). */
         if (addr < lo && addr >= lo - 65536)
             report_overflow(co, "");
-    } else if (co != &main_co.co && co->stack.mode == CB_STACK_CHUNKED) {
+    } else if (co != &cb_co_main_.co && co->stack.mode == CB_STACK_CHUNKED) {
         /* No guard page: the coroutine ran down through the stacks below its own in the chunk
          * and then off the mapping. Its canary, or a stack pointer below its stack, says so. */
         if (*(volatile uint64_t *)co->stack.lo != cb_stack_canary())
             report_overflow(co, " detected at fault: chunked stack, canary overwritten");
         if (sp && sp < (uintptr_t)co->stack.lo)
             report_overflow(co, " detected at fault: chunked stack, stack pointer below it");
-    } else if (co == &main_co.co && near_sp) {
+    } else if (co == &cb_co_main_.co && near_sp) {
         report_thread_overflow();
     }
     /* Not ours: die of the original signal so the parent sees it. */
@@ -185,7 +160,7 @@ cb_co *cb_co_create_at(const cb_co_cfg *cfg, cb_co_fn fn, void *arg, size_t top_
     size_t stack_size = cfg->stack_size;
     if (!handler_installed)
         install_handler();
-    if (be->ctx_size > sizeof main_co.ctx || top_offset % 64 || top_offset >= stack_size) {
+    if (be->ctx_size > sizeof cb_co_main_.ctx || top_offset % 64 || top_offset >= stack_size) {
         errno = EINVAL;
         return NULL;
     }
@@ -219,11 +194,12 @@ cb_co *cb_co_create_at(const cb_co_cfg *cfg, cb_co_fn fn, void *arg, size_t top_
     return co;
 }
 
-static void misuse(const char *what)
+void cb_co_misuse_(const char *what)
 {
     fprintf(stderr, "corobench: coroutine layer: %s\n", what);
     abort();
 }
+
 
 #if CB_ASAN
 static cb_co *switched_from; /* the side that made the last jump */
@@ -234,23 +210,36 @@ static void asan_arrived(void *fake_stack)
     const void *bottom;
     size_t size;
     __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
-    if (switched_from == &main_co.co) {
-        main_co.co.asan_bottom = bottom;
-        main_co.co.asan_size = size;
+    if (switched_from == &cb_co_main_.co) {
+        cb_co_main_.co.asan_bottom = bottom;
+        cb_co_main_.co.asan_size = size;
     }
 }
+
+/* The same for a switch inlined at its call site (coro_inline.h). */
+void cb_co_asan_start_(cb_co *self, cb_co *to, int self_done)
+{
+    int main = to == &cb_co_main_.co;
+    switched_from = self;
+    __sanitizer_start_switch_fiber(self_done ? NULL : &self->asan_fake_stack,
+                                   main ? to->asan_bottom : to->stack.lo,
+                                   main ? to->asan_size : to->stack.size);
+}
+
+void cb_co_asan_finish_(cb_co *self) { asan_arrived(self->asan_fake_stack); }
 #endif
 
-/* Every switch goes through here: `current` is set before the jump, by the side that jumps. */
+/* Every switch goes through here: `cb_co_current_` is set before the jump, by the side that
+ * jumps. */
 static inline __attribute__((always_inline)) uintptr_t switch_to(const cb_co_backend *be,
                                                                  cb_co *self, cb_co *to,
                                                                  uintptr_t val, int self_done)
 {
-    current = to;
+    cb_co_current_ = to;
 #if CB_ASAN
     if (be->own_thread)
         return be->jump(self->ctx, to->ctx, val);
-    int main = to == &main_co.co;
+    int main = to == &cb_co_main_.co;
     switched_from = self;
     __sanitizer_start_switch_fiber(self_done ? NULL : &self->asan_fake_stack,
                                    main ? to->asan_bottom : to->stack.lo,
@@ -266,40 +255,19 @@ static inline __attribute__((always_inline)) uintptr_t switch_to(const cb_co_bac
 
 uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
 {
-    if (co->state != CO_SUSPENDED)
-        misuse("resume of a coroutine that is running or finished");
-    cb_co *self = current;
-    if (self == &main_co.co && main_be != co->be) {
-        /* Another backend's state in the main context would read as this one's (a thread's
-         * baton, copystack's on_shared); every jump out of main rewrites what it needs. */
-        memset(main_co.ctx, 0, sizeof main_co.ctx);
-        main_be = co->be;
-    }
-    co->resumer = self;
-    co->state = CO_RUNNING;
+    cb_co *self = cb_co_before_resume_(co);
     return switch_to(co->be, self, co, val, 0);
 }
 
 uintptr_t cb_co_yield(uintptr_t val)
 {
-    cb_co *self = current;
-    cb_co *to = self->resumer;
-    if (self == &main_co.co)
-        misuse("yield outside a coroutine");
-    self->state = CO_SUSPENDED;
-    cb_rt_count_suspension();
-    return switch_to(self->be, self, to, val, 0);
+    cb_co *self = cb_co_before_yield_();
+    return switch_to(self->be, self, self->resumer, val, 0);
 }
 
 uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
 {
-    cb_co *self = current;
-    if (to->state != CO_SUSPENDED || self == &main_co.co)
-        misuse("transfer to a coroutine that is not suspended, or from outside a coroutine");
-    to->resumer = self->resumer;
-    to->state = CO_RUNNING;
-    self->state = CO_SUSPENDED;
-    cb_rt_count_suspension();
+    cb_co *self = cb_co_before_transfer_(to);
     return switch_to(self->be, self, to, val, 0);
 }
 
@@ -312,7 +280,7 @@ void cb_co_entry_(cb_co *co, uintptr_t val)
     uintptr_t r = co->fn(co->arg, val);
     co->state = CO_DONE;
     switch_to(co->be, co, co->resumer, r, 1);
-    misuse("a finished coroutine was resumed");
+    cb_co_misuse_("a finished coroutine was resumed");
     abort();
 }
 
@@ -320,8 +288,8 @@ void cb_co_destroy(cb_co *co)
 {
     if (!co)
         return;
-    if (co == current)
-        misuse("destroy of the running coroutine");
+    if (co == cb_co_current_)
+        cb_co_misuse_("destroy of the running coroutine");
     if (co->be->release)
         co->be->release(co->ctx);
 #if CB_ASAN
@@ -339,10 +307,10 @@ void cb_co_destroy(cb_co *co)
     cb_rt_free(co, cb_co_control_bytes(co->be));
 }
 
-void *cb_co_context(cb_co *co) { return co ? co->ctx : main_co.co.ctx; }
+void *cb_co_context(cb_co *co) { return co ? co->ctx : cb_co_main_.co.ctx; }
 
 int cb_co_done(const cb_co *co) { return co->state == CO_DONE; }
 
-int cb_co_inside(void) { return current != &main_co.co; }
+int cb_co_inside(void) { return cb_co_current_ != &cb_co_main_.co; }
 
 const char *cb_co_name(const cb_co *co) { return co->be->name; }

@@ -46,6 +46,9 @@ typedef struct cb_co_backend {
      * same backend whose jump treats MXCSR and the x87 control word as per-thread (fpu=0); this
      * one switches them with the coroutine (fpu=1). NULL: no such choice. */
     const struct cb_co_backend *nofpu;
+    /* 1: the switch is inlined at each call site of the verbs, in the workloads' twins built
+     * with CB_CO_INLINE (impls/coro_inline.h), which a cell of this backend runs. */
+    int at_call_site;
 } cb_co_backend;
 
 /* How a cell creates its coroutines, from its implementation's parameters (cb_impl_co_cfg):
@@ -96,5 +99,12 @@ void *cb_co_context(cb_co *co);
 
 /* Entry point the backends' make() arranges to run first; never returns. */
 void cb_co_entry_(cb_co *co, uintptr_t val) __attribute__((noreturn));
+
+/* A body compiled with CB_CO_INLINE (the `inline` implementation's twins of the workloads,
+ * tests/test_inline.c) takes resume, yield and transfer inline, the switch an asm block in its
+ * own code (impls/coro_inline.h); it may switch only coroutines of the inline backend. */
+#if defined(CB_CO_INLINE)
+#include "coro_inline.h"
+#endif
 
 #endif

@@ -7,7 +7,7 @@
 #include "languages.h"
 #include "thread.h"
 
-extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_ucontext,
+extern const cb_co_backend cb_backend_asm, cb_backend_asmjmp, cb_backend_inline, cb_backend_ucontext,
     cb_backend_fcontext, cb_backend_copystack, cb_backend_thread;
 
 static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
@@ -117,6 +117,7 @@ static const char *cxx20_unavailable(void)
 const cb_impl cb_impls[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
     {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
+    {"inline", CB_STYLE_STACKFUL, NULL, &cb_backend_inline, asm_params, NULL, 0, NULL, {NULL}},
     {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL,
      {NULL}},
     {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL,

@@ -21,9 +21,9 @@
 #include "impls/thread.h"
 #include "tests/test.h"
 
-/* What the hand-written switches (asm, asmjmp: impls/asm/<arch>/switch_*.S) promise about the FP
- * rounding mode: x86-64 keeps MXCSR and the x87 control word per coroutine; AArch64 leaves FPCR
- * shared, as AAPCS64 makes it thread-global state. */
+/* What the hand-written switches (asm, asmjmp: impls/asm/<arch>/switch_*.S; inline:
+ * switch_inline.h) promise about the FP rounding mode: x86-64 keeps MXCSR and the x87 control
+ * word per coroutine; AArch64 leaves FPCR shared, as AAPCS64 makes it thread-global state. */
 #if defined(__x86_64__)
 #define CORO_ASM_KEEPS_ROUNDING 1
 #elif defined(__aarch64__)
@@ -437,7 +437,8 @@ static void coro_rounding(const cb_co_backend *be)
 {
     if (RUNNING_ON_VALGRIND)
         CB_SKIP("under valgrind, which does not emulate a rounding mode other than to-nearest");
-    if ((strncmp(be->name, "asm", 3) == 0 || !strcmp(be->name, "copystack")) &&
+    if ((strncmp(be->name, "asm", 3) == 0 || !strcmp(be->name, "inline") ||
+         !strcmp(be->name, "copystack")) &&
         !CORO_ASM_KEEPS_ROUNDING)
         CB_SKIP("%s: FPCR is shared by all coroutines on this architecture (AAPCS64 makes it "
                 "thread-global; the switch does not save it)", be->name);

@@ -134,6 +134,14 @@ static counts expect_asmjmp(int64_t d, int same, uint64_t S_)
                                     : rets)};
 }
 
+/* "Stackful, inline switch (inline)": nothing is pushed or popped by the switch, so resumed side
+ * X's d chain returns pop the other side's d entries (distinct: all miss; same: all hit). */
+static counts expect_inline(int64_t d, int same, uint64_t S_)
+{
+    int64_t S = (int64_t)S_, rets = (S - 1) * d + 2;
+    return (counts){(uint64_t)rets, (uint64_t)(same ? 1 : rets - 1)};
+}
+
 /* "sm": every resumption re-enters through all d + 1 frames and descends again. */
 static counts expect_sm(int64_t d, uint64_t S_, uint64_t N_)
 {
@@ -250,16 +258,24 @@ CB_TEST_T(rsb_underflow_btb_levels_off, 300)
     }
 }
 
-CB_TEST_T(rsb_asmjmp, 300)
+/* The jump switches at depths 0, 1, 4 and 16, both layouts, against docs/rsb.md's counts. */
+static void jump_switch(const char *impl, counts (*expect)(int64_t, int, uint64_t))
 {
     static const int64_t ds[] = {0, 1, 4, 16};
-    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
-        check("asmjmp distinct", sim("corobench-rsbsim", "asmjmp", ds[i], "distinct", 1000, 32),
-              expect_asmjmp(ds[i], 0, 1000));
-        check("asmjmp same", sim("corobench-rsbsim", "asmjmp", ds[i], "same", 1000, 32),
-              expect_asmjmp(ds[i], 1, 1000));
-    }
+    static const char *const sites[] = {"distinct", "same"};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
+        for (int same = 0; same < 2; same++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s depth=%lld %s", impl, (long long)ds[i], sites[same]);
+            check(what, sim("corobench-rsbsim", impl, ds[i], sites[same], 1000, 32),
+                  expect(ds[i], same, 1000));
+        }
 }
+
+CB_TEST_T(rsb_asmjmp, 300) { jump_switch("asmjmp", expect_asmjmp); }
+
+CB_TEST_T(rsb_inline, 300) { jump_switch("inline", expect_inline); }
+
 
 CB_TEST_T(rsb_ucontext, 300)
 {
@@ -412,8 +428,8 @@ CB_TEST_T(rsb_jmpret_build_has_no_returns, 300)
 {
     /* In the jmpret build corobench's code never executes `ret`: the only returns left are
      * foreign functions reached by a tail call (free, from cb_rt_free: one per freed frame). */
-    static const char *const impls[] = {"asm", "asmjmp", "ucontext", "sm"};
-    for (size_t i = 0; i < 4; i++)
+    static const char *const impls[] = {"asm", "asmjmp", "inline", "ucontext", "sm"};
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++)
         check(impls[i], sim("corobench-jmpret-rsbsim", impls[i], 4, "distinct", 1000, 32),
               (counts){0, 0});
     check("closure", sim("corobench-jmpret-rsbsim", "closure", 4, "distinct", 1000, 32),

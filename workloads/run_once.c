@@ -8,6 +8,8 @@
 
 const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
 {
+    if (impl->backend && impl->backend->at_call_site && !(wl = cb_workload_inline_twin(wl)))
+        return NULL;
     const cb_family_ops *f = &wl->family[impl->style];
     return f->setup && f->run && f->finish ? f : NULL;
 }

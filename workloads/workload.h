@@ -85,6 +85,9 @@ static inline const char *cb_wl_unit(const cb_workload *w, const cb_params *p)
 extern const cb_workload *const cb_workloads[];
 extern const size_t cb_nworkloads;
 const cb_workload *cb_workload_find(const char *name);
+/* wl compiled with the coroutine verbs inlined at their call sites, whose stackful body the inline
+ * backend runs (workloads.c); NULL if the build has none. */
+const cb_workload *cb_workload_inline_twin(const cb_workload *wl);
 
 /* The checksum step every workload uses: order-sensitive, and for a fixed h a bijection in v,
  * so every bit of every value matters. It sits on the critical path of every op in every family

@@ -1121,7 +1121,7 @@ out:
  * when it holds for every pair; contradicted when a pair's interval lies above it. */
 static int own_impl(const char *impl)
 {
-    static const char *const own[] = {"asm", "asmjmp", "ucontext", "sm", "closure"};
+    static const char *const own[] = {"asm", "asmjmp", "inline", "ucontext", "sm", "closure"};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         if (!strcmp(own[i], impl))
             return 1;
