@@ -67,7 +67,8 @@ CXX20_LIBS := $(if $(filter 1,$(HAVE_CXX20)),-lstdc++)
 # The C flags less the C standard, plus C++20 without exceptions or RTTI (none is used).
 ALL_CXXFLAGS = -std=c++20 -fno-exceptions -fno-rtti $(CFLAGS)
 
-ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -Iimpls/asm/$(ARCH) -DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
+ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/asm/$(ARCH)/switch_inline.h"' \
+	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
 	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 

@@ -6,7 +6,7 @@
  * suspended by either is resumed by either. */
 #include "coro.h"
 #include "coro_inline.h"
-#include "switch_inline.h"
+#include CB_SWITCH_INLINE_FILE /* impls/asm/$(ARCH)/switch_inline.h, named by the Makefile */
 
 void cb_inline_entry(void);
 CB_INLINE_ENTRY_STUB(cb_inline_entry, cb_co_entry_);

@@ -100,7 +100,7 @@ static inline __attribute__((always_inline)) cb_co *cb_co_before_transfer_(cb_co
 }
 
 #if defined(CB_CO_INLINE)
-#include "switch_inline.h"
+#include CB_SWITCH_INLINE_FILE /* impls/asm/$(ARCH)/switch_inline.h, named by the Makefile */
 
 /* The inline backend with fpu=1 (impls/backend_inline.c); its fpu=0 twin is another table. */
 extern const struct cb_co_backend cb_backend_inline;

@@ -1,6 +1,6 @@
 /* corobench "inline" switch, AArch64 AAPCS64, GCC extended asm: the stack switch as an asm block
  * at the call site, included through coro.h where a body is compiled with CB_CO_INLINE, and by
- * impls/backend_inline.c. The Makefile picks this file by ARCH (-Iimpls/asm/$(ARCH)).
+ * impls/backend_inline.c. The Makefile picks this file by ARCH (CB_SWITCH_INLINE_FILE).
  *
  * The block declares every register the other side may change clobbered (x0-x28 but its operands,
  * x30, v0-v31 whose low halves d8-d15 are the callee-saved FP registers, the flags, memory), so

@@ -1,7 +1,7 @@
 /* corobench "inline" switch, x86-64 System V, GCC extended asm: the stack switch as an asm block
  * at the call site (Photon's "context switch at the call site"), included through coro.h where a
  * body is compiled with CB_CO_INLINE, and by impls/backend_inline.c. The Makefile picks this file
- * by ARCH (-Iimpls/asm/$(ARCH)).
+ * by ARCH (CB_SWITCH_INLINE_FILE).
  *
  * A function-call switch (switch_ret.S, switch_jmp.S) saves every callee-saved register on every
  * switch, live or not. Here the block declares every register the other side may change clobbered
