@@ -83,7 +83,7 @@ endif
 # symbol, so the twin's copies of the workload's functions stay its own. workloads/workloads.c
 # lists the twins; the objects come last in the link, so the code of the plain build keeps its
 # place.
-INLINE_WL    := pingpong recursive io spawn fault
+INLINE_WL    := pingpong recursive io spawn await pipeline fault
 OBJCOPY      ?= objcopy
 INLINE_DEFS   = -DCB_CO_INLINE=1 -Dcb_wl_$*=cb_wl_$*_inline
 INLINE_COPY   = $(OBJCOPY) -G cb_wl_$*_inline

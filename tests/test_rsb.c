@@ -179,15 +179,16 @@ CB_TEST_T(rsb_asm_distinct_one_miss_per_level, 300)
 /* pingpong mode=asymmetric under circular 32 (docs/rsb.md, "mode=asymmetric"): per op, the
  * side's switch into the root and the root's into the other side both miss, and the d returns of
  * the resumed chain miss as in symmetric mode with distinct sites: d + 2 per op where symmetric
- * makes d + 1; with the same sites only the two switches miss; asmjmp's jumps pop nothing, so
- * its d per op are unchanged. The slope over 2000 more ops, at depth 8. */
+ * makes d + 1; with the same sites only the two switches miss; asmjmp's and inline's jumps pop
+ * nothing, so their d per op (distinct; inline's 0 with the same sites) are unchanged. The slope over 2000 more ops, at depth 8. */
 CB_TEST_T(rsb_asymmetric_per_op, 300)
 {
     CB_SKIP_UNDER_ASAN("its instrumentation adds calls and returns to every count");
     static const struct {
         const char *impl, *sites;
         uint64_t per_op;
-    } rows[] = {{"asm", "distinct", 8 + 2}, {"asm", "same", 2}, {"asmjmp", "distinct", 8}};
+    } rows[] = {{"asm", "distinct", 8 + 2}, {"asm", "same", 2}, {"asmjmp", "distinct", 8},
+              {"inline", "distinct", 8}, {"inline", "same", 0}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         uint64_t split[3];
         counts a = sim_model_mode("corobench-rsbsim", "circular", rows[i].impl, 8, rows[i].sites,
