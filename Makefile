@@ -5,6 +5,8 @@
 #                             tree under ASan+UBSan (check-sanitize-all), the runtime and workload
 #                             tests under valgrind, then the deterministic gate (tests/gate.sh)
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
+#   make aa                   the A/A test of compare: 10 pairs of `run --quick`, a known 1.25x
+#                             slowdown of one cell and 1.10x of all (tests/aa.sh; docs/ci.md)
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
 #   make check-sanitize       only the runtime and workload tests under ASan+UBSan
 #   make check-sanitize-all   the whole tree (CLI, variants, tools, every test) under ASan+UBSan
@@ -111,7 +113,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all tests check baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
+.PHONY: all tests check aa baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	check-sanitize-all check-sanitize-all-build clean FORCE variants
 all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN)
 
@@ -234,7 +236,8 @@ $(BUILD)/%.o: %.S
 # AddressSanitizer and UBSan running the native suite (check-sanitize-all, which includes the
 # runtime and workload tests that check-sanitize runs alone), the runtime and workload tests under
 # valgrind's memcheck (which follows the stack switches through the VALGRIND_STACK_REGISTER
-# annotations; any error fails the test), then the deterministic gate (tests/gate.sh; docs/ci.md).
+# annotations; any error fails the test), the deterministic gate (tests/gate.sh; docs/ci.md), then
+# the short A/A test (tests/aa.sh --short: compare's false positives on an unchanged build).
 # tests/check.sh prints one summary line at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
 check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
@@ -243,7 +246,12 @@ check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) $(BUILD)/cbtest $(BUILD)/cb
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
 		sanitize-all "$(MAKE) --no-print-directory check-sanitize-all-build" "$(SANALL_RUN)" \
 		valgrind true "$(VALGRIND_RUN)" \
-		gate true "tests/gate.sh check"
+		gate true "tests/gate.sh check" \
+		aa true "tests/aa.sh --short"
+
+# The A/A test (docs/ci.md): its figures, minutes of runs; ARGS="--pin 1" pins them.
+aa: $(BIN)/corobench variants $(GO_BIN)
+	tests/aa.sh
 
 # The deterministic gate's baseline (docs/ci.md): rerun its grid and rewrite
 # results/baseline/$(ARCH).json. Only on purpose, when a change of those fields is intended.

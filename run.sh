@@ -55,9 +55,9 @@ c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]
     on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
 
 # --ci: one file, one run. Every C implementation (an --impl among the extra arguments replaces
-# them) on each workload at two points, 10 repetitions of at least 2 ms per cell: with 10 a side
-# compare can call a single cell slower after Holm's correction over up to ~90 cells (docs/ci.md),
-# and the whole-run test decides with fewer. Timing only: no simulated counts (their model is
+# them) on each workload at two points, each cell in 5 processes of 3 repetitions of at least
+# 2 ms: compare decides a cell from the interval of new/base over both sides' processes
+# (docs/ci.md), and more processes narrow it more than more repetitions in one would. Timing only: no simulated counts (their model is
 # the CPU's), so the gate's deterministic fields are the work and the memory ones.
 if [ "$ci" -eq 1 ]; then
     ci_sel=(--impl "$c_impls")
@@ -70,7 +70,8 @@ if [ "$ci" -eq 1 ]; then
     done
     bin/corobench run --pin "$pin" "${ci_sel[@]}" --workload pingpong,recursive,spawn,io \
         --param pingpong.depth=0,16 --param pingpong.switches=20000 --param recursive.height=12 \
-        --param spawn.n=1000 --param io.conns=4 --param io.msgs=50 --reps 10 --min-rep-ms 2 \
+        --param spawn.n=1000 --param io.conns=4 --param io.msgs=50 --invocations 5 --reps 3 \
+        --min-rep-ms 2 \
         --no-table "${ci_out[@]}" "${extra[@]}"
     exit $?
 fi
@@ -101,17 +102,21 @@ wl_grid=(--workload recursive,spawn,io,pingpong,pipeline
          --param pingpong.mode=asymmetric --param pingpong.depth=0,8,16,32
          --param pingpong.switches=20000 --param pipeline.stages=4,32
          --param pipeline.sched=fifo,direct --param pipeline.items=500)
-# --quick: fewer points, 5 repetitions of at least 2 ms (5 a side is what compare's and the
-# claims' test need to decide anything).
+# Every cell in 3 processes (interleaved; docs/measurement.md, "Invocations") of 5 repetitions
+# each: the process is where this machine's variance is, so that is where the repetitions go.
+# --quick: fewer points, 3 processes of 3 repetitions of at least 2 ms (3 processes is the fewest
+# whose interval compare and the claims can use).
+pp_grid+=(--invocations 3 --reps 5)
+wl_grid+=(--invocations 3 --reps 5)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
-             --param switches=20000 --reps 5 --min-rep-ms 2)
+             --param switches=20000 --invocations 3 --reps 3 --min-rep-ms 2)
     wl_grid=(--workload recursive,spawn,io,pingpong,pipeline --param recursive.height=8,12
              --param spawn.n=1000 --param io.conns=4 --param io.msgs=50
              --param pingpong.mode=asymmetric --param pingpong.depth=0,16
              --param pingpong.switches=20000 --param pipeline.stages=32
-             --param pipeline.sched=fifo,direct --param pipeline.items=200 --reps 5
-             --min-rep-ms 2)
+             --param pipeline.sched=fifo,direct --param pipeline.items=200 --invocations 3
+             --reps 3 --min-rep-ms 2)
 fi
 # The C implementations on those grids; the languages' own runtimes (docs/external.md) on a
 # smaller one in a third file (an interpreter at recursive.height=20 or spawn.n=100000 would
@@ -159,13 +164,13 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
                --param pingpong.switches=20000 --param recursive.height=8,12,16
                --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
                --param io.style=explicit,blocking
-               --param await.suspend_every=1,10,100,never --param await.calls=20000)
+               --param await.suspend_every=1,10,100,never --param await.calls=20000 --invocations 3 --reps 5)
     [ ${#quick[@]} -eq 0 ] ||
         lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,16
                    --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
                    --param io.conns=1 --param io.msgs=50 --param io.style=explicit,blocking
                    --param await.suspend_every=1,never
-                   --param await.calls=20000 --reps 5 --min-rep-ms 2)
+                   --param await.calls=20000 --invocations 3 --reps 3 --min-rep-ms 2)
     lang_status=0
     bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
         || lang_status=$?

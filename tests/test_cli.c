@@ -143,7 +143,10 @@ CB_TEST_T(cli_quick_run_json_schema, 600)
         CB_FAIL("quick run exit %d: %s", c.status, c.err);
     CB_CHECK_CONTAINS(c.out, "pingpong");
     json_t *doc = load(out);
-    CB_CHECK_STREQ(json_string_value(field(doc, "schema", JSON_STRING)), "corobench-results/1");
+    CB_CHECK_STREQ(json_string_value(field(doc, "schema", JSON_STRING)), "corobench-results/2");
+    CB_CHECK_EQ_INT(json_integer_value(field(field(doc, "run", JSON_OBJECT), "invocations",
+                                             JSON_INTEGER)),
+                    3);
     field(doc, "corobench_version", JSON_STRING);
     CB_CHECK(strlen(json_string_value(field(doc, "git_commit", JSON_STRING))) >= 7);
     CB_CHECK(strlen(json_string_value(field(doc, "created_utc", JSON_STRING))) == 20);
@@ -201,9 +204,31 @@ CB_TEST_T(cli_quick_run_json_schema, 600)
         double hi = json_real_value(field(ns, "max", JSON_REAL));
         CB_CHECK(lo > 0 && lo <= med && med <= hi);
         CB_CHECK(json_real_value(field(ns, "mad", JSON_REAL)) >= 0);
+        /* 3 invocations of 3 repetitions: the estimate inside its interval, each process's
+         * own samples and layout kept. */
         json_int_t reps = json_integer_value(field(ns, "reps", JSON_INTEGER));
-        CB_CHECK_EQ_INT(reps, 3);
+        CB_CHECK_EQ_INT(reps, 9);
         CB_CHECK_EQ_INT(json_array_size(field(cell, "samples_ns_per_op", JSON_ARRAY)), reps);
+        CB_CHECK_EQ_INT(json_integer_value(field(ns, "invocations", JSON_INTEGER)), 3);
+        CB_CHECK_EQ_INT(json_integer_value(field(ns, "reps_per_invocation", JSON_INTEGER)), 3);
+        json_t *ci = field(ns, "ci95", JSON_ARRAY);
+        CB_CHECK(json_array_size(ci) == 2 && json_number_value(json_array_get(ci, 0)) <= med &&
+                 med <= json_number_value(json_array_get(ci, 1)));
+        CB_CHECK(json_is_false(field(cell, "single_invocation", -1)));
+        CB_CHECK(json_is_boolean(field(field(cell, "variance_split", JSON_OBJECT),
+                                       "between_dominates", -1)));
+        json_t *invs = field(cell, "invocations", JSON_ARRAY), *inv;
+        size_t j;
+        CB_CHECK_EQ_INT(json_array_size(invs), 3);
+        json_array_foreach(invs, j, inv)
+        {
+            CB_CHECK_EQ_INT(json_array_size(field(inv, "samples_ns_per_op", JSON_ARRAY)), 3);
+            json_t *lay = field(inv, "layout", JSON_OBJECT);
+            CB_CHECK(json_integer_value(field(lay, "env_pad_bytes", JSON_INTEGER)) < 4096);
+            CB_CHECK(json_integer_value(field(lay, "stack_offset_bytes", JSON_INTEGER)) % 16 == 0);
+            CB_CHECK(json_integer_value(field(lay, "heap_offset_bytes", JSON_INTEGER)) % 16 == 0);
+            field(lay, "seed", JSON_STRING);
+        }
         /* Same workload and workload parameters: same checksum and suspensions. */
         json_t *point = json_deep_copy(json_object_get(cell, "params"));
         json_object_del(point, "stack");
@@ -235,7 +260,7 @@ CB_TEST_T(cli_overflow_cell_recorded, 120)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "overflow.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                       "depth=100000", "--param", "switches=10", "--param", "stack=16384", "--reps",
                       "1", "--warmup", "0", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -257,7 +282,7 @@ CB_TEST_T(cli_timeout_cell_recorded, 120)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "timeout.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "ucontext", "--workload", "pingpong", "--param",
                       "switches=1000000000000", "--timeout", "0.5", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     json_t *doc = load(out);
@@ -275,7 +300,7 @@ CB_TEST_T(cli_export_and_report, 120)
     cb_test_tmp_path(out, sizeof out, "er.json");
     cb_test_tmp_path(dat, sizeof dat, "er.dat");
     cb_test_tmp_path(md, sizeof md, "er.md");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong,spawn", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,sm", "--workload", "pingpong,spawn", "--param",
                       "depth=0,3", "--param", "switches=2000", "--param", "n=100", "--reps", "1",
                       "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -302,7 +327,7 @@ CB_TEST_T(cli_export_and_report, 120)
     text = NULL;
     CB_CHECK(f && getdelim(&text, &len, '\0', f) > 0);
     fclose(f);
-    CB_CHECK_CONTAINS(text, "## pingpong (median ns per switch");
+    CB_CHECK_CONTAINS(text, "## pingpong (ns per switch: the median of the invocations' medians");
     CB_CHECK_CONTAINS(text, "| point | asm | sm |");
     CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct work=chain mode=symmetric |");
     /* Memory at a rest point: spawn has one, pingpong has none. */
@@ -391,7 +416,8 @@ CB_TEST_T(cli_export_formats, 120)
     cb_test_tmp_path(det, sizeof det, "ef.det.json");
     cb_test_tmp_path(dat, sizeof dat, "ef.dat");
     cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param", "depth=0,3",
-                      "--param", "switches=2000", "--reps", "3", "-o", out, NULL);
+                      "--param", "switches=2000", "--reps", "3", "--invocations", "1", "-o", out,
+                      NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(out);
     json_t *cell0 = json_array_get(json_object_get(doc, "cells"), 0);
@@ -678,7 +704,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     cb_test_tmp_path(md, sizeof md, "rep.md");
     cb_test_tmp_path(mod, sizeof mod, "rep-mod.json");
     cb_test_tmp_path(mdmod, sizeof mdmod, "rep-mod.md");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,ucontext,sm,closure", "--workload",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,asmjmp,ucontext,sm,closure", "--workload",
                       "pingpong,recursive,spawn,io", "--param", "pingpong.depth=0,4",
                       "--param", "sites=distinct,same", "--param", "pingpong.switches=2000",
                       "--param", "recursive.height=6,8", "--param", "spawn.n=100,300",
@@ -888,7 +914,7 @@ CB_TEST_T(cli_report_claim_peers, 120)
     char out[256], md[256];
     cb_test_tmp_path(out, sizeof out, "peers.json");
     cb_test_tmp_path(md, sizeof md, "peers.md");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,sm,closure", "--workload",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,asmjmp,sm,closure", "--workload",
                                       "pingpong", "--param", "depth=0", "--param",
                                       "switches=2000", "--param", "fpu=1,0", "--param",
                                       "work=chain,none", "--reps", "5", "--min-rep-ms", "0.2",
@@ -942,7 +968,7 @@ CB_TEST(cli_run_links_latest)
     snprintf(link, sizeof link, "%s/results/latest.json", dir);
     cb_test_tmp_path(other, sizeof other, "latest-other.json");
     mkdir(dir, 0777);
-    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "sm", "--workload", "pingpong", "--param",
                       "switches=100", "--reps", "1", "-o", a, "--no-table", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.err, "(latest.json points at it)");
@@ -950,13 +976,13 @@ CB_TEST(cli_run_links_latest)
     CB_CHECK(n > 0);
     target[n] = '\0';
     CB_CHECK_STREQ(target, "a.json");
-    c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+    c = cb_test_corobench("run", "--invocations", "1", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
                   "--reps", "1", "-o", b, "--no-table", NULL);
     n = readlink(link, target, sizeof target - 1);
     CB_CHECK(n > 0);
     target[n] = '\0';
     CB_CHECK_STREQ(target, "b.json");
-    c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+    c = cb_test_corobench("run", "--invocations", "1", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
                   "--reps", "1", "-o", other, "--no-table", NULL);
     CB_CHECK(strstr(c.err, "latest.json") == NULL);
     n = readlink(link, target, sizeof target - 1);
@@ -975,7 +1001,7 @@ CB_TEST_T(cli_events_counted_in_cells, 120)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "events.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "spawn", "--param", "n=2000",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,sm", "--workload", "spawn", "--param", "n=2000",
                       "--warmup", "0", "--reps", "1", "--events", "page-faults,instructions",
                       "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -1031,7 +1057,7 @@ CB_TEST_T(cli_interrupt_kills_the_cell, 60)
     cb_test_tmp_path(out, sizeof out, "interrupted.json");
     snprintf(marker, sizeof marker, "switches=%ld", 100000000000L + getpid());
     cb_proc run;
-    cb_test_corobench_start(&run, "run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+    cb_test_corobench_start(&run, "run", "--invocations", "1", "--impl", "ucontext", "--workload", "pingpong", "--param",
                             marker, "-o", out, NULL);
     for (int i = 0; i < 500 && !cb_test_child_of(run.pid, NULL); i++)
         usleep(20000); /* until the cell's child runs */
@@ -1050,52 +1076,72 @@ CB_TEST_T(cli_interrupt_kills_the_cell, 60)
     unlink(out);
 }
 
-/* Sets every ok cell's samples to base[k] * scale (k < n; fewer samples when n is smaller) and
- * writes the document to path. */
-static void write_scaled(json_t *doc, const char *path, const double *base, size_t n,
-                         double scale)
+/* Makes every ok cell's samples synthetic and writes the document to path: `inv` invocations
+ * (0: a schema-1 cell, one process's samples and no `invocations`), invocation j's level
+ * level[j] (cycled), its repetitions spread[0..n) times level, all times scale and times the
+ * cell's position (so cells differ). */
+static void write_scaled(json_t *doc, const char *path, const double *spread, size_t n,
+                         const double *level, size_t inv, double scale)
 {
     json_t *c;
     size_t i;
+    json_object_set_new(doc, "schema", json_string(inv ? "corobench-results/2"
+                                                       : "corobench-results/1"));
     json_array_foreach(json_object_get(doc, "cells"), i, c)
     {
         if (strcmp(json_string_value(json_object_get(c, "status")), "ok"))
             continue;
-        json_t *s = json_array();
-        for (size_t k = 0; k < n; k++)
-            json_array_append_new(s, json_real(base[k] * scale * (double)(i + 1)));
-        json_object_set_new(c, "samples_ns_per_op", s);
+        json_t *all = json_array(), *invs = json_array();
+        for (size_t j = 0; j < (inv ? inv : 1); j++) {
+            json_t *s = json_array();
+            for (size_t k = 0; k < n; k++) {
+                double v = spread[k] * level[j % 3] * scale * (double)(i + 1);
+                json_array_append_new(s, json_real(v));
+                json_array_append_new(all, json_real(v));
+            }
+            json_array_append_new(invs, json_pack("{s:I, s:o}", "invocation", (json_int_t)j,
+                                                  "samples_ns_per_op", s));
+        }
+        json_object_set_new(c, "samples_ns_per_op", all);
+        if (inv)
+            json_object_set_new(c, "invocations", invs);
+        else
+            json_object_del(c, "invocations"), json_decref(invs);
     }
     CB_CHECK(json_dump_file(doc, path, JSON_INDENT(1)) == 0);
 }
 
 /* compare: the samples are made synthetic (the machine's noise must not decide the test), the
- * document is a real run's. Verdicts come from the Mann-Whitney U test with Holm's correction:
- * a file with itself and a 2% slowdown are unchanged (exit 0), a 1.5x slowdown is REGRESSED
- * (exit 1) and the reverse improved (exit 0); with fewer than 5 samples a side nothing is
- * called slower. A failed, missing or other-work cell in NEW exits 1; deterministic fields are
- * compared exactly unless --metric time; a truncated file exits 2 naming its line. */
+ * document is a real run's. A cell's verdict comes from the 95% interval of new/base
+ * (interval.h): a file with itself and a 2% slowdown are unchanged (exit 0), a 1.5x slowdown is
+ * REGRESSED (exit 1) and the reverse improved (exit 0); one invocation a side (a schema-1 file)
+ * is inconclusive, with the reason. A uniform shift that no cell's interval shows is found by
+ * the whole-run interval over the cells. A failed, missing or other-work cell in NEW exits 1;
+ * deterministic fields are compared exactly unless --metric time, a garbage-collected heap
+ * never; a truncated file exits 2 naming its line. */
 CB_TEST_T(cli_compare, 120)
 {
-    static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2, 10.05, 10.35};
+    static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2};
+    static const double level[] = {1.0, 1.01, 0.995}, wide[] = {1.0, 1.25, 0.85};
     char base[256], other[256];
     cb_test_tmp_path(base, sizeof base, "cmp-base.json");
     cb_test_tmp_path(other, sizeof other, "cmp-new.json");
     cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
-                      "switches=2000", "--param", "depth=0,1,2", "--reps", "1", "-o", base, NULL);
+                      "switches=2000", "--param", "depth=0,1,2", "--reps", "1", "--invocations",
+                      "2", "-o", base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(base);
-    write_scaled(doc, base, spread, 7, 1);
+    write_scaled(doc, base, spread, 5, level, 3, 1);
 
     c = cb_test_corobench("compare", base, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged, 0 inconclusive");
     CB_CHECK_CONTAINS(c.out, "geomean new/base: 1.000x over 6 cells");
-    write_scaled(doc, other, spread, 7, 1.02);
+    write_scaled(doc, other, spread, 5, level, 3, 1.02);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged");
-    write_scaled(doc, other, spread, 7, 1.5);
+    write_scaled(doc, other, spread, 5, level, 3, 1.5);
     c = cb_test_corobench("compare", base, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "REGRESSED");
@@ -1104,36 +1150,29 @@ CB_TEST_T(cli_compare, 120)
     c = cb_test_corobench("compare", other, base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 6 improved");
-    /* Past the threshold but within the noise: a wide spread shifted by 6%, so the samples
-     * interleave (U = 13 of 49, p = 0.16): no cell regressed; all six moved the same way,
-     * though, which the sign test over the run finds (p = 2/64). */
-    static const double wide[] = {10, 12, 10.5, 11.5, 11, 10.2, 11.8};
+    /* Processes 25% apart, every cell 10% slower: no cell's interval clears 1.05, the run's
+     * does (the six ratios agree). */
     char noisy[256];
     cb_test_tmp_path(noisy, sizeof noisy, "cmp-noisy.json");
-    write_scaled(doc, noisy, wide, 7, 1);
-    write_scaled(doc, other, wide, 7, 1.06);
-    c = cb_test_corobench("compare", noisy, other, "--threshold", "0", NULL);
+    write_scaled(doc, noisy, spread, 5, wide, 3, 1);
+    write_scaled(doc, other, spread, 5, wide, 3, 1.10);
+    c = cb_test_corobench("compare", noisy, other, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 6 unchanged");
-    CB_CHECK_CONTAINS(c.out, "(sign test p = 0.031): REGRESSED");
-    /* Three samples a side: inconclusive, even 1.5x slower. */
-    write_scaled(doc, other, spread, 3, 1.5);
-    c = cb_test_corobench("compare", base, other, NULL);
+    CB_CHECK_CONTAINS(c.out, "whole run: geomean 1.100x [95% CI 1.100, 1.100] over the 6 cells "
+                             "with an interval: REGRESSED");
+    c = cb_test_corobench("compare", noisy, noisy, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "over the 6 cells with an interval: unchanged");
+    /* One invocation a side (a schema-1 file): inconclusive, even 1.5x slower, and why. */
+    write_scaled(doc, noisy, spread, 5, level, 0, 1);
+    write_scaled(doc, other, spread, 5, level, 0, 1.5);
+    c = cb_test_corobench("compare", noisy, other, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "0 regressed, 0 improved, 0 unchanged, 6 inconclusive");
-    /* Too few samples for Holm over the cells: said, with the reps that would do; the whole
-     * run is still found slower by the sign test over the cells (6 of 6: p = 2/64). */
-    write_scaled(doc, noisy, spread, 5, 1);
-    write_scaled(doc, other, spread, 5, 1.5);
-    c = cb_test_corobench("compare", noisy, other, "--alpha", "0.04", NULL);
-    CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK_CONTAINS(c.out, "note: no cell can be significant");
-    CB_CHECK_CONTAINS(c.out, "0 regressed");
-    CB_CHECK_CONTAINS(c.out, "whole run: geomean 1.500x over 6 tested cells, 6 slower, 0 faster "
-                             "(sign test p = 0.031): REGRESSED");
-    c = cb_test_corobench("compare", noisy, noisy, "--alpha", "0.04", NULL);
-    CB_CHECK_EQ_INT(c.status, 0);
-    CB_CHECK_CONTAINS(c.out, "(sign test p = 1): unchanged");
+    CB_CHECK_CONTAINS(c.out, "K=1/1: needs >= 2 invocations a side");
+    CB_CHECK_CONTAINS(c.out, "note: 6 cells inconclusive: one invocation on a side");
+    CB_CHECK_CONTAINS(c.out, "whole run: inconclusive");
     unlink(noisy);
     json_decref(doc);
     doc = load(base);
@@ -1186,7 +1225,14 @@ CB_TEST_T(cli_compare, 120)
     CB_CHECK_EQ_INT(c.status, 0);
     c = cb_test_corobench("compare", base, other, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(c.status, 1);
-    CB_CHECK(strstr(c.out, "p (Holm)") == NULL);
+    CB_CHECK(strstr(c.out, "new/base [95% CI]") == NULL);
+    /* The same heap from a garbage-collected runtime's statistics: a measurement, not gated. */
+    json_object_set_new(mem, "runtime_stats", json_string("runtime.MemStats HeapAlloc"));
+    CB_CHECK(json_dump_file(doc, other, 0) == 0);
+    c = cb_test_corobench("compare", base, other, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK(strstr(c.out, "CHANGED") == NULL);
+    CB_CHECK_CONTAINS(c.out, "note: 1 cells' heap bytes come from a garbage-collected runtime");
     json_decref(doc);
 
     /* Bad input: a truncated file names the parser's line and column. */
@@ -1204,8 +1250,8 @@ CB_TEST_T(cli_compare, 120)
                  "x", NULL);
     expect_usage("invalid value 'speed' for --metric", "deterministic", "compare", base, base,
                  "--metric", "speed", NULL);
-    expect_usage("invalid value '2' for --alpha", NULL, "compare", base, base, "--alpha", "2",
-                 NULL);
+    expect_usage("unexpected argument '--alpha' for compare", NULL, "compare", base, base,
+                 "--alpha", "0.05", NULL);
     unlink(base);
     unlink(other);
 }
@@ -1229,6 +1275,7 @@ static void write_part(json_t *doc, const char *path, size_t from, size_t to)
 CB_TEST_T(cli_compare_formats, 120)
 {
     static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2, 10.05, 10.35};
+    static const double level[] = {1.0, 1.01, 0.995};
     char dir[256], base[300], n1[256], n2[256], sides[600], tmp[256];
     cb_test_tmp_path(dir, sizeof dir, "cmpf-dir");
     CB_CHECK(mkdir(dir, 0755) == 0);
@@ -1238,13 +1285,13 @@ CB_TEST_T(cli_compare_formats, 120)
     cb_test_tmp_path(tmp, sizeof tmp, "cmpf-tmp.json");
     cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
                                       "--param", "switches=2000", "--param", "depth=0,1,2",
-                                      "--reps", "1", "-o", base, NULL);
+                                      "--reps", "1", "--invocations", "1", "-o", base, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(base);
     CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 6);
-    write_scaled(doc, base, spread, 7, 1);
+    write_scaled(doc, base, spread, 7, level, 3, 1);
     write_part(doc, n1, 0, 3);
-    write_scaled(doc, tmp, spread, 7, 1.5);
+    write_scaled(doc, tmp, spread, 7, level, 3, 1.5);
     write_part(doc, n2, 3, 6);
     snprintf(sides, sizeof sides, "%s,%s", n1, n2);
     const char *key3 = "pingpong depth=1 switches=2000 sites=distinct work=chain mode=symmetric sm/plain";
@@ -1372,7 +1419,7 @@ CB_TEST_T(cli_run_error_recorded, 120)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "runerr.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "spawn,recursive", "--param",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm", "--workload", "spawn,recursive", "--param",
                       "n=40000", "--param", "height=5", "--param", "stack_mode=guarded", "--reps",
                       "1", "--warmup", "0", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -1396,7 +1443,7 @@ CB_TEST_T(cli_environment_checked, 60)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "env.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "sm", "--workload", "pingpong", "--param", "switches=100",
                       "--reps", "1", "--pin", "0", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_error_t je;
@@ -1425,7 +1472,7 @@ CB_TEST_T(cli_environment_checked, 60)
     free(c.err);
 }
 
-/* The repetitions a cell keeps (docs/measurement.md): 10 by default, after a separate memory
+/* The repetitions a cell keeps (docs/measurement.md): 5 in each of 3 invocations by default, after a separate memory
  * pass and at least two warm-ups at the final batch; each at least min_rep_ms long or the cell
  * batch_limited with the reason; the drift between halves, steal time; the table's overhead over
  * direct and its flags. No timing is asserted: only the fields and their consistency. */
@@ -1438,14 +1485,14 @@ CB_TEST_T(cli_repetition_fields, 120)
                                       "0", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *doc = load(out), *cell;
-    CB_CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(doc, "run"), "reps")), 10);
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(doc, "run"), "reps")), 5);
     size_t i;
     json_array_foreach(json_object_get(doc, "cells"), i, cell)
     {
         CB_CHECK_EQ_INT(json_integer_value(field(field(cell, "ns_per_op", JSON_OBJECT), "reps",
                                                  JSON_INTEGER)),
-                        10);
-        CB_CHECK(json_integer_value(field(cell, "warmup_reps", JSON_INTEGER)) >= 2);
+                        15);
+        CB_CHECK(json_integer_value(field(cell, "warmup_reps", JSON_INTEGER)) >= 3 * 2);
         double shortest = json_real_value(field(cell, "shortest_rep_ms", JSON_REAL));
         json_t *limited = field(cell, "batch_limited", -1), *why = field(cell, "batch_limited_why", -1);
         CB_CHECK(json_is_boolean(limited));
@@ -1485,7 +1532,7 @@ CB_TEST_T(cli_batch_limited_says_why, 120)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "limited.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "direct", "--workload", "recursive",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "direct", "--workload", "recursive",
                                       "--param", "height=1", "--min-rep-ms", "60000", "--reps",
                                       "2", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
@@ -1507,7 +1554,7 @@ CB_TEST_T(cli_report_direct_and_kernel_bytes, 120)
     char out[256], md[256];
     cb_test_tmp_path(out, sizeof out, "rk.json");
     cb_test_tmp_path(md, sizeof md, "rk.md");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,direct", "--workload", "spawn",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,direct", "--workload", "spawn",
                                       "--param", "n=2000", "--param", "stack_mode=guarded",
                                       "--reps", "2", "--min-rep-ms", "1", "--no-table", "-o", out,
                                       NULL);
@@ -1533,4 +1580,141 @@ CB_TEST_T(cli_report_direct_and_kernel_bytes, 120)
     free(c.err);
     free(r.out);
     free(r.err);
+}
+
+/* Invocations (docs/measurement.md): the order the processes of a run's cells run in
+ * (interleaved: A1 B1 C1 A2 B2 C2), each one's layout recorded, K = 1 marked and without an
+ * interval; the readers taking a schema-1 file (one process per cell); the test knob that slows
+ * one cell (the A/A test's, docs/ci.md). No timing is asserted. */
+/* Three cells, two invocations each: cell i's invocation r is the (3r + i)th process run, and
+ * no two invocations of a cell share a layout. */
+CB_TEST_T(invocations_interleaved, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "inv.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm,closure", "--workload", "pingpong",
+                                      "--param", "switches=500", "--param", "depth=0",
+                                      "--reps", "2", "--warmup", "1", "--min-rep-ms", "0.2",
+                                      "--invocations", "2", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    CB_CHECK_EQ_INT(json_integer_value(field(field(doc, "run", JSON_OBJECT), "invocations",
+                                             JSON_INTEGER)),
+                    2);
+    CB_CHECK(json_is_string(json_object_get(json_object_get(doc, "run"), "layout_seed")));
+    size_t i;
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 3);
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        json_t *invs = json_object_get(cell, "invocations");
+        CB_CHECK_EQ_INT(json_array_size(invs), 2);
+        for (size_t r = 0; r < 2; r++) {
+            json_t *inv = json_array_get(invs, r);
+            CB_CHECK_EQ_INT(json_integer_value(field(inv, "invocation", JSON_INTEGER)), r);
+            CB_CHECK_EQ_INT(json_integer_value(field(inv, "sequence", JSON_INTEGER)), 3 * r + i);
+            CB_CHECK_EQ_INT(json_array_size(json_object_get(inv, "samples_ns_per_op")), 2);
+        }
+        CB_CHECK(!json_equal(json_object_get(json_array_get(invs, 0), "layout"),
+                             json_object_get(json_array_get(invs, 1), "layout")));
+        CB_CHECK(json_is_false(json_object_get(cell, "single_invocation")));
+        CB_CHECK(json_is_array(json_object_get(json_object_get(cell, "ns_per_op"), "ci95")));
+    }
+    json_decref(doc);
+    /* The table states K and the repetitions. */
+    c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                          "switches=500", "--param", "depth=0", "--reps", "2", "--warmup", "0",
+                          "--invocations", "1", "-o", out, "--force", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "each cell: 1 invocations (processes, interleaved across cells) x 2 "
+                             "repetitions");
+    CB_CHECK_CONTAINS(c.out, "[no interval: K=1]");
+    doc = load(out);
+    cell = json_array_get(json_object_get(doc, "cells"), 0);
+    CB_CHECK(json_is_true(json_object_get(cell, "single_invocation")));
+    CB_CHECK(json_is_null(json_object_get(json_object_get(cell, "ns_per_op"), "ci95")));
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "ci95_why")), "single invocation");
+    json_decref(doc);
+    unlink(out);
+}
+
+/* A schema-1 file (before invocations: one process per cell, no `invocations`, no ci95) is
+ * still read by report, export and compare; its cells count as one invocation each. */
+CB_TEST_T(invocations_schema1_read, 120)
+{
+    char out[256], old[256], md[256], csv[256];
+    cb_test_tmp_path(out, sizeof out, "s2.json");
+    cb_test_tmp_path(old, sizeof old, "s1.json");
+    cb_test_tmp_path(md, sizeof md, "s1.md");
+    cb_test_tmp_path(csv, sizeof csv, "s1.csv");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
+                                      "--param", "switches=500", "--param", "depth=0,1",
+                                      "--reps", "2", "--warmup", "0", "--invocations", "1",
+                                      "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    size_t i;
+    /* What a corobench-results/1 writer wrote: no run.invocations, cells without the
+     * invocation fields. */
+    json_object_set_new(doc, "schema", json_string("corobench-results/1"));
+    json_t *run = json_object_get(doc, "run");
+    json_object_del(run, "invocations");
+    json_object_del(run, "layout_seed");
+    json_object_del(run, "interleaved");
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        static const char *const added[] = {"invocations", "single_invocation", "variance_split",
+                                            "ci95_why", "invocations_asked"};
+        for (size_t k = 0; k < sizeof added / sizeof added[0]; k++)
+            json_object_del(cell, added[k]);
+        json_t *ns = json_object_get(cell, "ns_per_op");
+        json_object_del(ns, "ci95");
+        json_object_del(ns, "invocations");
+        json_object_del(ns, "reps_per_invocation");
+    }
+    CB_CHECK(json_dump_file(doc, old, JSON_INDENT(1)) == 0);
+    json_decref(doc);
+    c = cb_test_corobench("report", old, "-o", md, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("export", old, "--format", "csv", "-o", csv, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("compare", old, out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "4 inconclusive");
+    c = cb_test_corobench("compare", old, old, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    /* Another schema is still refused, naming both it reads. */
+    doc = load(old);
+    json_object_set_new(doc, "schema", json_string("corobench-results/0"));
+    CB_CHECK(json_dump_file(doc, old, 0) == 0);
+    json_decref(doc);
+    c = cb_test_corobench("compare", old, out, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "(valid: \"corobench-results/2\" or \"corobench-results/1\")");
+    unlink(out);
+    unlink(old);
+    unlink(md);
+    unlink(csv);
+    char plots[300];
+    snprintf(plots, sizeof plots, "%.*s-plots", (int)(strlen(md) - 3), md);
+    rmdir(plots);
+}
+
+/* COROBENCH_TEST_SLOWDOWN=FACTOR@IMPL/WORKLOAD slows that cell only, and the cell says so. */
+CB_TEST_T(invocations_test_slowdown_knob, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "slow.json");
+    setenv("COROBENCH_TEST_SLOWDOWN", "1.5@sm/pingpong", 1);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
+                                      "--param", "switches=500", "--param", "depth=0",
+                                      "--reps", "1", "--warmup", "0", "--invocations", "1",
+                                      "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cells = json_object_get(doc, "cells");
+    json_t *asm_cell = json_array_get(cells, 0), *sm = json_array_get(cells, 1);
+    CB_CHECK_STREQ(json_string_value(json_object_get(sm, "impl")), "sm");
+    CB_CHECK(json_number_value(json_object_get(sm, "test_slowdown")) == 1.5);
+    CB_CHECK(json_object_get(asm_cell, "test_slowdown") == NULL);
+    json_decref(doc);
+    unlink(out);
 }

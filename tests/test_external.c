@@ -163,7 +163,7 @@ CB_TEST_T(external_quick_run_same_work, 300)
 {
     char out[256], path[4096], *argv[24];
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-external.json", (long)getpid());
-    const char *args[] = {"run", "--quick", "--impl", "sm,lua,go,node,csharp,luajit",
+    const char *args[] = {"run", "--invocations", "1", "--quick", "--impl", "sm,lua,go,node,csharp,luajit",
                           "--reps", "1",
                           "--warmup", "0", "--no-table", "-o", out, NULL};
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
@@ -232,7 +232,7 @@ CB_TEST(external_missing_runtime_reported)
     CB_CHECK_CONTAINS(o, "unavailable: node not found in PATH");
     free(o);
     free(e);
-    char *run[] = {path, "run", "--impl", "node", "--workload", "recursive", "--no-table", "-o",
+    char *run[] = {path, "run", "--invocations", "1", "--impl", "node", "--workload", "recursive", "--no-table", "-o",
                    out, NULL};
     CB_CHECK_EQ_INT(cb_test_spawn(run, &o, &e), 0);
     json_error_t je;
@@ -255,7 +255,7 @@ CB_TEST(external_layout_offset_unsupported)
     char out[256], path[4096];
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-offset.json", (long)getpid());
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
-    char *run[] = {path, "run", "--impl", "lua,go,node,csharp,luajit", "--workload", "spawn", "--param",
+    char *run[] = {path, "run", "--invocations", "1", "--impl", "lua,go,node,csharp,luajit", "--workload", "spawn", "--param",
                    "n=10", "--param", "layout=offset", "--reps", "1", "--no-table", "-o", out,
                    NULL},
          *o, *e;

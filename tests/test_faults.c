@@ -109,7 +109,7 @@ static void check_fault_run(const char *impls, size_t nc, const char *kinds, siz
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "faults.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", impls, "--workload", "recursive,fault",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", impls, "--workload", "recursive,fault",
                                       "--param", kinds, "--param", "height=4", "--reps", "1",
                                       "--warmup", "0", "--timeout", timeout, "--no-table", "-o",
                                       out, NULL);
@@ -191,7 +191,7 @@ CB_TEST_T(fault_every_kind_every_language, 240)
 /* `all` never selects the self-test: its parameter is then unknown, and `list` says what it is. */
 CB_TEST(fault_not_in_all)
 {
-    cb_test_cli c = cb_test_corobench("run", "--param", "kind=segv", "--reps", "1", NULL);
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--param", "kind=segv", "--reps", "1", NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "unknown parameter 'kind'");
     c = cb_test_corobench("list", NULL);
@@ -205,7 +205,7 @@ CB_TEST(fault_chunked_overflow_named)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "chunked.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,asmjmp,ucontext", "--workload", "fault,pingpong",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm,asmjmp,ucontext", "--workload", "fault,pingpong",
                       "--param", "kind=overflow", "--param", "stack_mode=chunked", "--param",
                       "stack=16384", "--param", "depth=100000", "--param", "switches=10",
                       "--reps", "1", "--warmup", "0", "--no-table", "-o", out, NULL);
@@ -235,7 +235,7 @@ CB_TEST(fault_map_count_named)
 {
     char out[256];
     cb_test_tmp_path(out, sizeof out, "mapcount.json");
-    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "spawn", "--param", "n=40000",
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--impl", "asm", "--workload", "spawn", "--param", "n=40000",
                       "--param", "stack_mode=guarded", "--reps", "1", "--warmup", "0",
                       "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 1);
@@ -252,7 +252,7 @@ CB_TEST(fault_io_low_file_limit_named)
 {
     struct rlimit rl = {64, 64};
     CB_CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
-    cb_test_cli c = cb_test_corobench("run", "--workload", "io", "--impl", "sm", NULL);
+    cb_test_cli c = cb_test_corobench("run", "--invocations", "1", "--workload", "io", "--impl", "sm", NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "file descriptor limit (RLIMIT_NOFILE, ulimit -n) is 64");
     CB_CHECK(strstr(c.err, "conns up to 0") == NULL);
@@ -264,7 +264,7 @@ CB_TEST_T(fault_cell_killed_from_outside, 120)
     char out[256];
     cb_test_tmp_path(out, sizeof out, "killed.json");
     cb_proc run;
-    cb_test_corobench_start(&run, "run", "--impl", "sm", "--workload", "fault,recursive", "--param",
+    cb_test_corobench_start(&run, "run", "--invocations", "1", "--impl", "sm", "--workload", "fault,recursive", "--param",
                             "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0",
                             "--timeout", "60", "--no-table", "-o", out, NULL);
     pid_t cell = 0;

@@ -1,11 +1,11 @@
-/* The estimator and hierarchical bootstrap of harness/report/interval.h on synthetic data whose
+/* The estimator and hierarchical bootstrap of harness/common/interval.h on synthetic data whose
  * spread between processes is known: each invocation's level is the true figure times
  * exp(N(0, SB)), each repetition that level times exp(N(0, SW)), so the true figure is the
  * median of the process levels. The 95% interval must cover it in 90% to 99% of 200 seeds, for
  * a cell and for a ratio of two cells with the same true figure, at the K the suite uses. */
 #include <math.h>
 
-#include "harness/report/interval.h"
+#include "harness/common/interval.h"
 #include "test.h"
 
 enum { SEEDS = 200, MAXK = 16, MAXN = 16, RESAMPLES = 1000 };

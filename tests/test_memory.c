@@ -188,7 +188,7 @@ CB_TEST(memory_rest_point_contract)
 static json_t *run_cells(const char *a0, ...)
 {
     char path[4096], out[256];
-    char *argv[40];
+    char *argv[44];
     snprintf(out, sizeof out, "/tmp/cbtest-%ld-memory.json", (long)getpid());
     va_list ap;
     va_start(ap, a0);
@@ -201,6 +201,8 @@ static json_t *run_cells(const char *a0, ...)
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n++] = "--no-table";
+    argv[n++] = "--invocations"; /* the memory of one process is what these tests read */
+    argv[n++] = "1";
     argv[n] = NULL;
     char *o, *e;
     int st = cb_test_spawn(argv, &o, &e);

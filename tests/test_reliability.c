@@ -82,7 +82,7 @@ static json_t *load(const char *path)
 }
 
 /* A short ordinary run: two cells. */
-#define QUICK_RUN "run", "--impl", "asm,sm", "--workload", "pingpong", "--param", \
+#define QUICK_RUN "run", "--invocations", "1", "--impl", "asm,sm", "--workload", "pingpong", "--param", \
                   "switches=1000", "--reps", "1", "--warmup", "0", "--no-table"
 
 CB_TEST(out_force_keeps_mode)
@@ -217,7 +217,7 @@ CB_TEST(out_unwritable_dir_refused_up_front)
             CB_SKIP("nobody may not run %s", bin);
     }
     /* Cells that would take minutes: the refusal must come first. */
-    start(&s, -1, "run", "--impl", "ucontext", "--workload", "pingpong", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "ucontext", "--workload", "pingpong", "--param",
           "switches=100000000000", "-o", out, NULL);
     int st = finish(&s, &e);
     if (st != 2 || !strstr(e, "cannot write in directory"))
@@ -302,7 +302,7 @@ CB_TEST_T(results_larger_than_limit_refused, 60)
     cb_test_cli c = cb_test_corobench("report", big, NULL);
     unlink(big);
     CB_CHECK_EQ_INT(c.status, 2);
-    CB_CHECK_CONTAINS(c.err, "is larger than 256 MiB (valid: a corobench-results/1 file up to "
+    CB_CHECK_CONTAINS(c.err, "is larger than 256 MiB (valid: a corobench-results/2 file up to "
                              "that size)");
     snprintf(path, sizeof path, "head -c 300000000 /dev/zero | '%s/bin/corobench' report "
                                 "/dev/stdin", cb_test_root());
@@ -320,7 +320,7 @@ CB_TEST(parse_leading_zero_is_decimal)
     started s;
     tmp_dir(dir, sizeof dir, "zero");
     snprintf(out, sizeof out, "%s/r.json", dir);
-    start(&s, -1, "run", "--impl", "sm", "--workload", "pingpong", "--param", "depth=010",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "sm", "--workload", "pingpong", "--param", "depth=010",
           "--param", "switches=08", "--reps", "1", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(finish(&s, NULL), 0);
     json_t *doc = load(out);
@@ -373,7 +373,7 @@ static void interrupt_case(int sig, int want_status, const char *name)
     started s;
     tmp_dir(dir, sizeof dir, sig == SIGINT ? "int" : "term");
     snprintf(out, sizeof out, "%s/r.json", dir);
-    start(&s, -1, "run", "--impl", "sm", "--workload", "recursive,fault", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "sm", "--workload", "recursive,fault", "--param",
           "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0",
                       "--timeout", "60", "--no-table", "-o", out, NULL);
     pid_t cell = wait_for_hang_cell(s.p.pid);
@@ -411,7 +411,7 @@ CB_TEST_T(interrupt_twice_exits_at_once, 120)
     started s;
     tmp_dir(dir, sizeof dir, "twice");
     snprintf(out, sizeof out, "%s/r.json", dir);
-    start(&s, -1, "run", "--impl", "sm", "--workload", "fault", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "sm", "--workload", "fault", "--param",
           "kind=hang", "--timeout", "60", "--no-table", "-o", out, NULL);
     pid_t cell = wait_for_hang_cell(s.p.pid);
     kill(s.p.pid, SIGINT);
@@ -440,7 +440,7 @@ CB_TEST_T(out_vanished_dir_results_kept, 120)
     snprintf(tmp, sizeof tmp, "%s/tmp", dir);
     CB_CHECK(mkdir(sub, 0755) == 0 && mkdir(tmp, 0755) == 0);
     setenv("TMPDIR", tmp, 1);
-    start(&s, -1, "run", "--impl", "sm", "--workload", "recursive,fault", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "sm", "--workload", "recursive,fault", "--param",
           "kind=hang", "--param", "height=4", "--reps", "1", "--warmup", "0", "--timeout", "3",
           "--no-table", "-o", out, NULL);
     wait_for_hang_cell(s.p.pid);
@@ -468,7 +468,7 @@ CB_TEST_T(orphan_cell_dies_with_run, 60)
     started s;
     tmp_dir(dir, sizeof dir, "orphan");
     snprintf(out, sizeof out, "%s/r.json", dir);
-    start(&s, -1, "run", "--impl", "asm", "--workload", "fault", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "asm", "--workload", "fault", "--param",
           "kind=hang", "--timeout", "600", "--no-table", "-o", out, NULL);
     pid_t cell = wait_for_hang_cell(s.p.pid);
     CB_CHECK(kill(s.p.pid, SIGKILL) == 0);
@@ -495,7 +495,7 @@ CB_TEST_T(orphan_runtime_dies_with_run, 120)
         started s;
         tmp_dir(dir, sizeof dir, *rt);
         snprintf(out, sizeof out, "%s/r.json", dir);
-        start(&s, -1, "run", "--impl", *rt, "--workload", "fault", "--param", "kind=hang",
+        start(&s, -1, "run", "--invocations", "1", "--impl", *rt, "--workload", "fault", "--param", "kind=hang",
               "--timeout", "600", "--no-table", "-o", out, NULL);
         pid_t cell = 0;
         for (int i = 0; i < 500 && !(cell = cb_test_child_of(s.p.pid, NULL)); i++)
@@ -525,7 +525,7 @@ CB_TEST_T(orphan_cell_backstop_timer, 60)
     started s;
     tmp_dir(dir, sizeof dir, "backstop");
     snprintf(out, sizeof out, "%s/r.json", dir);
-    start(&s, -1, "run", "--impl", "sm", "--workload", "fault", "--param",
+    start(&s, -1, "run", "--invocations", "1", "--impl", "sm", "--workload", "fault", "--param",
           "kind=hang", "--timeout", "0.5", "--no-table", "-o", out, NULL);
     pid_t cell = 0, pid = s.p.pid;
     for (int i = 0; i < 500 && !(cell = cb_test_child_of(pid, NULL)); i++)

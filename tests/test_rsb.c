@@ -520,7 +520,7 @@ static void expect_usage(const char *needle, const char *a0, const char *a1, con
                          const char *a3)
 {
     char *out, *err;
-    int st = corobench(&out, &err, "run", "--impl", "sm", "--param", "switches=10", "-o",
+    int st = corobench(&out, &err, "run", "--invocations", "1", "--impl", "sm", "--param", "switches=10", "-o",
                        "/dev/null", a0, a1, a2, a3, NULL);
     CB_CHECK_EQ_INT(st, 2);
     CB_CHECK_CONTAINS(err, needle);
@@ -547,7 +547,7 @@ CB_TEST_T(rsb_cli_variants_side_by_side, 300)
     char out_path[256];
     snprintf(out_path, sizeof out_path, "/tmp/cbtest-%ld-rsb.json", (long)getpid());
     char *out, *err;
-    int st = corobench(&out, &err, "run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+    int st = corobench(&out, &err, "run", "--invocations", "1", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                        "depth=3", "--param", "switches=2000", "--reps", "2", "--min-rep-ms", "1",
                        "--variant", "plain,jmpret", "--rsb", "sim", "--rsb-model", "circular",
                        "--rsb-entries", "16", "-o", out_path, NULL);
@@ -597,8 +597,8 @@ CB_TEST_T(rsb_jmpret_same_work, 600)
     char *out, *err;
     /* --timeout 240: thread spawn's 10,000 threads took 33-65 s on a loaded 2-core VM, past the
      * 60 s default; this test is about the same work, not the time. */
-    int st = corobench(&out, &err, "run", "--quick", "--variant", "plain,jmpret", "--timeout",
-                       "240", "--no-table", "-o", out_path, NULL);
+    int st = corobench(&out, &err, "run", "--invocations", "1", "--quick", "--variant",
+                       "plain,jmpret", "--timeout", "240", "--no-table", "-o", out_path, NULL);
     if (st != 0)
         CB_FAIL("exit %d: %s", st, err);
     json_error_t e;
@@ -663,7 +663,7 @@ static json_t *auto_run(char **out)
 {
     char path[512], *err;
     snprintf(path, sizeof path, "%s/run.json", cal_dir());
-    int st = corobench(out, &err, "run", "--impl", "asm", "--workload", "pingpong", "--param",
+    int st = corobench(out, &err, "run", "--invocations", "1", "--impl", "asm", "--workload", "pingpong", "--param",
                        "depth=20", "--param", "switches=500", "--reps", "1", "--min-rep-ms", "1",
                        "--rsb", "sim", "-o", path, NULL);
     if (st != 0)

@@ -4,7 +4,10 @@
 #define CB_BUILD_H
 
 #define CB_VERSION "0.1.0"
-#define CB_SCHEMA "corobench-results/1"
+#define CB_SCHEMA "corobench-results/2"
+/* The schema before invocations (one process per cell): still read, each cell as one
+ * invocation (docs/results-schema.md). */
+#define CB_SCHEMA_1 "corobench-results/1"
 
 extern const char cb_build_commit[], cb_build_cc[], cb_build_compiler[], cb_build_cflags[],
     cb_build_arch[], cb_build_variant[];

@@ -64,6 +64,9 @@ typedef struct measure {
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
+    /* COROBENCH_TEST_SLOWDOWN (docs/ci.md, the A/A test): every timed repetition made this many
+     * times longer by spinning on the clock inside the timed region; 1: off. */
+    double slowdown;
     char err[512];
 } measure;
 
@@ -157,6 +160,11 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     for (uint64_t b = 0; b < made && rc == 0; b++)
         rc = ms->f->run(ms->inst[b], ms->err, sizeof ms->err);
     uint64_t t1 = cb_clock_now();
+    if (ms->slowdown > 1) {
+        uint64_t until = t0 + (uint64_t)((double)(t1 - t0) * ms->slowdown);
+        while ((t1 = cb_clock_now()) < until)
+            ;
+    }
     if (counted)
         cb_counters_disable(ms->ctr);
     getrusage(RUSAGE_SELF, &ru1);
@@ -364,7 +372,25 @@ static json_t *to_json(const measure *ms, json_t *cell)
     json_object_set_new(cell, "batch_limited_why", limited ? json_string(limited) : json_null());
     drift_to_json(ms, cell);
     json_object_set_new(cell, "memory", cb_mem_json(ms->first.ops));
+    if (ms->slowdown > 1) /* never silent: a slowed cell says so */
+        json_object_set_new(cell, "test_slowdown", json_real(ms->slowdown));
     return cell;
+}
+
+/* The test knob COROBENCH_TEST_SLOWDOWN=FACTOR[@IMPL/WORKLOAD]: this cell's factor, 1 when it
+ * is unset, malformed or names another cell. Never set by corobench itself: tests/aa.sh sets it
+ * to prove that compare catches a known slowdown. */
+static double test_slowdown(const cb_cell *c)
+{
+    const char *v = getenv("COROBENCH_TEST_SLOWDOWN");
+    char *end, want[160];
+    if (!v || !*v)
+        return 1;
+    double f = strtod(v, &end);
+    if (end == v || !(f > 1 && f < 100))
+        return 1;
+    snprintf(want, sizeof want, "%s/%s", c->impl->name, c->wl->name);
+    return *end == '\0' || (*end == '@' && !strcmp(end + 1, want)) ? f : 1;
 }
 
 json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
@@ -373,7 +399,7 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
         return cb_ext_measure(c, m); /* go, node: their own program times the cell */
     json_t *cell = json_object();
     measure ms = {.c = c, .m = m, .f = cb_wl_family(c->wl, c->impl), .hz = cb_clock_hz(),
-                  .batch = 1, .have_create = 1};
+                  .batch = 1, .have_create = 1, .slowdown = test_slowdown(c)};
     if (!ms.f) {
         cb_wl_no_body(c->wl, c->impl, ms.err, sizeof ms.err);
         return failed(cell, ms.err);

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "claims.h"
-#include "estimate.h"
 #include "harness/common/alloc.h"
 #include "harness/measure/rsbfit.h"
 #include "harness/results/cell.h"
+#include "harness/results/estimate.h"
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
 #include "signif.h"

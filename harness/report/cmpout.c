@@ -12,7 +12,7 @@
 
 typedef struct cmp_cell {
     char *cell, *detail;
-    double base, new, ratio;
+    double base, new, ratio, lo, hi;
     cb_cmp_verdict v;
     size_t seq; /* the order given: ties keep it (qsort is not stable) */
 } cmp_cell;
@@ -76,14 +76,14 @@ void cb_cmp_out_problem(cb_cmp_out *o, const char *kind, const char *cell, const
 }
 
 void cb_cmp_out_cell(cb_cmp_out *o, const char *cell, double base, double new, double ratio,
-                     const char *detail, cb_cmp_verdict v)
+                     double lo, double hi, const char *detail, cb_cmp_verdict v)
 {
     if (o->n == o->cap) {
         o->cap = o->cap ? 2 * o->cap : 64;
         o->cells = cb_xrealloc(o->cells, o->cap * sizeof *o->cells);
     }
-    o->cells[o->n] = (cmp_cell){cb_xstrdup(cell), cb_xstrdup(detail), base, new, ratio, v,
-                                 o->n};
+    o->cells[o->n] = (cmp_cell){cb_xstrdup(cell), cb_xstrdup(detail), base, new, ratio, lo, hi,
+                                 v, o->n};
     o->n++;
 }
 
@@ -246,12 +246,14 @@ static void write_json(cb_cmp_out *o, json_t *probs, int status)
         cmp_cell *c = &o->cells[i];
         if (!shown(o, c))
             continue;
+        json_t *ci = isfinite(c->lo) && isfinite(c->hi) ? json_pack("[f, f]", c->lo, c->hi)
+                                                        : json_null();
         json_array_append_new(cells,
-                              json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:s}", "cell", c->cell,
-                                        "verdict", verdict_name[c->v], "base_ns_per_op", c->base,
-                                        "new_ns_per_op", c->new, "ratio", c->ratio,
-                                        "change_percent", (c->ratio - 1) * 100, "decided_by",
-                                        c->detail));
+                              json_pack("{s:s, s:s, s:f, s:f, s:f, s:o, s:f, s:s}", "cell",
+                                        c->cell, "verdict", verdict_name[c->v], "base_ns_per_op",
+                                        c->base, "new_ns_per_op", c->new, "ratio", c->ratio,
+                                        "ratio_ci95", ci, "change_percent",
+                                        (c->ratio - 1) * 100, "decided_by", c->detail));
     }
     json_t *doc = json_pack("{s:s, s:O, s:O, s:i, s:O, s:o, s:O}", "schema",
                             "corobench-compare/1", "base", json_object_get(o->files, "base"),

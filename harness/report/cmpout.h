@@ -31,10 +31,11 @@ void cb_cmp_out_files(cb_cmp_out *o, const char *side, const char *file);
 /* A problem or a note: kind is "ERROR", "CHANGED" or "note"; text says what. */
 void cb_cmp_out_problem(cb_cmp_out *o, const char *kind, const char *cell, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* A timed cell: the two figures (ns per op), new/base, and what decided the verdict ("p 0.003",
- * "n=3/3", an interval...). */
+/* A timed cell: the two figures (ns per op), new/base with its 95% interval (lo, hi: NaN when
+ * a side has one invocation), and what decided the verdict (the interval, or why there is
+ * none). */
 void cb_cmp_out_cell(cb_cmp_out *o, const char *cell, double base, double new, double ratio,
-                     const char *detail, cb_cmp_verdict v);
+                     double lo, double hi, const char *detail, cb_cmp_verdict v);
 /* A summary line; name is its key in the json form. */
 void cb_cmp_out_summary(cb_cmp_out *o, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -4,12 +4,16 @@
  *  - did NEW run? A cell failed or timed out in NEW, or missing from it, is an error;
  *  - did it do the same work and the same deterministic things? checksum, suspensions and ops
  *    must be equal (else the timing means nothing); the simulated return-stack counts and the
- *    bytes per coroutine are compared exactly (--metric deterministic|all);
- *  - is it slower? A two-sided Mann-Whitney U test on the repetition samples, Holm-corrected
- *    over the cells compared; regressed = slower by more than --threshold percent with a
- *    corrected p below --alpha (--metric time|all). Fewer than CMP_MIN_SAMPLES samples on a
- *    side give no verdict ("inconclusive"). The whole run regressed when the geometric mean of
- *    the tested cells' ratios is past the threshold and a sign test over them is below alpha.
+ *    bytes per coroutine are compared exactly (--metric deterministic|all), except the heap of
+ *    a garbage-collected runtime (its collector decides it: a measurement, shown, not gated);
+ *  - is it slower? The ratio new/base of the cells' estimates, with its 95% interval from a
+ *    hierarchical bootstrap over both sides' invocations (interval.h): regressed when the whole
+ *    interval lies above 1 + --threshold, improved when it lies below 1 / (1 + threshold),
+ *    else unchanged; inconclusive, with the reason, when a side has one invocation (a
+ *    schema-1 file, --invocations 1): one process says nothing about the spread between
+ *    processes. No p-value is left to correct. The whole run regressed when the interval of
+ *    the geometric mean of the cells' ratios (a t interval over the cells' log ratios: the
+ *    cells are its unit) lies above 1 + threshold.
  * Each side is a results file, a directory (its *.json files) or a comma-separated list of
  * these, their cells merged (run.sh writes one file per part of the suite). The output, in
  * text, md or json (--format), is written by cmpout.c: problems first, regressions first.
@@ -28,16 +32,17 @@
 #include "harness/results/fields.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
+#include "harness/common/interval.h"
 #include "harness/common/stats.h"
 #include "harness/results/baseline.h"
+#include "harness/results/estimate.h"
 #include "harness/results/load.h"
-#include "signif.h"
+#include "signif.h" /* cb_geomean */
 
-enum { CMP_MIN_SAMPLES = 5, CMP_KEY = 768 };
+enum { CMP_KEY = 768 };
 
 typedef struct cmp_opts {
     double threshold; /* percent */
-    double alpha;
     int time, deterministic; /* which metrics */
     int allow_missing;
     cb_cmp_format format;
@@ -46,18 +51,16 @@ typedef struct cmp_opts {
     char baseline[4096]; /* --baseline NAME: its path, the base side */
 } cmp_opts;
 
-/* One matched pair of ok cells with a timing test. */
+/* One matched pair of ok cells with timing. */
 typedef struct timed {
     const char *key;
-    double base, new, p, adj;
-    size_t nb, nn;
-    int tested; /* 0: fewer than CMP_MIN_SAMPLES on a side */
+    cb_estimate base, new, ratio; /* ratio = new / base */
 } timed;
 
 typedef struct tally {
     size_t regressed, improved, unchanged, inconclusive;
-    size_t failed, missing, only_new, base_failed, different_work, det_changes;
-    int run_regressed; /* the geometric mean of the tested cells, by a sign test */
+    size_t failed, missing, only_new, base_failed, different_work, det_changes, gc_heap;
+    int run_regressed; /* the interval of the geometric mean over the cells */
 } tally;
 
 static void cell_key(json_t *c, char *buf, size_t len)
@@ -67,35 +70,6 @@ static void cell_key(json_t *c, char *buf, size_t len)
     snprintf(buf, len, "%s %s %s/%s", json_string_value(json_object_get(c, "workload")), params,
              json_string_value(json_object_get(c, "impl")),
              json_string_value(json_object_get(c, "variant")));
-}
-
-/* The samples of an ok cell, or -1 with *e naming the file and cell. */
-static int samples_of(json_t *c, const char *file, const char *key, double **out, size_t *n,
-                      cb_error *e)
-{
-    json_t *s = json_object_get(c, "samples_ns_per_op"), *v;
-    size_t i;
-    *out = NULL;
-    *n = 0;
-    if (!s) /* a document with deterministic fields only (the CI baseline) */
-        return 0;
-    if (!json_is_array(s))
-        goto bad;
-    *out = cb_xmalloc((json_array_size(s) + 1) * sizeof **out);
-    json_array_foreach(s, i, v)
-    {
-        if (!json_is_number(v) || !(json_number_value(v) > 0))
-            goto bad;
-        (*out)[(*n)++] = json_number_value(v);
-    }
-    return 0;
-bad:
-    free(*out);
-    *out = NULL;
-    return cb_error_set(e,
-                        "'%s': cell '%s': samples_ns_per_op is not an array of positive numbers "
-                        "(valid: a %s file)",
-                        file, key, CB_SCHEMA);
 }
 
 /* Every cell needs the strings that make its key; -1 with *e when one lacks them or another
@@ -210,10 +184,16 @@ static void value_text(json_t *v, char *buf, size_t len)
  * NEW has is not. Returns 1 when the work differed. */
 static int compare_fields(json_t *bc, json_t *nc, const char *key, const cmp_opts *o, tally *t)
 {
-    int work = 0;
+    int work = 0, gc_noted = 0;
     for (const cb_det_field *f = cb_det_fields; f->path; f++) {
         if (f->kind != CB_DET_WORK && !o->deterministic)
             continue;
+        if (f->kind == CB_DET_MEMORY && !strncmp(f->path, "memory.heap_", 12) &&
+            (cb_cell_heap_measured(bc) || cb_cell_heap_measured(nc))) {
+            /* a garbage collector decides these: a measurement, never compared exactly */
+            t->gc_heap += !gc_noted++;
+            continue;
+        }
         json_t *b = cb_field(bc, f->path), *n = cb_field(nc, f->path);
         if (!b || (n && json_equal(b, n)) ||
             (json_is_number(b) && json_is_number(n) &&
@@ -235,106 +215,107 @@ static int compare_fields(json_t *bc, json_t *nc, const char *key, const cmp_opt
     return work;
 }
 
-/* Verdicts after the Holm correction over every tested cell. */
+/* Each cell's verdict from the interval of its ratio. */
 static void timing_verdicts(timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
-    double *p = cb_xmalloc((n + 1) * sizeof *p);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (tm[i].tested)
-            p[m++] = tm[i].p;
-    cb_holm(p, p, m);
-    m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (tm[i].tested)
-            tm[i].adj = p[m++];
-    free(p);
+    double up = 1 + o->threshold / 100, down = 1 / up;
     for (size_t i = 0; i < n; i++) {
         timed *x = &tm[i];
-        double ratio = x->new / x->base;
         cb_cmp_verdict verdict;
-        if (!x->tested)
+        char why[160];
+        if (!x->ratio.ok) {
             verdict = CB_CMP_INCONCLUSIVE, t->inconclusive++;
-        else if (x->adj < o->alpha && ratio > 1 + o->threshold / 100)
-            verdict = CB_CMP_REGRESSED, t->regressed++;
-        else if (x->adj < o->alpha && ratio < 1 / (1 + o->threshold / 100))
-            verdict = CB_CMP_IMPROVED, t->improved++;
-        else
-            verdict = CB_CMP_UNCHANGED, t->unchanged++;
-        char pt[32];
-        if (x->tested)
-            snprintf(pt, sizeof pt, "p %.2g (Holm)", x->adj);
-        else
-            snprintf(pt, sizeof pt, "n=%zu/%zu", x->nb, x->nn);
-        cb_cmp_out_cell(o->out, x->key, x->base, x->new, ratio, pt, verdict);
+            snprintf(why, sizeof why, "K=%zu/%zu: needs >= 2 invocations a side", x->base.k,
+                     x->new.k);
+        } else {
+            if (x->ratio.lo > up)
+                verdict = CB_CMP_REGRESSED, t->regressed++;
+            else if (x->ratio.hi < down)
+                verdict = CB_CMP_IMPROVED, t->improved++;
+            else
+                verdict = CB_CMP_UNCHANGED, t->unchanged++;
+            snprintf(why, sizeof why, "95%% CI %.3f-%.3f, K %zu/%zu", x->ratio.lo, x->ratio.hi,
+                     x->base.k, x->new.k);
+        }
+        cb_cmp_out_cell(o->out, x->key, x->base.est, x->new.est, x->ratio.est, x->ratio.lo,
+                        x->ratio.hi, why, verdict);
     }
-}
-
-/* The smallest number of samples a side with which one cell out of m can pass Holm's first
- * step (2 / C(2r, r) < alpha / m), for the hint printed when the samples cannot. */
-static size_t reps_needed(double alpha, size_t m)
-{
-    size_t r = 1;
-    while (r < 1000 && cb_mwu_min_p(r, r) >= alpha / (double)m)
-        r++;
-    return r;
 }
 
 static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
-    double *ratio = cb_xmalloc((n + 1) * sizeof *ratio);
-    size_t tested = 0, k = 0;
-    double best_min_p = 1;
+    /* The run as a whole, over the cells with an interval: the geometric mean of their ratios
+     * and a t interval over their log ratios (the cells are the units; each cell's own
+     * uncertainty shows in how far its ratio lies from the others'). */
+    double *lr = cb_xcalloc(n + 1, sizeof *lr), *all = cb_xcalloc(n + 1, sizeof *all);
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        ratio[k++] = tm[i].new / tm[i].base;
-        if (tm[i].tested) {
-            tested++;
-            best_min_p = fmin(best_min_p, cb_mwu_min_p(tm[i].nb, tm[i].nn));
-        }
+        all[i] = tm[i].ratio.est;
+        if (tm[i].ratio.ok)
+            lr[m++] = log(tm[i].ratio.est);
     }
-    /* The run as a whole: a shift of every cell the same way is found by a sign test over the
-     * tested cells even when each cell alone has too few samples to pass Holm's correction. */
-    size_t up = 0, down = 0;
-    double *tr = cb_xmalloc((n + 1) * sizeof *tr);
-    size_t nt = 0;
-    for (size_t i = 0; i < n; i++)
-        if (tm[i].tested) {
-            tr[nt++] = tm[i].new / tm[i].base;
-            up += tm[i].new > tm[i].base;
-            down += tm[i].new < tm[i].base;
-        }
-    if (k)
+    if (n)
         cb_cmp_out_summary(o->out, "geomean", "geomean new/base: %.3fx over %zu cells",
-                           cb_geomean(ratio, k), k);
-    if (o->time && nt) {
-        double g = cb_geomean(tr, nt), p = cb_sign_test(up, down);
+                           cb_geomean(all, n), n);
+    if (o->time && m >= 2) {
+        double mean = 0, var = 0;
+        for (size_t i = 0; i < m; i++)
+            mean += lr[i] / (double)m;
+        for (size_t i = 0; i < m; i++)
+            var += (lr[i] - mean) * (lr[i] - mean) / (double)(m - 1);
+        double h = cb_t975(m - 1) * sqrt(var / (double)m), up = 1 + o->threshold / 100;
+        double g = exp(mean), lo = exp(mean - h), hi = exp(mean + h);
         const char *v = "unchanged";
-        if (p < o->alpha && g > 1 + o->threshold / 100)
+        if (lo > up)
             v = "REGRESSED", t->run_regressed = 1;
-        else if (p < o->alpha && g < 1 / (1 + o->threshold / 100))
+        else if (hi < 1 / up)
             v = "improved";
         cb_cmp_out_summary(o->out, "whole_run",
-                           "whole run: geomean %.3fx over %zu tested cells, %zu slower, %zu "
-                           "faster (sign test p = %.2g): %s",
-                           g, nt, up, down, p, v);
+                           "whole run: geomean %.3fx [95%% CI %.3f, %.3f] over the %zu cells "
+                           "with an interval: %s",
+                           g, lo, hi, m, v);
+    } else if (o->time && n) {
+        cb_cmp_out_summary(o->out, "whole_run",
+                           "whole run: inconclusive (%zu cells with an interval; 2 are needed)",
+                           m);
     }
-    free(tr);
-    free(ratio);
+    free(lr);
+    free(all);
     if (o->time)
         cb_cmp_out_summary(o->out, "time",
                            "time: %zu regressed, %zu improved, %zu unchanged, %zu inconclusive "
-                           "(fewer than %d samples a side)",
-                           t->regressed, t->improved, t->unchanged, t->inconclusive,
-                           CMP_MIN_SAMPLES);
+                           "(fewer than 2 invocations a side)",
+                           t->regressed, t->improved, t->unchanged, t->inconclusive);
+    if (t->inconclusive)
+        cb_cmp_out_summary(o->out, "single_invocation",
+                           "note: %zu cells inconclusive: one invocation on a side (K=base/new; "
+                           "a schema-1 file or --invocations 1): one process says nothing about "
+                           "the spread between processes",
+                           t->inconclusive);
     if (o->time)
-        cb_cmp_out_summary(o->out, "rule", "rule: threshold %g%%, alpha %g, Holm over %zu cells",
-                           o->threshold, o->alpha, tested);
-    if (tested && best_min_p >= o->alpha / (double)tested)
-        cb_cmp_out_summary(o->out, "power",
-                           "note: no cell can be significant: the smallest possible p here is "
-                           "%.2g and Holm over %zu cells needs p < %.2g; run with --reps %zu or "
-                           "more",
-                           best_min_p, tested, o->alpha / (double)tested, reps_needed(o->alpha, tested));
+        cb_cmp_out_summary(o->out, "rule",
+                           "rule: a cell regressed when the 95%% interval of new/base lies "
+                           "above 1 + %g%% (improved: below 1 / (1 + %g%%))",
+                           o->threshold, o->threshold);
+    /* How often the two runs' own intervals miss each other: on an unchanged build, a figure
+     * to watch (docs/ci.md: at most 10% of the default suite's cells). */
+    size_t both = 0, apart = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tm[i].base.ok && tm[i].new.ok) {
+            both++;
+            apart += tm[i].base.hi < tm[i].new.lo || tm[i].new.hi < tm[i].base.lo;
+        }
+    if (o->time && both)
+        cb_cmp_out_summary(o->out, "intervals",
+                           "intervals: base's and new's 95%% intervals do not overlap in %zu "
+                           "of %zu cells (%.1f%%)",
+                           apart, both, 100.0 * (double)apart / (double)both);
+    if (t->gc_heap)
+        cb_cmp_out_summary(o->out, "gc_heap",
+                           "note: %zu cells' heap bytes come from a garbage-collected runtime's "
+                           "statistics (memory.runtime_stats): a measurement, not compared "
+                           "exactly",
+                           t->gc_heap);
     cb_cmp_out_summary(o->out, "cells",
                        "cells: %zu failed or timed out in new, %zu missing in new%s, %zu only in "
                        "new, %zu did not run in base",
@@ -349,13 +330,13 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
 static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
 {
     static const char usage[] = "BASE NEW (each a results file, a directory of them or a "
-                                "comma-separated list) [--threshold PERCENT] [--alpha A] "
+                                "comma-separated list) [--threshold PERCENT] "
                                 "[--metric time|deterministic|all] [--allow-missing] "
                                 "[--format text|md|json] [--only-changed]; or --baseline NAME "
                                 "NEW (results/baselines/NAME.json, saved by run "
                                 "--save-baseline NAME)";
     size_t nf = 0;
-    int threshold_set = 0, alpha_set = 0, metric_set = 0, format_set = 0; /* each once */
+    int threshold_set = 0, metric_set = 0, format_set = 0; /* each once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -365,12 +346,6 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
             if (*end || end == argv[i] || !(o->threshold >= 0) || !isfinite(o->threshold))
                 return cb_usage_error("invalid value '%s' for --threshold (valid: a percentage "
                                       ">= 0)",
-                                      cb_quote(argv[i]));
-        } else if (!strcmp(a, "--alpha") && has && !alpha_set++) {
-            o->alpha = strtod(argv[++i], &end);
-            if (*end || end == argv[i] || !(o->alpha > 0 && o->alpha < 1))
-                return cb_usage_error("invalid value '%s' for --alpha (valid: a number between "
-                                      "0 and 1)",
                                       cb_quote(argv[i]));
         } else if (!strcmp(a, "--metric") && has && !metric_set++) {
             const char *m = argv[++i];
@@ -423,7 +398,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
 
 int cb_cmd_compare(int argc, char **argv)
 {
-    cmp_opts o = {.threshold = 5, .alpha = 0.05, .time = 1, .deterministic = 1};
+    cmp_opts o = {.threshold = 5, .time = 1, .deterministic = 1};
     const char *files[2];
     int rc = parse_opts(argc, argv, &o, files);
     if (rc)
@@ -470,23 +445,11 @@ int cb_cmd_compare(int argc, char **argv)
         }
         if (compare_fields(bc, nc, key, &o, &t) || !o.time)
             continue;
-        double *bs, *nss;
-        size_t nb, nn;
-        if (samples_of(bc, "base", key, &bs, &nb, &err) ||
-            samples_of(nc, "new", key, &nss, &nn, &err)) {
-            rc = cb_usage_error("%s", err.msg);
-            break;
-        }
-        if (nb && nn) {
-            timed *x = &tm[n++];
-            *x = (timed){.key = key, .base = cb_median(bs, nb), .new = cb_median(nss, nn),
-                         .nb = nb, .nn = nn};
-            x->tested = nb >= CMP_MIN_SAMPLES && nn >= CMP_MIN_SAMPLES;
-            if (x->tested)
-                x->p = cb_mwu(bs, nb, nss, nn).p;
-        }
-        free(bs);
-        free(nss);
+        timed x = {.key = key};
+        /* a document with deterministic fields only (the CI baseline) has no samples */
+        if (cb_cell_estimate(bc, &x.base) == 0 && cb_cell_estimate(nc, &x.new) == 0 &&
+            cb_cell_ratio(nc, bc, &x.ratio) == 0)
+            tm[n++] = x;
     }
     json_object_foreach(nidx, key, nc)
     {

@@ -28,7 +28,7 @@
 #include "harness/common/stats.h"
 #include "harness/common/output.h"
 #include "harness/results/load.h"
-#include "estimate.h"
+#include "harness/results/estimate.h"
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */
@@ -447,8 +447,9 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const cb_
                 json_object_set(d, identity[k], json_object_get(c, identity[k]));
         for (const cb_det_field *f = cb_det_fields; f->path; f++) {
             json_t *v = cb_field(c, f->path);
-            if (!v)
-                continue;
+            if (!v || (f->kind == CB_DET_MEMORY && !strncmp(f->path, "memory.heap_", 12) &&
+                       cb_cell_heap_measured(c)))
+                continue; /* a garbage collector's heap is a measurement (fields.h) */
             /* Rebuild the path's objects ("memory.heap_bytes_per_coro"). */
             json_t *at = d;
             const char *p = f->path, *dot;

@@ -70,6 +70,11 @@ static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t 
     char flags[16];
     cb_cell_flags(c, flags, sizeof flags);
     size_t n = (size_t)snprintf(text, len, "%.2f", *v);
+    json_t *ci = json_object_get(ns, "ci95");
+    if (json_is_array(ci) && n < len) /* schema 2, K >= 2: the 95% interval */
+        n += (size_t)snprintf(text + n, len - n, " (%.2f..%.2f)",
+                              json_number_value(json_array_get(ci, 0)),
+                              json_number_value(json_array_get(ci, 1)));
     if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct") && n < len)
         n += (size_t)snprintf(text + n, len - n, " [%+.2f]", *v - direct);
     if (flags[0] && n < len)
@@ -183,8 +188,9 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
     const char *unit = cb_results_unit(cells, wl);
     char title[256];
     snprintf(title, sizeof title,
-             "(median ns per %s; [+d] = ns over direct, no coroutine; x = times the fastest "
-             "plain build in the row; a variant: times its plain twin)",
+             "(ns per %s: the median of the invocations' medians, (lo..hi) its 95%% interval; "
+             "[+d] = ns over direct, no coroutine; x = times the fastest plain build in the row; "
+             "a variant: times its plain twin)",
              unit ? unit : "op, the unit each point names");
     if (grid_table(out, cells, wl, title, timing_value, 1, !unit))
         fprintf(out, "\n%s.\n", cb_cell_flags_legend);
@@ -214,6 +220,14 @@ static void machine_line(FILE *out, const char *in, json_t *doc)
             (long long)json_integer_value(json_object_get(m, "logical_cpus")),
             text_or(m, "kernel"), text_or(m, "clock"), text_or(b, "compiler"),
             text_or(b, "cflags"));
+    json_t *run = json_object_get(doc, "run"), *inv = json_object_get(run, "invocations");
+    if (json_is_integer(json_object_get(run, "reps")))
+        fprintf(out, "- each cell: %lld invocations (processes, interleaved) x %lld repetitions%s\n",
+                json_is_integer(inv) ? (long long)json_integer_value(inv) : 1LL,
+                (long long)json_integer_value(json_object_get(run, "reps")),
+                json_is_integer(inv) && json_integer_value(inv) >= 2
+                    ? ""
+                    : " (one process per cell: no interval, no difference counts)");
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), k, v)

@@ -62,6 +62,12 @@ const char *cb_str(json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
+int cb_cell_heap_measured(json_t *cell)
+{
+    json_t *rs = cb_field(cell, "memory.runtime_stats");
+    return rs && !json_is_null(rs);
+}
+
 int cb_cell_ok(json_t *cell)
 {
     const char *st = cb_str(cell, "status");

@@ -29,6 +29,11 @@ typedef struct cb_det_field {
  * gives the same values on every run. What they depend on across machines: docs/ci.md. */
 extern const cb_det_field cb_det_fields[];
 
+/* 1 when the cell's heap figures (memory.heap_bytes_per_coro, heap_allocs_per_coro) come from a
+ * garbage-collected runtime's own statistics (memory.runtime_stats: go, node): the collector
+ * decides them, so they are measurements, kept out of every exact comparison. The C families'
+ * (and Lua's, counted by its allocator) are exact. */
+int cb_cell_heap_measured(json_t *cell);
 /* The string at key of obj, or NULL. */
 const char *cb_str(json_t *obj, const char *key);
 /* Whether a cell ran (status "ok"). */

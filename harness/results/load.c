@@ -125,6 +125,24 @@ static int optional_type(checker *k, json_t *obj, const char *field, int type1, 
 
 static const char *const statuses[] = {"ok", "failed", "timeout", "unsupported", NULL};
 
+/* An array of finite numbers >= 0 (or absent). */
+static int check_samples(checker *k, json_t *samples, const char *field)
+{
+    json_t *s;
+    size_t i;
+    if (samples && !json_is_array(samples))
+        return bad(k, field, "is %s (valid: an array of numbers)", json_kind(samples));
+    json_array_foreach(samples, i, s)
+    {
+        if (!json_is_number(s) || !isfinite(json_number_value(s)) || json_number_value(s) < 0) {
+            char f[96];
+            snprintf(f, sizeof f, "%s[%zu]", field, i);
+            return bad(k, f, "is %s (valid: a finite number >= 0)", json_kind(s));
+        }
+    }
+    return 0;
+}
+
 static int check_timing(checker *k, json_t *cell)
 {
     json_t *ns = json_object_get(cell, "ns_per_op");
@@ -135,18 +153,35 @@ static int check_timing(checker *k, json_t *cell)
                want_number(k, ns, "max", "ns_per_op.max", 0, 0) ||
                want_integer(k, ns, "reps", "ns_per_op.reps", 1, REQUIRED)))
         return -1;
-    json_t *samples = json_object_get(cell, "samples_ns_per_op"), *s;
+    json_t *ci = json_object_get(ns, "ci95");
+    if (ci && !json_is_null(ci) &&
+        (!json_is_array(ci) || json_array_size(ci) != 2 ||
+         !json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1)) ||
+         !isfinite(json_number_value(json_array_get(ci, 0))) ||
+         !isfinite(json_number_value(json_array_get(ci, 1))) ||
+         json_number_value(json_array_get(ci, 0)) > json_number_value(json_array_get(ci, 1))))
+        return bad(k, "ns_per_op.ci95", "is %s (valid: null or [lo, hi], finite, lo <= hi)",
+                   json_kind(ci));
+    if (check_samples(k, json_object_get(cell, "samples_ns_per_op"), "samples_ns_per_op"))
+        return -1;
+    /* Schema 2: one entry per process, each with its own samples (estimate.h reads them). */
+    json_t *invs = json_object_get(cell, "invocations"), *inv;
     size_t i;
-    if (samples && !json_is_array(samples))
-        return bad(k, "samples_ns_per_op", "is %s (valid: an array of numbers)",
-                   json_kind(samples));
-    json_array_foreach(samples, i, s)
+    if (invs && (!json_is_array(invs) || !json_array_size(invs)))
+        return bad(k, "invocations", "is %s (valid: a non-empty array of objects)",
+                   json_kind(invs));
+    json_array_foreach(invs, i, inv)
     {
-        if (!json_is_number(s) || !isfinite(json_number_value(s)) || json_number_value(s) < 0) {
-            char f[64];
-            snprintf(f, sizeof f, "samples_ns_per_op[%zu]", i);
-            return bad(k, f, "is %s (valid: a finite number >= 0)", json_kind(s));
-        }
+        char f[64];
+        snprintf(f, sizeof f, "invocations[%zu]", i);
+        if (!json_is_object(inv))
+            return bad(k, f, "is %s (valid: an object)", json_kind(inv));
+        json_t *s = json_object_get(inv, "samples_ns_per_op");
+        snprintf(f, sizeof f, "invocations[%zu].samples_ns_per_op", i);
+        if (!json_is_array(s) || !json_array_size(s))
+            return bad(k, f, "is %s (valid: a non-empty array of numbers)", json_kind(s));
+        if (check_samples(k, s, f))
+            return -1;
     }
     return 0;
 }
@@ -244,11 +279,12 @@ static int check_top(checker *k, json_t *doc)
     if (!json_is_object(doc))
         return bad(k, "(document)", "is %s (valid: an object)", json_kind(doc));
     json_t *schema = json_object_get(doc, "schema");
-    if (!json_is_string(schema) || strcmp(json_string_value(schema), CB_SCHEMA))
-        return bad(k, "schema", "is %s%s%s (valid: \"%s\")",
+    if (!json_is_string(schema) || (strcmp(json_string_value(schema), CB_SCHEMA) &&
+                                    strcmp(json_string_value(schema), CB_SCHEMA_1)))
+        return bad(k, "schema", "is %s%s%s (valid: \"%s\" or \"%s\")",
                    json_is_string(schema) ? "'" : json_kind(schema),
                    json_is_string(schema) ? cb_quote(json_string_value(schema)) : "",
-                   json_is_string(schema) ? "'" : "", CB_SCHEMA);
+                   json_is_string(schema) ? "'" : "", CB_SCHEMA, CB_SCHEMA_1);
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
     if (want_string(k, doc, "created_utc", "created_utc", 1, OPTIONAL) ||
         want_string(k, doc, "git_commit", "git_commit", 1, OPTIONAL) ||

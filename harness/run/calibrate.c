@@ -107,7 +107,9 @@ static char **sweep_argv(const cal_opts *o, int pmu, int count, const char *out,
                            "pingpong", "--param", b->depths, "--param", "sites=distinct,same",
                            "--param", b->sw, "--variant", "plain,jmpret", "--reps", b->reps,
                            "--warmup", "1", "--min-rep-ms", b->mrm, "--pin", b->pin, "--no-table",
-                           "-o", (char *)out};
+                           "-o", (char *)out,
+                           /* one process per point per sweep: the sweeps are the runs (--runs) */
+                           "--invocations", "1"};
     int k = 0;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         b->argv[k++] = fixed[i];

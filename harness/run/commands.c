@@ -13,6 +13,7 @@
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
 #include "harness/results/baseline.h"
+#include "invocation.h"
 #include "options.h"
 #include "plan.h"
 #include "harness/common/proc.h"
@@ -56,6 +57,7 @@ int cb_cmd_run(int argc, char **argv)
     cb_proc_stop_on_interrupt(cb_out_tmp_now);
 
     cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
+    o.layout_seed = cb_inv_run_seed();
     json_t *doc = cb_run_results_new(&o);
     size_t bad = cb_run_plan(&o, &plan, json_object_get(doc, "cells"));
     size_t done = json_array_size(json_object_get(doc, "cells"));

@@ -173,7 +173,8 @@ static int parse_param(const char *arg, cb_run_opts *o)
 static void run_usage(FILE *f)
 {
     fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
-          "                     [--reps N] [--warmup N] [--min-rep-ms MS] [--quick] [--pin CPU]\n"
+          "                     [--invocations K] [--reps N] [--warmup N] [--min-rep-ms MS]\n"
+          "                     [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table]\n"
           "                     [--save-baseline NAME]\n"
           "                     [--events LIST [--events-kernel]]\n"
@@ -196,7 +197,7 @@ static const struct option longopts[] = {
     {"variant", required_argument, 0, 'V'}, {"rsb", required_argument, 0, 'B'},
     {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
     {"rsb-candidates", no_argument, 0, 'C'},
-    {"force", no_argument, 0, 'F'},
+    {"force", no_argument, 0, 'F'},        {"invocations", required_argument, 0, 'I'},
     {"save-baseline", required_argument, 0, 'S'},
     {0, 0, 0, 0},
 };
@@ -224,6 +225,11 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
             return rc;
         o->measure.reps = (unsigned)v;
         ps->reps_set = 1;
+        return 0;
+    case 'I':
+        if ((rc = cb_opt_int("--invocations", arg, 1, CB_MAX_INVOCATIONS, &v)))
+            return rc;
+        o->invocations = (unsigned)v;
         return 0;
     case 'W':
         if ((rc = cb_opt_int("--warmup", arg, 0, 1000, &v)))
@@ -366,7 +372,10 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
 {
     cb_cell_mode mode = o->cell_mode;
     size_t index = o->cell_index;
-    *o = (cb_run_opts){.measure = {.reps = 10, .warmup = 2, .min_rep_ms = 10},
+    /* 5 repetitions in each of 3 processes: the repetitions go where the variance is
+     * (docs/measurement.md, "Invocations"). */
+    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 2, .min_rep_ms = 10},
+                       .invocations = CB_DEFAULT_INVOCATIONS,
                        .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
                        .argv = argv, .cell_mode = mode, .cell_index = index};
     parse_state ps = {.impl_arg = "all", .wl_arg = "all"};

@@ -4,6 +4,7 @@
 #define CB_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "harness/measure/cell.h"
 
@@ -17,6 +18,11 @@ typedef struct cb_param_arg {
 /* What a `corobench cell` process does with its cell. */
 typedef enum cb_cell_mode { CB_CELL_NONE, CB_CELL_TIME, CB_CELL_COUNT } cb_cell_mode;
 
+/* Processes per cell (--invocations): the process is the unit of replication
+ * (docs/measurement.md); 3 is the fewest from which an interval means much (harness/report/
+ * interval.h widens K = 2's by 9x). */
+enum { CB_DEFAULT_INVOCATIONS = 3, CB_MAX_INVOCATIONS = 1000 };
+
 typedef struct cb_run_opts {
     const cb_impl **impls;
     size_t nimpls;
@@ -25,6 +31,8 @@ typedef struct cb_run_opts {
     cb_param_arg *params;
     size_t nparams;
     cb_measure_opts measure; /* reps, warmup, min_rep_ms, events, the simulated model */
+    unsigned invocations; /* each cell runs in this many processes, interleaved */
+    uint64_t layout_seed; /* the run's: each invocation's layout is drawn from it and recorded */
     int quick;
     int pin_cpu; /* -1: no pinning */
     double timeout_s;

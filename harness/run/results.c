@@ -34,13 +34,20 @@ json_t *cb_run_results_new(const cb_run_opts *o)
         "warmup", (int)o->measure.warmup, "min_rep_ms", o->measure.min_rep_ms, "pin_cpu",
         o->pin_cpu >= 0 ? json_integer(o->pin_cpu) : json_null(), "quick", o->quick, "timeout_s",
         o->timeout_s, "statistic",
-        "median of the repetitions' ns per op; mad = median absolute deviation");
+        "median of the invocations' medians of the repetitions' ns per op, ci95 its 95% interval "
+        "from a hierarchical bootstrap (invocations, then repetitions); mad = the median of the "
+        "invocations' median absolute deviations");
     /* run.variants, run.rsb, run.rsb_model, run.rsb_entries (docs/rsb.md) */
     json_t *v = json_array();
     for (size_t i = 0; i < o->nvariants; i++)
         json_array_append_new(v, json_string(o->variants[i]));
     json_object_set_new(run, "variants", v);
     json_object_set_new(run, "rsb", json_string(o->rsb_sim ? "sim" : "off"));
+    char seed[32];
+    snprintf(seed, sizeof seed, "0x%016llx", (unsigned long long)o->layout_seed);
+    json_object_set_new(run, "invocations", json_integer(o->invocations));
+    json_object_set_new(run, "layout_seed", json_string(seed));
+    json_object_set_new(run, "interleaved", json_true());
     json_object_set_new(run, "rsb_model",
                         o->rsb_sim ? json_string(cb_rsb_model_name(
                                          (cb_rsb_model)o->measure.rsb_model))

@@ -1,5 +1,10 @@
-/* Runs each cell in its own child (optionally pinned): a crash, an overflow report or a hang
- * marks that cell failed or timeout, with the reason, and the run goes on. The child sends its
+/* Runs each cell in --invocations separate processes (optionally pinned), interleaved across the
+ * cells (A1 B1 C1 ... A2 B2 C2 ...) so slow drift spreads over all of them; every invocation
+ * execs a fresh binary (its own address-space randomisation, its own placement) and varies its
+ * layout on purpose: the size of its environment, the start offsets of the stack and the heap
+ * below the measured code, all drawn from a recorded seed (docs/measurement.md). A crash, an
+ * overflow report or a hang in any invocation marks that cell failed or timeout, with the
+ * reason, and the run goes on. The child sends its
  * measured fields back as one JSON object on its stdout; its stderr is kept for the error. A cell
  * of another build variant (bin/corobench-jmpret) runs by exec'ing that binary from the cell's
  * child, with the same run arguments and the cell's index (`corobench cell INDEX time|count
@@ -20,9 +25,11 @@
 #include "harness/results/cell.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
+#include "harness/measure/cell.h"
 #include "harness/measure/clock.h"
 #include "harness/common/proc.h"
 #include "harness/measure/rsbsim.h"
+#include "invocation.h"
 #include "results.h"
 #include "workloads/run_once.h"
 
@@ -56,6 +63,8 @@ typedef struct child {
     const cb_run_opts *o;
     const cb_plan_cell *pc;
     int counting;
+    const char *self;          /* this binary: the timing build of its own variant */
+    const cb_inv_layout *lay;  /* the invocation's layout; NULL for the counting pass */
 } child;
 
 /* `BINARY cell INDEX time|count RUN-ARGS...`, with this process's clock calibration. */
@@ -83,6 +92,8 @@ static int exec_cell(const child *ch, const char *path)
         snprintf(hz, sizeof hz, "%.3f", cb_clock_hz());
         setenv("COROBENCH_TSC_HZ", hz, 1);
     }
+    if (ch->lay)
+        cb_inv_layout_export(ch->lay);
     return cb_proc_exec(argv);
 }
 
@@ -91,6 +102,8 @@ static int child_body(void *arg)
 {
     const child *ch = arg;
     const char *binary = ch->counting ? ch->pc->counter : ch->pc->binary;
+    if (!binary && !ch->counting)
+        binary = ch->self;
     if (binary)
         return exec_cell(ch, binary);
     return print_cell(cb_cell_measure(&ch->pc->cell, &ch->o->measure));
@@ -98,10 +111,10 @@ static int child_body(void *arg)
 
 /* Runs one pass of a cell in a child; the cell's JSON object, or NULL with the reason in why
  * (and *timed_out set when it ran out of time). */
-static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, int counting,
-                         double timeout_s, int *timed_out, char *why, size_t len)
+static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, const cb_inv_layout *lay,
+                         int counting, double timeout_s, int *timed_out, char *why, size_t len)
 {
-    child ch = {o, pc, counting};
+    child ch = {o, pc, counting, cb_inv_self(), lay};
     /* A cell never outlives its run, and ends by its own timer if the run cannot end it. */
     cb_proc_opts po = {.own_group = 1, .pin_cpu = o->pin_cpu, .die_with_parent = 1,
                        .backstop_s = timeout_s * 1.5 + 1};
@@ -144,8 +157,8 @@ static void count_pass(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cel
 {
     char buf[1024], why[768];
     int timed_out;
-    json_t *m = run_child(o, pc, 1, CB_COUNT_TIMEOUT_FACTOR * o->timeout_s, &timed_out, why,
-                          sizeof why);
+    json_t *m = run_child(o, pc, NULL, 1, CB_COUNT_TIMEOUT_FACTOR * o->timeout_s, &timed_out,
+                          why, sizeof why);
     if (!m) {
         snprintf(buf, sizeof buf, "rsbsim pass: %s", why);
     } else if (strcmp(json_string_value(json_object_get(m, "status")) ?: "", "ok") != 0) {
@@ -170,8 +183,8 @@ static void count_pass(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cel
     json_decref(m);
 }
 
-/* Runs one cell into its header object: the measured fields, or the failure. */
-static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
+/* A cell this build cannot run: its header gets the unsupported outcome; 1 if so. */
+static int unsupported(const cb_plan_cell *pc, json_t *cell)
 {
     char buf[1024], reason[900];
     const char *why = cb_wl_unsupported(pc->cell.wl, pc->cell.impl, &pc->cell.params, reason,
@@ -179,32 +192,57 @@ static void run_one(const cb_run_opts *o, const cb_plan_cell *pc, json_t *cell)
     if (why) {
         snprintf(buf, sizeof buf, "unsupported: %s", why);
         set_outcome(cell, "unsupported", buf);
-        return;
+        return 1;
     }
     if (cb_impl_is_language(pc->cell.impl) && strcmp(pc->variant, "plain") != 0) {
         snprintf(buf, sizeof buf, "unsupported: the %s variant rewrites corobench's own code, "
                  "and the %s runtime is not corobench's code", pc->variant, pc->cell.impl->name);
         set_outcome(cell, "unsupported", buf);
-        return;
+        return 1;
     }
     if (!pc->cell.impl->external && !cb_wl_family(pc->cell.wl, pc->cell.impl)) {
         char why[512];
         cb_wl_no_body(pc->cell.wl, pc->cell.impl, why, sizeof why);
         snprintf(buf, sizeof buf, "unsupported: %s", why);
         set_outcome(cell, "unsupported", buf);
-        return;
+        return 1;
     }
+    return 0;
+}
+
+/* Invocation inv of a cell: its result (status ok), or NULL after setting the cell's outcome
+ * (failed or timeout, the invocation named when there are several); *killed when an interrupt
+ * ended it (then the cell's outcome is left alone). The counting pass runs after the first. */
+static json_t *run_invocation(const cb_run_opts *o, const cb_plan_cell *pc, unsigned inv,
+                              json_t *cell, int *killed)
+{
+    char buf[1024], msg[1100];
     int timed_out;
-    json_t *m = run_child(o, pc, 0, o->timeout_s, &timed_out, buf, sizeof buf);
-    if (!m) {
-        set_outcome(cell, timed_out ? "timeout" : "failed", buf);
-        return;
+    cb_inv_layout lay;
+    cb_inv_layout_draw(o->layout_seed, pc->index, inv, &lay);
+    json_t *m = run_child(o, pc, &lay, 0, o->timeout_s, &timed_out, buf, sizeof buf);
+    const char *st = m ? json_string_value(json_object_get(m, "status")) : NULL;
+    if (m && st && !strcmp(st, "ok") && inv == 0 && pc->counter)
+        count_pass(o, pc, m);
+    st = m ? json_string_value(json_object_get(m, "status")) : NULL;
+    *killed = 0;
+    if (m && st && !strcmp(st, "ok"))
+        return m;
+    if (cb_proc_interrupted()) {
+        *killed = 1; /* killed by the interrupt: unfinished, not failed */
+        json_decref(m);
+        return NULL;
     }
-    json_object_update(cell, m);
+    if (m)
+        snprintf(buf, sizeof buf, "%s",
+                 json_string_value(json_object_get(m, "error")) ?: "no reason given");
+    if (o->invocations > 1 && !(st && !strcmp(st, "unsupported")))
+        snprintf(msg, sizeof msg, "invocation %u of %u: %s", inv + 1, o->invocations, buf);
+    else
+        snprintf(msg, sizeof msg, "%s", buf);
+    set_outcome(cell, m ? (st ? st : "failed") : timed_out ? "timeout" : "failed", msg);
     json_decref(m);
-    const char *st = json_string_value(json_object_get(cell, "status"));
-    if (pc->counter && st && !strcmp(st, "ok"))
-        count_pass(o, pc, cell);
+    return NULL;
 }
 
 /* Every variant of a cell must have done the same work (checksum, suspensions) as the first; a
@@ -233,31 +271,78 @@ static size_t cross_check(const cb_run_opts *o, const cb_plan *plan, json_t *cel
     return bad;
 }
 
+/* 1 when the cell failed or timed out (unsupported is not a failure of the run). */
+static int failed(json_t *cell)
+{
+    const char *st = json_string_value(json_object_get(cell, "status"));
+    return st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
+}
+
 size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
 {
-    size_t bad = 0;
-    int progress = isatty(2);
-    for (size_t i = 0; i < plan->ncells && !cb_proc_interrupted(); i++) {
-        const cb_plan_cell *pc = &plan->cells[i];
-        json_t *cell = cb_cell_header(pc);
-        if (progress) {
-            char p[512];
-            cb_cell_params_text(cell, 1, p, sizeof p);
-            fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s", i + 1, plan->ncells, pc->cell.wl->name,
-                    pc->cell.impl->name, p);
-            fflush(stderr);
+    size_t n = plan->ncells, started = 0, seq = 0, bad = 0;
+    unsigned k = o->invocations ? o->invocations : 1;
+    json_t **cell = cb_xcalloc(n + 1, sizeof *cell), **invs = cb_xcalloc(n + 1, sizeof *invs);
+    char *done = cb_xcalloc(n + 1, 1); /* 1: the cell's outcome is settled (not ok) */
+    int progress = isatty(2), stop = 0;
+    /* Interleaved: round r runs invocation r of every cell, in plan order. */
+    for (unsigned r = 0; r < k && !stop; r++) {
+        for (size_t i = 0; i < n; i++) {
+            const cb_plan_cell *pc = &plan->cells[i];
+            if (cb_proc_interrupted()) {
+                stop = 1;
+                break;
+            }
+            if (r == 0) {
+                cell[i] = cb_cell_header(pc);
+                invs[i] = json_array();
+                started = i + 1;
+                done[i] = (char)unsupported(pc, cell[i]);
+            }
+            if (done[i])
+                continue;
+            if (progress) {
+                char p[512];
+                cb_cell_params_text(cell[i], 1, p, sizeof p);
+                fprintf(stderr, "\r\033[K[%u/%u %zu/%zu] %s %s %s", r + 1, k, i + 1, n,
+                        pc->cell.wl->name, pc->cell.impl->name, p);
+                fflush(stderr);
+            }
+            int killed;
+            json_t *m = run_invocation(o, pc, r, cell[i], &killed);
+            if (killed) {
+                if (r == 0) {
+                    started = i; /* the cell never finished an invocation */
+                    json_decref(cell[i]);
+                    json_decref(invs[i]);
+                }
+                stop = 1;
+                break;
+            }
+            if (!m) {
+                done[i] = 1; /* failed, timed out, or unsupported (said by the child) */
+                bad += failed(cell[i]);
+                continue;
+            }
+            cb_inv_layout lay; /* as run_invocation drew it */
+            cb_inv_layout_draw(o->layout_seed, pc->index, r, &lay);
+            cb_inv_record(m, r, seq++, &lay);
+            json_array_append_new(invs[i], m);
         }
-        run_one(o, pc, cell);
-        const char *st = json_string_value(json_object_get(cell, "status"));
-        if (cb_proc_interrupted() && strcmp(st, "ok")) {
-            json_decref(cell); /* killed by the interrupt: unfinished, not failed */
-            break;
-        }
-        bad += st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
-        json_array_append_new(cells_out, cell);
     }
     if (progress)
         fprintf(stderr, "\r\033[K");
+    for (size_t i = 0; i < started; i++) {
+        if (!done[i]) {
+            cb_inv_merge(cell[i], invs[i], k);
+            bad += failed(cell[i]);
+        }
+        json_decref(invs[i]);
+        json_array_append_new(cells_out, cell[i]);
+    }
+    free(cell);
+    free(invs);
+    free(done);
     return bad + cross_check(o, plan, cells_out);
 }
 
@@ -273,7 +358,7 @@ int cb_run_cell_here(const cb_run_opts *o, const cb_plan_cell *pc)
         res = cb_cell_count(&pc->cell, &o->measure);
     } else {
         cb_clock_init(); /* the parent's calibration when it passed one (docs/rsb.md) */
-        res = cb_cell_measure(&pc->cell, &o->measure);
+        res = cb_inv_measure(&pc->cell, &o->measure);
     }
     return print_cell(res);
 }

@@ -24,8 +24,16 @@ static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
         return;
     }
     json_t *ns = json_object_get(c, "ns_per_op"), *rsb = json_object_get(c, "rsbsim");
-    snprintf(col[5], TBL_CELL, "%.2f ns/%s", json_real_value(json_object_get(ns, "median")),
-             json_string_value(json_object_get(c, "unit")));
+    json_t *ci = json_object_get(ns, "ci95");
+    if (json_is_array(ci))
+        snprintf(col[5], TBL_CELL, "%.2f ns/%s [%.2f, %.2f]",
+                 json_real_value(json_object_get(ns, "median")),
+                 json_string_value(json_object_get(c, "unit")),
+                 json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)));
+    else
+        snprintf(col[5], TBL_CELL, "%.2f ns/%s [no interval: K=1]",
+                 json_real_value(json_object_get(ns, "median")),
+                 json_string_value(json_object_get(c, "unit")));
     snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
     double direct = cb_cell_direct_ns(cells, c);
     if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct"))
@@ -51,7 +59,7 @@ void cb_results_print_table(json_t *doc, FILE *out)
                     sizeof label);
     snprintf(rsb_head, sizeof rsb_head, "mispredicted/op (%s)", label);
     const char *const head[TBL_COLS] = {
-        "workload", "params",      "impl",        "variant",  "status", "median",
+        "workload", "params",      "impl",        "variant",  "status", "ns per op [95% CI]",
         "mad",      "over direct", "suspensions", "checksum", "flags",  rsb_head};
     /* Right-aligned numeric columns. */
     static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1};
@@ -87,4 +95,10 @@ void cb_results_print_table(json_t *doc, FILE *out)
     }
     if (any_flag)
         fprintf(out, "%s\n", cb_cell_flags_legend);
+    json_t *k = json_object_get(run, "invocations");
+    fprintf(out, "each cell: %lld invocations (processes, interleaved across cells) x %lld "
+            "repetitions; the median of the invocations' medians, [its 95%% interval from a "
+            "hierarchical bootstrap]\n",
+            json_is_integer(k) ? (long long)json_integer_value(k) : 1LL,
+            (long long)json_integer_value(json_object_get(run, "reps")));
 }

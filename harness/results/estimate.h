@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "interval.h"
+#include "harness/common/interval.h"
 
 /* A cell's samples by invocation, owned here. */
 typedef struct cb_cell_samples {

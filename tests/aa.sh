@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The A/A test of `corobench compare` (docs/ci.md): how often it calls an unchanged build slower,
+# and whether it catches a known slowdown.
+#   tests/aa.sh            make aa: PAIRS (10) pairs of back-to-back `run --quick` of this build,
+#                          each pair compared; each pair's first run is also compared with a
+#                          run whose cell SLOW_CELL is slowed 1.25x and with one where every cell
+#                          is slowed 1.10x (COROBENCH_TEST_SLOWDOWN, harness/measure/cell.c).
+#                          Prints the figures; exit 1 when one misses the issue's bar (compare
+#                          exit 0 in >= 9 of 10 A/A pairs, no pair with more than one cell
+#                          regressed, the slowed cell caught in every pair, the uniform slowdown
+#                          found by the whole-run test in every pair).
+#   tests/aa.sh --short    make check's stage: 2 A/A pairs of a 9-cell grid; fails when a pair
+#                          has more than one cell regressed or both pairs exit non-zero (the
+#                          false-positive bound); prints "1 passed, 0 failed" or why not.
+# ARGS (env) adds run arguments (--pin 1); AA_KEEP=DIR keeps the results files there.
+set -u
+cd "$(dirname "$0")/.."
+mode=${1:-full}
+case "$mode" in
+full | --short) ;;
+*) echo "aa.sh: unknown argument '$mode' (valid: --short, or none)" >&2; exit 2 ;;
+esac
+tmp=${AA_KEEP:-$(mktemp -d)}
+mkdir -p "$tmp"
+[ -n "${AA_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+read -r -a extra <<< "${ARGS:-}"
+
+if [ "$mode" = --short ]; then
+    pairs=2
+    grid=(--impl asm,sm,closure --workload pingpong,recursive,spawn --param switches=20000
+          --param height=10 --param n=1000 --reps 3 --min-rep-ms 2 --no-table)
+else
+    pairs=${PAIRS:-10}
+    grid=(--quick --no-table)
+fi
+slow_cell=${SLOW_CELL:-sm/recursive}
+
+run() { # run OUT [ENV...]: one run of the grid; 0 or the reason on stderr
+    local out=$1
+    shift
+    if ! env "$@" bin/corobench run "${grid[@]}" "${extra[@]}" -o "$out" > "$out.log" 2>&1; then
+        # a failed cell would make compare exit 1 for a reason that is not timing
+        echo "aa.sh: run $out failed:" >&2
+        tail -3 "$out.log" >&2
+        return 1
+    fi
+}
+
+fp_pairs=0 worst=0 caught=0 uniform=0 t0=$(date +%s)
+for p in $(seq 1 "$pairs"); do
+    run "$tmp/a$p.json" || exit 1
+    run "$tmp/b$p.json" || exit 1
+    bin/corobench compare "$tmp/a$p.json" "$tmp/b$p.json" > "$tmp/aa$p.txt"
+    rc=$?
+    regressed=$(grep -c ' REGRESSED$' "$tmp/aa$p.txt")
+    [ "$rc" -eq 0 ] || fp_pairs=$((fp_pairs + 1))
+    [ "$regressed" -le "$worst" ] || worst=$regressed
+    echo "pair $p: compare exit $rc, $regressed cells regressed; $(grep '^whole run' "$tmp/aa$p.txt")"
+    [ "$rc" -eq 0 ] || grep -E 'REGRESSED|^ERROR|^CHANGED' "$tmp/aa$p.txt" | sed 's/^/    /'
+    [ "$mode" = full ] || continue
+    run "$tmp/s$p.json" COROBENCH_TEST_SLOWDOWN="1.25@$slow_cell" || exit 1
+    bin/corobench compare "$tmp/a$p.json" "$tmp/s$p.json" > "$tmp/slow$p.txt"
+    impl=${slow_cell%/*} wl=${slow_cell#*/}
+    if grep -E "^$wl .* $impl/plain .* REGRESSED$" "$tmp/slow$p.txt" > /dev/null; then
+        caught=$((caught + 1)) verdict=caught
+    else
+        verdict=missed
+    fi
+    echo "    1.25x on $slow_cell: $verdict: $(grep -E "^$wl .* $impl/plain " "$tmp/slow$p.txt" |
+        tr -s ' ')"
+    run "$tmp/u$p.json" COROBENCH_TEST_SLOWDOWN=1.10 || exit 1
+    bin/corobench compare "$tmp/a$p.json" "$tmp/u$p.json" > "$tmp/uni$p.txt"
+    if grep -q '^whole run: .*: REGRESSED$' "$tmp/uni$p.txt"; then
+        uniform=$((uniform + 1)) verdict=found
+    else
+        verdict=missed
+    fi
+    echo "    1.10x on every cell: $verdict; $(grep '^whole run' "$tmp/uni$p.txt")"
+done
+secs=$(($(date +%s) - t0))
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+
+if [ "$mode" = --short ]; then
+    echo "aa (short): $pairs A/A pairs, compare exit non-zero in $fp_pairs, at most $worst cells" \
+         "regressed in a pair; $secs s, load average $load"
+    if [ "$worst" -gt 1 ] || [ "$fp_pairs" -ge "$pairs" ]; then
+        echo "FAIL aa: false positives above the bound (a pair with more than one cell regressed," \
+             "or every pair failing)"
+        echo "0 passed, 1 failed"
+    else
+        echo "PASS aa"
+        echo "1 passed, 0 failed"
+    fi
+    exit 0
+fi
+
+echo "A/A: compare exit 0 in $((pairs - fp_pairs)) of $pairs pairs (false positives: $fp_pairs);" \
+     "at most $worst cells regressed in one pair"
+echo "A/B: 1.25x on $slow_cell caught in $caught of $pairs; 1.10x uniform found by the whole-run" \
+     "test in $uniform of $pairs"
+echo "$secs s; load average $load on $(nproc) CPUs"
+ok=1
+[ $((pairs - fp_pairs)) -ge $((pairs * 9 / 10)) ] || ok=0
+[ "$worst" -le 1 ] || ok=0
+[ "$caught" -eq "$pairs" ] || ok=0
+[ "$uniform" -eq "$pairs" ] || ok=0
+[ "$ok" -eq 1 ] && echo "aa: PASS" || { echo "aa: FAIL (the bars: docs/ci.md)"; exit 1; }
