@@ -373,7 +373,8 @@ CB_TEST_T(cli_report_unit_per_point, 120)
     cb_test_cli r = cb_test_corobench("report", out, "-o", md, "--no-plots", NULL);
     CB_CHECK_EQ_INT(r.status, 0);
     char *text = cb_test_slurp(md);
-    CB_CHECK_CONTAINS(text, "## pingpong (median ns per op, the unit each point names;");
+    CB_CHECK_CONTAINS(text, "## pingpong (ns per op, the unit each point names: the median of the "
+                            "invocations' medians");
     CB_CHECK_CONTAINS(text, "work=chain mode=symmetric (per switch) |");
     CB_CHECK_CONTAINS(text, "work=chain mode=asymmetric (per round trip) |");
     free(text);
@@ -774,7 +775,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(field && !strstr(field, "plain"));
     field = strtok_r(NULL, "|", &save); /* asm (jmpret) */
     CB_CHECK(field != NULL);
-    CB_CHECK_CONTAINS(field, "x plain)");
+    CB_CHECK_CONTAINS(field, "x plain");
     free(text);
 
     /* Known outcomes, each cell three invocations. Claim 1: distinct sites 10x slower than the

@@ -168,9 +168,10 @@ CB_TEST_T(external_quick_run_same_work, 300)
                           "--warmup", "0", "--no-table", "-o", out, NULL};
     snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
     argv[0] = path;
-    for (size_t i = 0; args[i]; i++)
-        argv[i + 1] = (char *)args[i];
-    argv[12] = NULL;
+    size_t na = 0;
+    for (; args[na]; na++)
+        argv[na + 1] = (char *)args[na];
+    argv[na + 1] = NULL;
     char *o, *e;
     int st = cb_test_spawn(argv, &o, &e);
     if (st != 0 && st != 1)

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "harness/common/alloc.h"
 #include "harness/results/cell.h"
+#include "harness/results/estimate.h"
 #include "harness/results/fields.h"
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
@@ -112,6 +113,17 @@ static int memory_value(json_t *cells, json_t *c, double *v, char *text, size_t 
     return 1;
 }
 
+/* ", lo..hi": the 95% interval of num / den bootstrapped over both cells' invocations
+ * (estimate.h), or "" when either has a single invocation. */
+static const char *ratio_ci(json_t *num, json_t *den, char *buf, size_t len)
+{
+    cb_estimate e;
+    buf[0] = '\0';
+    if (cb_cell_ratio(num, den, &e) == 0 && e.ok)
+        snprintf(buf, len, ", %.2f..%.2f", e.lo, e.hi);
+    return buf;
+}
+
 /* One table: a row per parameter point, a column per implementation (and variant). Returns 0
  * without printing when no cell of the workload has a value for it. unit_rows: each point says
  * its unit ("per round trip"), for a workload whose points differ in it. */
@@ -121,6 +133,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
     typedef struct entry {
         size_t row, col, twin; /* twin: the plain twin's column (col itself when plain) */
         double num;
+        json_t *cell;
         char text[128];
     } entry;
     json_t *rows = json_array(), *cols = json_array(), *c;
@@ -133,6 +146,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
             !value(cells, c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
+        e[n].cell = c;
         cb_cell_params_text(c, 0, key, sizeof key);
         if (unit_rows)
             cb_append(key, sizeof key, " (per %s)", cb_str(c, "unit") ?: "op");
@@ -155,12 +169,14 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
             fprintf(out, "---:|");
         fprintf(out, "\n");
     }
+    char ci[64];
     for (size_t r = 0; r < nr; r++) {
         double best = 0; /* the fastest plain cell of the row */
+        const entry *fastest = NULL;
         for (size_t k = 0; k < nc; k++) {
             const entry *x = at[r * nc + k];
             if (x && x->twin == x->col && x->num > 0 && (best == 0 || x->num < best))
-                best = x->num;
+                best = x->num, fastest = x;
         }
         fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
         for (size_t k = 0; k < nc; k++) {
@@ -168,9 +184,11 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
             if (!x)
                 fprintf(out, " - |");
             else if (ratios && x->twin != x->col && twin && twin->num > 0)
-                fprintf(out, " %s (%.2fx plain) |", x->text, x->num / twin->num);
+                fprintf(out, " %s (%.2fx plain%s) |", x->text, x->num / twin->num,
+                        ratio_ci(x->cell, twin->cell, ci, sizeof ci));
             else if (ratios && x->twin == x->col && best > 0)
-                fprintf(out, " %s (%.1fx) |", x->text, x->num / best);
+                fprintf(out, " %s (%.1fx%s) |", x->text, x->num / best,
+                        x == fastest ? "" : ratio_ci(x->cell, fastest->cell, ci, sizeof ci));
             else
                 fprintf(out, " %s |", x->text);
         }
@@ -186,11 +204,11 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
 static void workload_tables(FILE *out, json_t *cells, const char *wl)
 {
     const char *unit = cb_results_unit(cells, wl);
-    char title[256];
+    char title[512];
     snprintf(title, sizeof title,
              "(ns per %s: the median of the invocations' medians, (lo..hi) its 95%% interval; "
              "[+d] = ns over direct, no coroutine; x = times the fastest plain build in the row; "
-             "a variant: times its plain twin)",
+             "a variant: times its plain twin; each ratio with its own 95%% interval)",
              unit ? unit : "op, the unit each point names");
     if (grid_table(out, cells, wl, title, timing_value, 1, !unit))
         fprintf(out, "\n%s.\n", cb_cell_flags_legend);
