@@ -250,7 +250,7 @@ check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) $(BUILD)/cbtest $(BUILD)/cb
 		aa true "tests/aa.sh --short"
 
 # The A/A test (docs/ci.md): its figures, minutes of runs; ARGS="--pin 1" pins them.
-aa: $(BIN)/corobench variants $(GO_BIN)
+aa: all
 	tests/aa.sh
 
 # The deterministic gate's baseline (docs/ci.md): rerun its grid and rewrite
