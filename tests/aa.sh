@@ -51,42 +51,49 @@ run() { # run OUT [ENV...]: one run of the grid; a cell that failed is said (com
     fi
 }
 
+# compare's md form: one table row per cell (`| **REGRESSED** | ... | `cell` |`), the summary
+# as a list (`- whole run: ...: REGRESSED`); no line is wrapped, unlike the text form.
+compare() { bin/corobench compare "$1" "$2" --format md > "$3"; }
+row_re='^\| (\*\*REGRESSED\*\*|improved) \|'
+
 fp_pairs=0 worst=0 caught=0 uniform=0 other=0 t0=$(date +%s)
 for p in $(seq 1 "$pairs"); do
     run "$tmp/a$p.json"
     run "$tmp/b$p.json"
-    bin/corobench compare "$tmp/a$p.json" "$tmp/b$p.json" > "$tmp/aa$p.txt"
+    compare "$tmp/a$p.json" "$tmp/b$p.json" "$tmp/aa$p.md"
     rc=$?
-    regressed=$(grep -v '^whole run' "$tmp/aa$p.txt" | grep -c ' REGRESSED$')
+    regressed=$(grep -c '^| \*\*REGRESSED\*\* |' "$tmp/aa$p.md")
     # a timing false positive: a cell or the whole run called slower (or faster); a cell that
     # failed in a run is an error of another kind, counted apart
-    if grep -Eq ' (REGRESSED|improved)$' "$tmp/aa$p.txt"; then
+    if grep -Eq "$row_re" "$tmp/aa$p.md" ||
+        grep -Eq '^- whole run: .*: (REGRESSED|improved)$' "$tmp/aa$p.md"; then
         fp_pairs=$((fp_pairs + 1))
     elif [ "$rc" -ne 0 ]; then
         other=$((other + 1))
     fi
     [ "$regressed" -le "$worst" ] || worst=$regressed
-    echo "pair $p: compare exit $rc, $regressed cells regressed; $(grep '^whole run' "$tmp/aa$p.txt")"
-    [ "$rc" -eq 0 ] || grep -E 'REGRESSED|^ERROR|^CHANGED' "$tmp/aa$p.txt" | sed 's/^/    /'
+    echo "pair $p: compare exit $rc, $regressed cells regressed; $(grep '^- whole run' "$tmp/aa$p.md")"
+    [ "$rc" -eq 0 ] || grep -E "$row_re|^- \*\*(ERROR|CHANGED)\*\*" "$tmp/aa$p.md" |
+        sed 's/^/    /'
     [ "$mode" = full ] || continue
     run "$tmp/s$p.json" COROBENCH_TEST_SLOWDOWN="1.25@$slow_cell"
-    bin/corobench compare "$tmp/a$p.json" "$tmp/s$p.json" > "$tmp/slow$p.txt"
+    compare "$tmp/a$p.json" "$tmp/s$p.json" "$tmp/slow$p.md"
     impl=${slow_cell%/*} wl=${slow_cell#*/}
-    if grep -E "^$wl .* $impl/plain .* REGRESSED$" "$tmp/slow$p.txt" > /dev/null; then
+    cell_re="\| \`$wl [^\`]* $impl/plain\` \|$"
+    if grep -E "^\| \*\*REGRESSED\*\* \|.*$cell_re" "$tmp/slow$p.md" > /dev/null; then
         caught=$((caught + 1)) verdict=caught
     else
         verdict=missed
     fi
-    echo "    1.25x on $slow_cell: $verdict: $(grep -E "^$wl .* $impl/plain " "$tmp/slow$p.txt" |
-        tr -s ' ')"
+    echo "    1.25x on $slow_cell: $verdict: $(grep -E "$cell_re" "$tmp/slow$p.md" | tr -s ' ')"
     run "$tmp/u$p.json" COROBENCH_TEST_SLOWDOWN=1.10
-    bin/corobench compare "$tmp/a$p.json" "$tmp/u$p.json" > "$tmp/uni$p.txt"
-    if grep -q '^whole run: .*: REGRESSED$' "$tmp/uni$p.txt"; then
+    compare "$tmp/a$p.json" "$tmp/u$p.json" "$tmp/uni$p.md"
+    if grep -q '^- whole run: .*: REGRESSED$' "$tmp/uni$p.md"; then
         uniform=$((uniform + 1)) verdict=found
     else
         verdict=missed
     fi
-    echo "    1.10x on every cell: $verdict; $(grep '^whole run' "$tmp/uni$p.txt")"
+    echo "    1.10x on every cell: $verdict; $(grep '^- whole run' "$tmp/uni$p.md")"
 done
 secs=$(($(date +%s) - t0))
 load=$(cut -d' ' -f1-3 /proc/loadavg)
