@@ -5,9 +5,13 @@
 if (!exists("data")) data = 'io.dat'
 if (!exists("subtitle")) subtitle = ''
 if (!exists("plotdir")) plotdir = 'plots'
+if (!exists("data_lt")) data_lt = ''
 load plotdir.'/common.gp'
 set title "io: messages per second vs. connections ".subtitle
 set xlabel "connections"
 set ylabel "messages per second"
 set logscale x 2
-plot for [i=0:*] data index i using 1:(1e9 / $2) with linespoints title columnheader(1)
+stats data using (1e9 / $2) nooutput
+eval LOGY
+plot for [i=0:*] data index i using 1:(1e9 / $2) with linespoints linetype LT(data_lt, i) \
+    title columnheader(1)

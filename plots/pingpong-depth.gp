@@ -4,9 +4,12 @@
 if (!exists("data")) data = 'pingpong.dat'
 if (!exists("subtitle")) subtitle = ''
 if (!exists("plotdir")) plotdir = 'plots'
+if (!exists("data_lt")) data_lt = ''
 load plotdir.'/common.gp'
 set title "pingpong: median ns per switch vs. call depth at the switch ".subtitle
 set xlabel "depth (non-inlined call levels between the loop and the switch)"
 set ylabel "ns per switch (median; bars: min..max)"
-set logscale y
-plot for [i=0:*] data index i using 1:2:4:5 with yerrorlines title columnheader(1)
+stats data using 2 nooutput
+eval LOGY
+plot for [i=0:*] data index i using 1:2:4:5 with yerrorlines linetype LT(data_lt, i) \
+    title columnheader(1)

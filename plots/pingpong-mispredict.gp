@@ -6,16 +6,24 @@
 #        --y rsbsim.mispredicted_per_op --y counters.ret-mispredicts.per_op`
 if (!exists("plotdir")) plotdir = 'plots'
 if (!exists("model")) model = 'simulated RSB'
-W = 1300
+if (!exists("hw")) hw = 1
+if (!exists("distinct_lt")) distinct_lt = ''
+if (!exists("same_lt")) same_lt = ''
+W = 1500
 H = 600
 load plotdir.'/common.gp'
 set xlabel "depth"
 set ylabel "mispredicted returns per switch"
-set key top left inside
-set multiplot layout 1,2 title "pingpong: mispredicted returns per switch (solid: ".model.", dashed: hardware counter)"
-do for [f in distinct." ".same] {
-    set title (f eq distinct ? "sites=distinct" : "sites=same")
-    plot for [i=0:*] f index i using 1:2 with linespoints linetype i+1 title columnheader(1), \
-         for [i=0:*] f index i using 1:3 with lines linetype i+1 dashtype 2 notitle
+set multiplot layout 1,2 title "pingpong: mispredicted returns per switch (solid: ".model.(hw ? ", dashed: hardware counter)" : "; the results have no hardware count)")
+T1 = "sites=distinct"
+T2 = "sites=same"
+do for [k=1:2] {
+    f = (k == 1 ? distinct : same)
+    l = (k == 1 ? distinct_lt : same_lt)
+    set title (k == 1 ? T1 : T2)
+    stats f using 2 nooutput
+    eval LOGY
+    plot for [i=0:*] f index i using 1:2 with linespoints linetype LT(l, i) title columnheader(1), \
+         for [i=0:*] f index i using 1:3 with lines linetype LT(l, i) dashtype 2 notitle
 }
 unset multiplot

@@ -8,16 +8,24 @@
 #        --y counters.ret-mispredicts.per_op`
 if (!exists("plotdir")) plotdir = 'plots'
 if (!exists("model")) model = 'simulated RSB'
-W = 1300
+if (!exists("hw")) hw = 1
+if (!exists("sym_lt")) sym_lt = ''
+if (!exists("asym_lt")) asym_lt = ''
+W = 1500
 H = 600
 load plotdir.'/common.gp'
 set xlabel "depth"
 set ylabel "mispredicted returns per op"
-set key top left inside
-set multiplot layout 1,2 title "pingpong: mispredicted returns per op (solid: ".model.", dashed: hardware counter)"
-do for [f in sym." ".asym] {
-    set title (f eq sym ? "mode=symmetric (1 switch per op)" : "mode=asymmetric (2 switches per op)")
-    plot for [i=0:*] f index i using 1:2 with linespoints linetype i+1 title columnheader(1), \
-         for [i=0:*] f index i using 1:3 with lines linetype i+1 dashtype 2 notitle
+set multiplot layout 1,2 title "pingpong: mispredicted returns per op (solid: ".model.(hw ? ", dashed: hardware counter)" : "; the results have no hardware count)")
+T1 = "mode=symmetric (1 switch per op)"
+T2 = "mode=asymmetric (2 switches per op)"
+do for [k=1:2] {
+    f = (k == 1 ? sym : asym)
+    l = (k == 1 ? sym_lt : asym_lt)
+    set title (k == 1 ? T1 : T2)
+    stats f using 2 nooutput
+    eval LOGY
+    plot for [i=0:*] f index i using 1:2 with linespoints linetype LT(l, i) title columnheader(1), \
+         for [i=0:*] f index i using 1:3 with lines linetype LT(l, i) dashtype 2 notitle
 }
 unset multiplot

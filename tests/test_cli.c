@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/report/claims.h"
+#include "harness/report/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
 #include "impls/impls.h"
@@ -745,6 +746,13 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     expect_verdict(text, 11, "not measured");
     CB_CHECK_CONTAINS(text, "To measure it: `corobench run --workload pingpong --impl all");
     /* Plots: files beside the report, embedded; the direct baseline's is skipped, said why. */
+    size_t nstyles;
+    const cb_plot_style *sty = cb_plot_styles(&nstyles);
+    const char *sm_hex = sty[cb_plot_linetype("sm") - 1].colour;
+    unsigned r, g, b;
+    CB_CHECK(sscanf(sm_hex, "#%2x%2x%2x", &r, &g, &b) == 3);
+    char sm_rgb[32]; /* as gnuplot's SVG terminal writes it */
+    snprintf(sm_rgb, sizeof sm_rgb, "rgb(%3u, %3u, %3u)", r, g, b);
     snprintf(plots, sizeof plots, "%.*s-plots", (int)(strlen(md) - 3), md);
     static const char *const names[] = {"pingpong-depth-distinct", "pingpong-depth-same",
                                         "pingpong-mispredict", "pingpong-jmpret",
@@ -757,9 +765,27 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
             CB_FAIL("plot %s missing or empty", f);
         snprintf(f, sizeof f, "%s/%s.svg", plots, names[i]);
         CB_CHECK(stat(f, &st) == 0 && st.st_size > 1000);
+        /* An SVG (not a PNG named .svg), with sm in sm's colour, the same in every plot. */
+        char *svg = cb_test_slurp(f);
+        CB_CHECK(svg && strstr(svg, "<svg"));
+        if (strcmp(names[i], "spawn-memory"))
+            CB_CHECK_CONTAINS(svg, sm_rgb);
+        free(svg);
         snprintf(link, sizeof link, "-plots/%s.png>)", names[i]);
         CB_CHECK_CONTAINS(text, link);
     }
+    /* Identical series drawn once with both names: asm's and ucontext's simulated counts at
+     * distinct sites (one misprediction per level, both resuming with ret); listed under the
+     * plot. */
+    char dat[512];
+    snprintf(dat, sizeof dat, "%s/pingpong-mispredict-0.dat", plots);
+    char *mis = cb_test_slurp(dat);
+    CB_CHECK(mis != NULL);
+    CB_CHECK_CONTAINS(mis, "\n\"asm, ucontext\"\n");
+    CB_CHECK(!strstr(mis, "\n\"ucontext\"\n"));
+    free(mis);
+    CB_CHECK_CONTAINS(text, "drawn as one line (equal within 1%) in simulated / hardware "
+                            "mispredicted returns per switch, sites=distinct: asm, ucontext");
     CB_CHECK_CONTAINS(text, "### overhead\n\noverhead over the baseline without coroutines "
                             "(direct).\n\nNot drawn: the results lack its data.");
     CB_CHECK_CONTAINS(text, "no pingpong cells of direct, the baseline");
@@ -1718,4 +1744,32 @@ CB_TEST_T(invocations_test_slowdown_knob, 120)
     CB_CHECK(json_object_get(asm_cell, "test_slowdown") == NULL);
     json_decref(doc);
     unlink(out);
+}
+
+/* The plots' styles (harness/report/style.c): one per implementation, a build variant with its
+ * implementation's, every listed implementation its own colour, and a name the table lacks a
+ * spare of its own, the same each time. */
+CB_TEST(report_style_one_per_impl)
+{
+    size_t n;
+    const cb_plot_style *s = cb_plot_styles(&n);
+    CB_CHECK_EQ_INT((long long)cb_plot_linetype("asm-jmpret"), (long long)cb_plot_linetype("asm"));
+    CB_CHECK_EQ_INT((long long)cb_plot_linetype("cxx20-clang"),
+                    (long long)cb_plot_linetype("cxx20-clang-jmpret"));
+    CB_CHECK(cb_plot_linetype("cxx20-clang") != cb_plot_linetype("cxx20"));
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(s[i].colour, s[j].colour))
+                CB_FAIL("entries %zu and %zu share %s", j, i, s[i].colour);
+    for (size_t k = 0; k < cb_nimpls; k++) {
+        const cb_impl *im = &cb_impls[k];
+        size_t lt = cb_plot_linetype(im->name);
+        CB_CHECK(lt >= 1 && lt <= n);
+        if (!s[lt - 1].impl || strcmp(s[lt - 1].impl, im->name))
+            CB_FAIL("implementation %s has no style of its own in harness/report/style.c",
+                    im->name);
+    }
+    size_t a = cb_plot_linetype("plugin-a"), b = cb_plot_linetype("plugin-b");
+    CB_CHECK(a != b && !s[a - 1].impl && !s[b - 1].impl);
+    CB_CHECK_EQ_INT((long long)cb_plot_linetype("plugin-a"), (long long)a);
 }

@@ -18,8 +18,9 @@
 #include "harness/common/proc.h"
 #include "harness/results/load.h"
 #include "plots.h"
+#include "style.h"
 
-enum { PLOT_SETS = 2, PLOT_WHERE = 4, PLOT_Y = 4, PLOT_TIMEOUT_S = 60 };
+enum { PLOT_SETS = 4, PLOT_WHERE = 4, PLOT_Y = 4, PLOT_TIMEOUT_S = 60 };
 
 /* One data file of a plot: the gnuplot variable that names it and the export that fills it. */
 typedef struct plot_set {
@@ -34,14 +35,18 @@ typedef struct plot_def {
     const char *name, *script, *question;
     plot_set sets[PLOT_SETS];
     const char *vars;   /* extra gnuplot assignments */
-    int panels;         /* 1: pass `panels`, the y columns with a positive value (log scales) */
     int list;           /* 1: pass the sets that have data as `files` and `titles` lists */
+    int pair;           /* 1: only the implementations that every set has (twins side by side) */
     const char *needs;  /* command that would measure what the plot needs */
 } plot_def;
 
 #define PP_DISTINCT {"sites=distinct", "variant=plain", "mode=symmetric"}
 #define PP_SAME {"sites=same", "variant=plain", "mode=symmetric"}
-#define MISPREDICT_Y {"rsbsim.mispredicted_per_op", "counters.ret-mispredicts.per_op"}
+/* One measure of spawn's memory: a panel of its own, so identical series merge per measure. */
+#define SPAWN_SET(var, y, label)                                                                  \
+    {var, "spawn", "n", {"depth=0", "layout=aligned", "variant=plain"}, {y}, NULL, label}
+#define MISPREDICT_HW "counters.ret-mispredicts.per_op"
+#define MISPREDICT_Y {"rsbsim.mispredicted_per_op", MISPREDICT_HW}
 
 static const plot_def plots[] = {
     {"pingpong-depth-distinct", "pingpong-depth",
@@ -79,14 +84,14 @@ static const plot_def plots[] = {
        NULL, "plain build"},
       {"jmpret", "pingpong", "depth", {"sites=distinct", "variant=jmpret", "mode=symmetric"}, {0},
        NULL, "jmpret build"}},
-     "subtitle='(sites=distinct)'", 0, 0,
+     "subtitle='(sites=distinct)'", 0, 1,
      "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret"},
     {"spawn-memory", "spawn-memory",
-     "bytes per coroutine (touched stack, runtime heap, RSS, kernel) vs coroutines alive, log-log",
-     {{"data", "spawn", "n", {"depth=0", "layout=aligned", "variant=plain"},
-       {"memory.touched_bytes_per_coro", "memory.heap_bytes_per_coro",
-        "memory.rss_bytes_per_coro", "memory.kernel_bytes_per_coro"},
-       NULL, "touched / heap / RSS / kernel bytes per coroutine"}},
+     "bytes per coroutine (touched stack, runtime heap, RSS, kernel) vs coroutines alive",
+     {SPAWN_SET("touched", "memory.touched_bytes_per_coro", "touched stack bytes per coroutine"),
+      SPAWN_SET("heap", "memory.heap_bytes_per_coro", "runtime heap bytes per coroutine"),
+      SPAWN_SET("rss", "memory.rss_bytes_per_coro", "RSS bytes per coroutine"),
+      SPAWN_SET("kernel", "memory.kernel_bytes_per_coro", "kernel bytes per coroutine")},
      NULL, 1, 0, "corobench run --workload spawn --param n=1000,10000,100000"},
     {"recursive", "recursive", "recursive: ns per node and bytes per level vs height",
      {{"data", "recursive", "height", {"variant=plain"},
@@ -104,18 +109,218 @@ static const plot_def plots[] = {
        "ns per switch / direct's"},
       {"recursive:height", "recursive", "height", {"variant=plain"}, {"ns_per_op.median"},
        "direct", "ns per node / direct's"}},
-     "base='direct'", 0, 1, "corobench run --workload pingpong,recursive --impl all"},
+     "base='direct'", 1, 0, "corobench run --workload pingpong,recursive --impl all"},
 };
+
+/* One series (block) of a data file, as the export wrote it. */
+typedef struct block {
+    char name[128];  /* the series' name: impl, "-variant" unless plain */
+    char title[512]; /* its key entry: the names of every identical series drawn as this one */
+    char *cols;      /* the "# x y..." line */
+    char *rows;      /* the data rows, as written */
+    int has;         /* some y is a number */
+    int dropped;     /* no data, merged into an identical one, or without its twin */
+} block;
+
+/* One data file of a plot, in memory until it is shaped and written. */
+typedef struct set_data {
+    char *head; /* the export's comment lines */
+    block *b;
+    size_t nb;
+} set_data;
 
 /* What one data file holds: how many series, and per y column whether any value is finite
  * (any: a number; pos: a positive one). */
 typedef struct set_stats {
     size_t series;
+    size_t keyw; /* the longest key entry, in characters */
     int any[PLOT_Y + 4], pos[PLOT_Y + 4];
 } set_stats;
 
-static int write_set(json_t *doc, const char *in, const plot_set *s, const char *path,
-                     set_stats *st)
+static void set_data_free(set_data *d)
+{
+    free(d->head);
+    for (size_t i = 0; i < d->nb; i++) {
+        free(d->b[i].cols);
+        free(d->b[i].rows);
+    }
+    free(d->b);
+    memset(d, 0, sizeof *d);
+}
+
+static char *grow(char *s, const char *line)
+{
+    size_t n = s ? strlen(s) : 0, m = strlen(line);
+    s = cb_xrealloc(s, n + m + 1);
+    memcpy(s + n, line, m + 1);
+    return s;
+}
+
+/* Reads the export's text into blocks: comment lines before the first name line are the head
+ * (the last of them is that block's "# name", written again at emit); a name line ("NAME")
+ * opens a block; its "# x ..." line and data rows follow. */
+static void parse_set(char *text, set_data *d)
+{
+    memset(d, 0, sizeof *d);
+    char *prev_comment = NULL;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char buf[4200];
+        snprintf(buf, sizeof buf, "%s\n", line);
+        if (line[0] == '"') {
+            d->b = cb_xrealloc(d->b, (d->nb + 1) * sizeof *d->b);
+            block *b = memset(&d->b[d->nb++], 0, sizeof *b);
+            snprintf(b->name, sizeof b->name, "%.*s", (int)strcspn(line + 1, "\""), line + 1);
+            snprintf(b->title, sizeof b->title, "%s", b->name);
+            prev_comment = NULL;
+            continue;
+        }
+        if (line[0] == '#') {
+            if (d->nb && !d->b[d->nb - 1].cols && !d->b[d->nb - 1].rows)
+                d->b[d->nb - 1].cols = grow(NULL, buf);
+            else if (!d->nb) {
+                if (prev_comment)
+                    d->head = grow(d->head, prev_comment);
+                free(prev_comment);
+                prev_comment = grow(NULL, buf);
+            }
+            continue;
+        }
+        if (!d->nb)
+            continue;
+        block *b = &d->b[d->nb - 1];
+        b->rows = grow(b->rows, buf);
+        char *p = line, *end;
+        strtod(p, &end); /* x */
+        for (p = end;; p = end) {
+            double v = strtod(p, &end);
+            if (end == p)
+                break;
+            b->has |= isfinite(v);
+        }
+    }
+    free(prev_comment);
+}
+
+/* Whether two series would draw as one line: the same x values, and every y equal within 1%
+ * or within 0.5% of the largest value of its column (colmax) in the whole set (one scale:
+ * asm's 1.00015 mispredictions per switch and ucontext's 1.00005 are one line). */
+static int same_line(const char *a, const char *b, const double *colmax)
+{
+    while (*a && *b) {
+        const char *na = strchr(a, '\n'), *nb = strchr(b, '\n');
+        char la[1024], lb[1024], *pa = la, *pb = lb, *ea, *eb;
+        snprintf(la, sizeof la, "%.*s", na ? (int)(na - a) : (int)strlen(a), a);
+        snprintf(lb, sizeof lb, "%.*s", nb ? (int)(nb - b) : (int)strlen(b), b);
+        if (strtod(pa, &ea) != strtod(pb, &eb)) /* x */
+            return 0;
+        for (int col = 0;; col++) {
+            pa = ea, pb = eb;
+            double va = strtod(pa, &ea), vb = strtod(pb, &eb);
+            if (ea == pa || eb == pb) {
+                if (ea != pa || eb != pb)
+                    return 0;
+                break;
+            }
+            if (isnan(va) || isnan(vb)) {
+                if (isnan(va) != isnan(vb))
+                    return 0;
+                continue;
+            }
+            double diff = fabs(va - vb), big = fmax(fabs(va), fabs(vb));
+            if (diff > 0.01 * big && (col >= PLOT_Y + 4 || diff > 0.005 * colmax[col]))
+                return 0;
+        }
+        a = na ? na + 1 : a + strlen(a);
+        b = nb ? nb + 1 : b + strlen(b);
+    }
+    return !*a && !*b;
+}
+
+/* Drops the series without data and draws series that would be one line once, labelled with
+ * every name ("sm, closure"): the first of them keeps its colour. Returns the merges made
+ * ("asm, ucontext; sm, closure") into merged, for the report's notes. */
+static void shape_set(set_data *d, char *merged, size_t len)
+{
+    double colmax[PLOT_Y + 4] = {0};
+    merged[0] = '\0';
+    for (size_t i = 0; i < d->nb; i++) {
+        char *rows = d->b[i].rows ? cb_xstrdup(d->b[i].rows) : NULL, *save = NULL;
+        for (char *line = rows ? strtok_r(rows, "\n", &save) : NULL; line;
+             line = strtok_r(NULL, "\n", &save)) {
+            char *p = line, *end;
+            strtod(p, &end);
+            for (int col = 0; col < PLOT_Y + 4 && end != p; col++) {
+                p = end;
+                double v = strtod(p, &end);
+                if (end != p && isfinite(v))
+                    colmax[col] = fmax(colmax[col], fabs(v));
+            }
+        }
+        free(rows);
+    }
+    for (size_t i = 0; i < d->nb; i++) {
+        block *b = &d->b[i];
+        b->dropped |= !b->has || !b->rows;
+        for (size_t j = 0; j < i && !b->dropped; j++)
+            if (!d->b[j].dropped && same_line(d->b[j].rows, b->rows, colmax)) {
+                cb_append(d->b[j].title, sizeof d->b[j].title, ", %s", b->name);
+                b->dropped = 1;
+            }
+    }
+    for (size_t i = 0; i < d->nb; i++)
+        if (!d->b[i].dropped && strcmp(d->b[i].title, d->b[i].name))
+            cb_append(merged, len, "%s%s", *merged ? "; " : "", d->b[i].title);
+}
+
+static int in_set(const set_data *d, size_t linetype)
+{
+    for (size_t i = 0; i < d->nb; i++)
+        if (!d->b[i].dropped && cb_plot_linetype(d->b[i].name) == linetype)
+            return 1;
+    return 0;
+}
+
+/* Writes the shaped data to path (a regular file there is replaced, nothing else is), with the
+ * linetypes of its series in order into lt ("3 1 7") and what its columns hold into st. */
+static int emit_set(const set_data *d, const char *path, char *lt, size_t ltlen, set_stats *st)
+{
+    cb_out out;
+    memset(st, 0, sizeof *st);
+    lt[0] = '\0';
+    if (cb_out_prepare(&out, "plot data", path, 1) != 0)
+        return -1;
+    FILE *f = cb_out_stream(&out);
+    fputs(d->head ? d->head : "", f);
+    for (size_t i = 0; i < d->nb; i++) {
+        const block *b = &d->b[i];
+        if (b->dropped)
+            continue;
+        fprintf(f, "%s# %s\n\"%s\"\n%s%s", st->series ? "\n\n" : "", b->name, b->title,
+                b->cols ? b->cols : "", b->rows);
+        cb_append(lt, ltlen, "%s%zu", *lt ? " " : "", cb_plot_linetype(b->name));
+        if (strlen(b->title) > st->keyw)
+            st->keyw = strlen(b->title);
+        st->series++;
+        char *rows = cb_xstrdup(b->rows), *save = NULL;
+        for (char *line = strtok_r(rows, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            char *p = line, *end;
+            strtod(p, &end); /* x */
+            for (int col = 0; col < PLOT_Y + 4 && end != p; col++) {
+                p = end;
+                double v = strtod(p, &end);
+                if (end == p)
+                    break;
+                st->any[col] |= isfinite(v);
+                st->pos[col] |= isfinite(v) && v > 0;
+            }
+        }
+        free(rows);
+    }
+    return cb_out_commit(&out) != 0 ? -1 : 0;
+}
+
+/* The export of one set into memory. */
+static void export_set(json_t *doc, const char *in, const plot_set *s, set_data *d)
 {
     cb_export_opts o = {.in = in, .workload = s->workload, .x = s->x,
                         .relative_to = s->relative_to};
@@ -126,36 +331,19 @@ static int write_set(json_t *doc, const char *in, const plot_set *s, const char 
     }
     for (size_t i = 0; i < PLOT_Y && s->y[i]; i++)
         o.y[o.ny++] = s->y[i];
-    /* A plot's data is derived: a regular file there is replaced, nothing else is. */
-    cb_out out;
-    memset(st, 0, sizeof *st);
-    if (cb_out_prepare(&out, "plot data", path, 1) != 0)
-        return -1;
-    st->series = cb_export_gnuplot(cb_out_stream(&out), json_object_get(doc, "cells"), &o);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fprintf(stderr, "corobench: cannot open a memory stream: %s\n", strerror(errno));
+        abort();
+    }
+    cb_export_gnuplot(mem, json_object_get(doc, "cells"), &o);
+    fclose(mem);
     for (size_t i = 0; i < o.nw; i++)
         free(o.w[i].name);
-    if (cb_out_commit(&out) != 0)
-        return -1;
-    /* Which columns have values: read the data back (it is small). */
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    while (f && fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '"' || line[0] == '\n')
-            continue;
-        char *p = line, *end;
-        strtod(p, &end); /* x */
-        for (int col = 0; col < PLOT_Y + 4 && end != p; col++) {
-            p = end;
-            double v = strtod(p, &end);
-            if (end == p)
-                break;
-            st->any[col] |= isfinite(v);
-            st->pos[col] |= isfinite(v) && v > 0;
-        }
-    }
-    if (f)
-        fclose(f);
-    return 0;
+    parse_set(text, d);
+    free(text);
 }
 
 static int has_impl(json_t *doc, const char *workload, const char *impl)
@@ -234,14 +422,59 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
                             "notes");
     json_t *notes = json_object_get(res, "notes");
     char assign[8192] = "", path[4096], files[4096] = "", titles[1024] = "";
-    size_t sets_with_data = 0;
-    char panels[64] = "";
+    size_t sets_with_data = 0, keyw = 0;
     cb_append(assign, sizeof assign, "plotdir='%s'; ", scripts);
-    for (size_t i = 0; i < PLOT_SETS && p->sets[i].var; i++) {
+    /* The line styles: linetype k is the style table's entry k (plots/common.gp sets them). */
+    size_t nstyles;
+    const cb_plot_style *sty = cb_plot_styles(&nstyles);
+    cb_append(assign, sizeof assign, "lt_colours='");
+    for (size_t k = 0; k < nstyles; k++)
+        cb_append(assign, sizeof assign, "%s%s", k ? " " : "", sty[k].colour);
+    cb_append(assign, sizeof assign, "'; lt_points='");
+    for (size_t k = 0; k < nstyles; k++)
+        cb_append(assign, sizeof assign, "%s%d", k ? " " : "", sty[k].point);
+    cb_append(assign, sizeof assign, "'; ");
+    int hw = 0; /* a hardware count of mispredictions somewhere */
+    set_data data[PLOT_SETS] = {{0}};
+    size_t nsets = 0;
+    for (; nsets < PLOT_SETS && p->sets[nsets].var; nsets++) {
+        export_set(doc, in, &p->sets[nsets], &data[nsets]);
+        char merged[1024];
+        shape_set(&data[nsets], merged, sizeof merged);
+        if (*merged)
+            note(notes, "drawn as one line (equal within 1%%) in %s: %s", p->sets[nsets].label,
+                 merged);
+        char empty[512] = "";
+        for (size_t b = 0; b < data[nsets].nb; b++)
+            if (!data[nsets].b[b].has)
+                cb_append(empty, sizeof empty, "%s%s", *empty ? ", " : "", data[nsets].b[b].name);
+        if (*empty)
+            note(notes, "not drawn, no value in %s: %s", p->sets[nsets].label, empty);
+    }
+    /* Twins side by side: an implementation that one set lacks is drawn in none. */
+    for (size_t i = 0; p->pair && i < nsets; i++) {
+        char alone[512] = "";
+        for (size_t b = 0; b < data[i].nb; b++) {
+            block *bl = &data[i].b[b];
+            for (size_t j = 0; j < nsets && !bl->dropped; j++)
+                if (j != i && !in_set(&data[j], cb_plot_linetype(bl->name))) {
+                    bl->dropped = 1;
+                    cb_append(alone, sizeof alone, "%s%s", *alone ? ", " : "", bl->name);
+                }
+        }
+        if (*alone)
+            note(notes, "not drawn, no twin in the %s: %s", p->sets[i == 0 ? 1 : 0].label, alone);
+    }
+    for (size_t i = 0; i < nsets; i++) {
         const plot_set *s = &p->sets[i];
         set_stats st;
+        char lt[512];
         snprintf(path, sizeof path, "%s/%s-%zu.dat", dir, p->name, i);
-        if (write_set(doc, in, s, path, &st) != 0) {
+        int rc = emit_set(&data[i], path, lt, sizeof lt, &st);
+        keyw = st.keyw > keyw ? st.keyw : keyw;
+        hw |= s->y[1] && !strcmp(s->y[1], MISPREDICT_HW) && st.any[1];
+        set_data_free(&data[i]);
+        if (rc != 0) {
             note(notes, "cannot write %s", path);
             continue;
         }
@@ -264,8 +497,6 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
             some |= st.any[k];
             if (!st.any[k])
                 note(notes, "series %s skipped: no cell of the results has it", s->y[k]);
-            else if (p->panels && st.pos[k])
-                cb_append(panels, sizeof panels, "%s%zu", *panels ? " " : "", k + 2);
         }
         if (!s->y[0])
             some = st.any[0];
@@ -275,8 +506,9 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         if (p->list) {
             cb_append(files, sizeof files, "%s%s", *files ? " " : "", path);
             cb_append(titles, sizeof titles, "%s%s", *titles ? " " : "", s->var);
+            cb_append(assign, sizeof assign, "lt%zu='%s'; ", sets_with_data, lt);
         } else {
-            cb_append(assign, sizeof assign, "%s='%s'; ", s->var, path);
+            cb_append(assign, sizeof assign, "%s='%s'; %s_lt='%s'; ", s->var, path, s->var, lt);
         }
     }
     /* A plot needs all its sets (a list plot: one), each with some value. */
@@ -291,14 +523,13 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     if (p->list)
         cb_append(assign, sizeof assign, "files='%s'; titles='%s'; ", files,
                               titles);
-    if (p->panels)
-        cb_append(assign, sizeof assign, "panels='%s'; ", panels);
     if (p->vars)
         cb_append(assign, sizeof assign, "%s; ", p->vars);
+    cb_append(assign, sizeof assign, "keyw=%zu; ", keyw);
     if (!strcmp(p->name, "pingpong-mispredict") || !strcmp(p->name, "pingpong-modes")) {
         char model[128];
         model_text(doc, model, sizeof model);
-        cb_append(assign, sizeof assign, "model='%s'; ", model);
+        cb_append(assign, sizeof assign, "model='%s'; hw=%d; ", model, hw);
     }
     char script[4096], why[512] = "";
     snprintf(script, sizeof script, "%s/%s.gp", scripts, p->script);
