@@ -8,6 +8,7 @@
 
 #include "common/build.h"
 #include "common/cli.h"
+#include "help.h"
 #include "params/params.h"
 #include "report/commands.h"
 #include "run/commands.h"
@@ -15,8 +16,9 @@
 static int cmd_help(int argc, char **argv);
 
 static const cb_command commands[] = {
-    {"run", "[options]", "measure; 'corobench run --help'", cb_cmd_run},
-    {"list", "", "implementations, workloads, parameters", cb_cmd_list},
+    {"run", "[options]", "measure the grid of cells", cb_cmd_run},
+    {"list", "[impls|workloads|events] [--wide]", "implementations, workloads, parameters",
+     cb_cmd_list},
     {"export",
      "RESULTS.json [--format gnuplot|csv|gbench|deterministic]\n"
      "                         [--workload W] [--x PARAM] [--where N=V]... [--y FIELD]...\n"
@@ -31,12 +33,12 @@ static const cb_command commands[] = {
      "                                      regressed, failed, is missing or changed",
      cb_cmd_compare},
     {"calibrate", "[options]",
-     "fit the return-stack model to this CPU;\n"
-     "                                      'corobench calibrate --help'",
+     "fit the return-stack model to this CPU",
      cb_cmd_calibrate},
     /* hidden: how a run executes a cell in another build variant (run/commands.h) */
     {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
-    {"help", "[COMMAND]", "this text, or one command's line", cmd_help},
+    {"help", "[COMMAND]", "this text, or one command's full usage (every option, its default)",
+     cmd_help},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -61,6 +63,8 @@ static void usage(FILE *f)
             usage_line(f, &commands[i], first ? "usage:" : "");
             first = 0;
         }
+    fprintf(f, "'corobench help COMMAND' or 'corobench COMMAND --help': every option with its "
+               "default.\n");
 }
 
 static int unknown_command(const char *cmd)
@@ -74,7 +78,7 @@ static int unknown_command(const char *cmd)
     return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
 }
 
-/* help: every command; help COMMAND: that one's line. */
+/* help: every command; help COMMAND: that one's full usage. */
 static int cmd_help(int argc, char **argv)
 {
     if (argc > 2)
@@ -86,7 +90,8 @@ static int cmd_help(int argc, char **argv)
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (commands[i].summary && !strcmp(argv[1], commands[i].name)) {
-            usage_line(stdout, &commands[i], "usage:");
+            if (cb_help_command(stdout, argv[1]) != 0)
+                usage_line(stdout, &commands[i], "usage:");
             return 0;
         }
     return unknown_command(argv[1]);
@@ -99,9 +104,17 @@ static int dispatch(int argc, char **argv)
         return CB_EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].handler(argc - 1, argv + 1);
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(cmd, commands[i].name))
+            continue;
+        /* COMMAND --help (or -h) anywhere before a "--": its full usage, exit 0. */
+        for (int k = 2; commands[i].summary && k < argc && strcmp(argv[k], "--"); k++)
+            if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+                char *help_argv[] = {"help", (char *)cmd, NULL};
+                return cmd_help(2, help_argv);
+            }
+        return commands[i].handler(argc - 1, argv + 1);
+    }
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         return cmd_help(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version")) {

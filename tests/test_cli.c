@@ -102,6 +102,54 @@ CB_TEST(cli_help_one_command)
     CB_CHECK(strstr(c.out, "corobench compare") == NULL);
 }
 
+/* Every command answers --help (anywhere before "--") and help COMMAND with exit 0 and its full
+ * usage: every option that its parser accepts (the "valid: ..." list of an unknown option) with
+ * a default where it has one. */
+CB_TEST(cli_help_every_command)
+{
+    static const char *const cmds[] = {"run", "list", "export", "report", "compare", "calibrate"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        cb_test_cli h = cb_test_corobench(cmds[i], "--help", NULL);
+        CB_CHECK_EQ_INT(h.status, 0);
+        char want[64];
+        snprintf(want, sizeof want, "usage: corobench %s ", cmds[i]);
+        CB_CHECK_CONTAINS(h.out, want);
+        CB_CHECK_CONTAINS(h.out, "(default: ");
+        cb_test_cli g = cb_test_corobench("help", cmds[i], NULL);
+        CB_CHECK_EQ_INT(g.status, 0);
+        CB_CHECK(!strcmp(g.out, h.out));
+        g = cb_test_corobench(cmds[i], "x.json", "-h", NULL);
+        CB_CHECK_EQ_INT(g.status, 0);
+        CB_CHECK(!strcmp(g.out, h.out));
+    }
+    /* The options each parser names (run and calibrate: getopt's table; the others: their
+     * usage in the message), each with a row. */
+    const char *const *bad[] = {
+        (const char *const[]){"run", "--bogus", NULL},
+        (const char *const[]){"calibrate", "--bogus", NULL},
+        (const char *const[]){"export", "x.json", "--bogus", NULL},
+        (const char *const[]){"report", "x.json", "--bogus", NULL},
+        (const char *const[]){"compare", "a", "b", "--bogus", NULL},
+        (const char *const[]){"list", "--bogus", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *const *a = bad[i];
+        cb_test_cli e = cb_test_corobench(a[0], a[1], a[2], a[3], a[4], NULL);
+        CB_CHECK_EQ_INT(e.status, 2);
+        cb_test_cli h = cb_test_corobench("help", a[0], NULL);
+        const char *v = strstr(e.err, "(valid: ");
+        CB_CHECK(v != NULL);
+        for (const char *p = v; (p = strstr(p, "--")); ) {
+            size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", (int)n, p);
+            if (strcmp(opt, "--bogus") && !strstr(h.out, opt))
+                CB_FAIL("help %s lacks %s (named by: %s)", a[0], opt, e.err);
+            p += n;
+        }
+    }
+}
+
 CB_TEST(cli_list_names_everything)
 {
     cb_test_cli c = cb_test_corobench("list", NULL);
@@ -111,6 +159,20 @@ CB_TEST(cli_list_names_everything)
                            "transport", "stack", "stack_mode"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CB_CHECK_CONTAINS(c.out, names[i]);
+    /* 120 columns by default, --wide in full; a section alone. */
+    for (const char *l = c.out, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+        if (nl - l > 120)
+            CB_FAIL("list line of %d columns: %.*s", (int)(nl - l), (int)(nl - l), l);
+    cb_test_cli w = cb_test_corobench("list", "--wide", NULL);
+    CB_CHECK_EQ_INT(w.status, 0);
+    CB_CHECK_CONTAINS(w.out, "reserved stack bytes per coroutine (rounded up to pages");
+    cb_test_cli s = cb_test_corobench("list", "workloads", NULL);
+    CB_CHECK_EQ_INT(s.status, 0);
+    CB_CHECK_CONTAINS(s.out, "pingpong");
+    CB_CHECK(!strstr(s.out, "implementations:") && !strstr(s.out, "event aliases"));
+    s = cb_test_corobench("list", "impls", "events", NULL);
+    CB_CHECK(strstr(s.out, "implementations:") && strstr(s.out, "event aliases") &&
+             !strstr(s.out, "workloads:"));
 }
 
 static json_t *load(const char *path)

@@ -507,7 +507,7 @@ CB_TEST(counters_list)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     CB_CHECK(f != NULL);
-    cb_counters_list(f);
+    cb_counters_list(f, 0);
     fclose(f);
     printf("%s", buf);
     size_t lines = 0;

@@ -726,7 +726,7 @@ int cb_counters_validate(const char *list, char *err, size_t errlen)
     return rc;
 }
 
-void cb_counters_list(FILE *out)
+void cb_counters_list(FILE *out, int width)
 {
     const char *event[CB_NALIASES];
     char *status[CB_NALIASES];
@@ -744,8 +744,11 @@ void cb_counters_list(FILE *out)
         we = le > we ? le : we;
     }
     for (size_t i = 0; i < CB_NALIASES; i++) {
-        fprintf(out, "%-*s  %-*s  %s\n", wa, aliases[i].name, we, event[i],
-                status[i] ? status[i] : "unavailable: out of memory");
+        const char *st = status[i] ? status[i] : "unavailable: out of memory";
+        if (width > 0 && wa + we + 6 + (int)strlen(st) > width) /* the status on a line below */
+            fprintf(out, "%-*s  %s\n    %s\n", wa, aliases[i].name, event[i], st);
+        else
+            fprintf(out, "%-*s  %-*s  %s\n", wa, aliases[i].name, we, event[i], st);
         free(status[i]);
     }
 }

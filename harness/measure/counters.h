@@ -41,8 +41,9 @@ void cb_counters_to_json(const cb_counters *c, double ops, json_t *cell);
 void cb_counters_close(cb_counters *c);
 
 /* For `corobench list`: one line per alias: the alias, the event it resolves to here (or "none"),
- * and "countable" or "unavailable: reason", decided by opening it. */
-void cb_counters_list(FILE *out);
+ * and "countable" or "unavailable: reason", decided by opening it; a line wider than width
+ * (0: no limit) has its status on the next line. */
+void cb_counters_list(FILE *out, int width);
 
 /* The alias table, for tests and documentation. The i-th alias name, or NULL past the end. */
 const char *cb_counters_alias_name(size_t i);

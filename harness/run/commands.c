@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
 #include "harness/results/baseline.h"
+#include "harness/results/fields.h"
 #include "invocation.h"
 #include "options.h"
 #include "plan.h"
@@ -133,50 +135,110 @@ int cb_cmd_cell(int argc, char **argv)
     return rc;
 }
 
-static void print_params(const cb_param_def *d)
+/* `corobench list`: 120 columns by default (a description cut at the edge with "...", the
+ * parameters as NAME=DEFAULT [RANGE] side by side), --wide in full on a line each. */
+enum { LIST_WIDTH = 120 };
+
+/* One line, cut to LIST_WIDTH with "..." unless wide. */
+static void list_line(int wide, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void list_line(int wide, const char *fmt, ...)
 {
-    for (; d && d->name; d++) {
-        if (d->kind == CB_PARAM_INT) {
-            printf("      %-12s default %-10s integer %lld..%lld: %s\n", d->name, d->defval,
-                   (long long)d->min, (long long)d->max, d->help);
-        } else {
-            char ch[256] = "";
-            size_t n = 0;
-            for (size_t i = 0; d->choices[i]; i++)
-                n += (size_t)snprintf(ch + n, sizeof ch - n, "%s%s", i ? "|" : "", d->choices[i]);
-            printf("      %-12s default %-10s %s: %s\n", d->name, d->defval, ch, d->help);
-        }
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!wide && strlen(line) > LIST_WIDTH)
+        memcpy(line + LIST_WIDTH - 3, "...", 4);
+    puts(line);
+}
+
+static void param_range(const cb_param_def *d, char *buf, size_t len)
+{
+    if (d->kind == CB_PARAM_INT) {
+        snprintf(buf, len, "%lld..%lld", (long long)d->min, (long long)d->max);
+        return;
     }
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; d->choices[i] && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", d->choices[i]);
+}
+
+static void print_params(const cb_param_def *d, int wide)
+{
+    char range[256], item[512], line[LIST_WIDTH + 1] = "";
+    for (; d && d->name; d++) {
+        param_range(d, range, sizeof range);
+        if (wide) {
+            printf("      %-12s default %-10s %s: %s\n", d->name, d->defval, range, d->help);
+            continue;
+        }
+        /* NAME=DEFAULT [RANGE], as many to a line as fit */
+        snprintf(item, sizeof item, "%s=%s [%s]", d->name, d->defval, range);
+        if (line[0] && strlen(line) + 2 + strlen(item) > LIST_WIDTH) {
+            puts(line);
+            line[0] = '\0';
+        }
+        if (!line[0])
+            snprintf(line, sizeof line, "      %.*s", LIST_WIDTH - 6, item);
+        else
+            cb_append(line, sizeof line, "  %s", item);
+    }
+    if (line[0])
+        puts(line);
 }
 
 int cb_cmd_list(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1)
-        return cb_usage_error("unexpected argument '%s' for list (valid: none)",
-                              cb_quote(argv[1]));
-    printf("implementations:\n");
-    for (size_t i = 0; i < cb_nimpls; i++) {
-        const cb_impl *im = &cb_impls[i];
-        const char *why = cb_impl_unavailable(im);
-        printf("  %-10s %-9s %s%s\n", im->name, cb_impl_family(im), why ? "unavailable: " : "",
-               why ? why : "available");
-        printf("      %s\n", im->description ? im->description : im->backend->description);
-        print_params(im->params);
-    }
-    printf("workloads:\n");
-    for (size_t i = 0; i < cb_nworkloads; i++) {
-        const cb_workload *w = cb_workloads[i];
-        if (w->selftest)
-            printf("  %-10s self-test of the harness, not a benchmark ('all' never selects it): "
-                   "%s\n",
-                   w->name, w->description);
+    static const char *const sections[] = {"impls", "workloads", "events"};
+    int wide = 0, show[3] = {0, 0, 0}, any = 0;
+    for (int i = 1; i < argc; i++) {
+        int k = 0;
+        while (k < 3 && strcmp(argv[i], sections[k]))
+            k++;
+        if (!strcmp(argv[i], "--wide"))
+            wide = 1;
+        else if (k < 3)
+            show[k] = any = 1;
         else
-            printf("  %-10s one op = one %s%s: %s\n", w->name, w->unit,
-                   w->unit_at ? " (unless a parameter says otherwise)" : "", w->description);
-        print_params(w->params);
+            return cb_usage_error("unexpected argument '%s' for list (valid: impls, workloads, "
+                                  "events, --wide)",
+                                  cb_quote(argv[i]));
     }
-    printf("event aliases for --events (any libpfm4 event name works too):\n");
-    cb_counters_list(stdout);
+    if (!any)
+        show[0] = show[1] = show[2] = 1;
+    if (show[0]) {
+        printf("implementations:%s\n", wide ? "" : " (descriptions and parameters in full: "
+                                                  "corobench list impls --wide)");
+        for (size_t i = 0; i < cb_nimpls; i++) {
+            const cb_impl *im = &cb_impls[i];
+            const char *why = cb_impl_unavailable(im);
+            printf("  %-10s %-9s %s%s\n", im->name, cb_impl_family(im),
+                   why ? "unavailable: " : "available", why ? why : "");
+            list_line(wide, "      %s", im->description ? im->description
+                                                         : im->backend->description);
+            print_params(im->params, wide);
+        }
+    }
+    if (show[1]) {
+        printf("workloads:%s\n", wide ? "" : " (corobench list workloads --wide: in full)");
+        for (size_t i = 0; i < cb_nworkloads; i++) {
+            const cb_workload *w = cb_workloads[i];
+            if (w->selftest)
+                list_line(wide, "  %-10s self-test of the harness, not a benchmark ('all' never "
+                                "selects it): %s",
+                          w->name, w->description);
+            else
+                list_line(wide, "  %-10s one op = one %s%s: %s", w->name, w->unit,
+                          w->unit_at ? " (unless a parameter says otherwise)" : "",
+                          w->description);
+            print_params(w->params, wide);
+        }
+    }
+    if (show[2]) {
+        printf("event aliases for --events (any libpfm4 event name works too):\n");
+        cb_counters_list(stdout, wide ? 0 : LIST_WIDTH);
+    }
     return 0;
 }

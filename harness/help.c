@@ -1,0 +1,177 @@
+/* The commands' option tables for `help COMMAND` and `COMMAND --help`: one row per option with
+ * its argument, its default and one line on what it does, so a user never has to read the source
+ * for a default. tests/test_cli.c checks that every option a command's parser accepts (the
+ * "valid: ..." list of its unknown-option message) has a row here. */
+#include <string.h>
+
+#include "help.h"
+
+typedef struct opt_row {
+    const char *option; /* "--reps N" */
+    const char *dflt;   /* the default, as the user would type it; "" when none */
+    const char *what;   /* one line */
+} opt_row;
+
+typedef struct cmd_help {
+    const char *name, *synopsis, *summary;
+    const opt_row *rows;
+    const char *notes; /* after the table; NULL for none */
+} cmd_help;
+
+static const opt_row run_rows[] = {
+    {"--impl LIST", "all", "implementations to run (`corobench list impls`)"},
+    {"--workload LIST", "all", "workloads to run (`corobench list workloads`; all skips fault)"},
+    {"--param NAME=V1,V2,...", "each one's default", "a parameter's values; the grid is their "
+                                                     "product (WORKLOAD.NAME: that workload's)"},
+    {"--reps N", "10; --quick: 3", "timed repetitions per cell"},
+    {"--warmup N", "2", "untimed repetitions before them"},
+    {"--min-rep-ms MS", "10; --quick: 2", "each repetition batched to last at least this long"},
+    {"--quick", "off", "fewer repetitions, shorter ones: a first look, not a measurement"},
+    {"--pin CPU", "none", "pin the measured child to this CPU"},
+    {"--timeout SEC", "60", "a cell running longer is killed and recorded as timed out"},
+    {"-o, --output FILE", "results/<host>-<UTC time>.json", "where the results go"},
+    {"--force", "off", "let -o replace an existing regular file"},
+    {"--no-table", "off", "do not print the table of results on standard output"},
+    {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)"},
+    {"--events-kernel", "off", "count kernel mode too"},
+    {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret"},
+    {"--rsb sim|off", "off", "count return-stack mispredictions on the simulated model"},
+    {"--rsb-model M", "auto", "auto (the calibration's, else the vendor's), circular, underflow-btb"},
+    {"--rsb-entries N", "the model's, 32 or 16", "entries of the simulated return stack"},
+    {"--rsb-candidates", "off", "also count every candidate model (docs/rsb.md)"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row list_rows[] = {
+    {"impls|workloads|events", "all three", "only that section"},
+    {"--wide", "off", "descriptions and parameters in full, however wide; without it, 120 columns"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row export_rows[] = {
+    {"RESULTS.json", "", "the results to export"},
+    {"--format F", "gnuplot", "gnuplot, csv, gbench, github-bench, bmf or deterministic"},
+    {"--workload W", "all; gnuplot needs it", "only this workload's cells"},
+    {"--where NAME=VALUE", "none", "only cells with this parameter (or field) value; repeats"},
+    {"--x PARAM", "none; gnuplot needs it", "gnuplot: the numeric parameter on the x axis"},
+    {"--y FIELD", "median, MAD, min, max of ns per op", "gnuplot: a dotted field per column; repeats"},
+    {"--relative-to IMPL", "none", "gnuplot: every y divided by IMPL's at the same point"},
+    {"--aggregates-only", "off", "gbench: only the mean/median/stddev rows"},
+    {"-o FILE", "standard output", "where the export goes"},
+    {"--force", "off", "let -o replace an existing regular file"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row report_rows[] = {
+    {"RESULTS.json...", "", "results files; files of one machine are read as one"},
+    {"-o FILE.md", "standard output", "where the report goes; plots in FILE-plots/ beside it"},
+    {"--force", "off", "let -o replace an existing report and its plots directory"},
+    {"--no-plots", "off", "do not draw the plots (no gnuplot needed)"},
+    {"-- FILES...", "", "the rest are results files, even names starting with -"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row compare_rows[] = {
+    {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list"},
+    {"--threshold PERCENT", "5", "a time change smaller than this is never a regression"},
+    {"--alpha A", "0.05", "significance level of the test on each cell's samples"},
+    {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all"},
+    {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure"},
+    {"--format F", "text", "text, md or json"},
+    {"--only-changed", "off", "list only the cells that changed"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row calibrate_rows[] = {
+    {"--pin CPU", "the last CPU allowed", "pin the measured child to this CPU"},
+    {"--switches N", "2000", "switches per instance of each calibration cell"},
+    {"--reps N", "9", "timed repetitions per cell"},
+    {"--runs N", "3", "sweeps of the depths, the fit on their medians"},
+    {"--min-rep-ms MS", "2", "each repetition batched to last at least this long"},
+    {"--max-depth D", "40", "the deepest call depth swept"},
+    {"--baseline B", "auto", "the twin the model is fitted against: auto, jmpret or sites"},
+    {"-o FILE.json", "results/calibration/<cpu key>.json", "where the calibration goes"},
+    {"--data FILE.dat", "none", "also write the plot data (plots/rsb-calibration.gp)"},
+    {"--force", "off", "let -o and --data replace existing files"},
+    {"--print-key", "", "print this CPU's key and exit"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
+static const opt_row help_rows[] = {
+    {"COMMAND", "", "one command's full usage"},
+    {NULL, NULL, NULL},
+};
+
+static const cmd_help helps[] = {
+    {"run", "[options]", "measure the cells of the grid (implementations x workloads x parameters)",
+     run_rows,
+     "LIST is comma-separated; 'all' selects all. Exit status: 0, 1 when a cell failed or timed\n"
+     "out (recorded in the results), 2 on bad input."},
+    {"list", "[impls|workloads|events] [--wide]",
+     "implementations, workloads and their parameters, event aliases", list_rows, NULL},
+    {"export", "RESULTS.json [options]", "plot data, CSV, google benchmark JSON, CI trackers' formats",
+     export_rows, NULL},
+    {"report", "RESULTS.json [MORE.json...] [options]",
+     "the answer, caveats, claims with verdicts, plots and tables (docs/report.md)", report_rows,
+     NULL},
+    {"compare", "BASE NEW [options]",
+     "the same cells side by side; exit 1 if a cell regressed, failed, is missing or changed",
+     compare_rows, NULL},
+    {"calibrate", "[options]", "fit the return-stack model to this CPU (docs/rsb.md)",
+     calibrate_rows, NULL},
+    {"help", "[COMMAND]", "the commands, or one command's full usage", help_rows, NULL},
+};
+
+/* Writes s wrapped at width, every line after the first indented by indent. */
+static void wrap(FILE *f, const char *s, int col, int indent, int width)
+{
+    while (*s) {
+        int room = width - col, n = (int)strlen(s);
+        if (n > room && room > 10) {
+            n = room;
+            while (n > 0 && s[n] != ' ')
+                n--;
+            if (n == 0)
+                n = room;
+        }
+        fprintf(f, "%.*s", n, s);
+        s += n;
+        while (*s == ' ')
+            s++;
+        if (*s) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        }
+    }
+    fputc('\n', f);
+}
+
+int cb_help_command(FILE *f, const char *name)
+{
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+        const cmd_help *h = &helps[i];
+        if (strcmp(h->name, name))
+            continue;
+        fprintf(f, "usage: corobench %s %s\n%s\n\n", h->name, h->synopsis, h->summary);
+        int w = 0;
+        for (const opt_row *r = h->rows; r->option; r++)
+            w = (int)strlen(r->option) > w ? (int)strlen(r->option) : w;
+        for (const opt_row *r = h->rows; r->option; r++) {
+            char line[512];
+            snprintf(line, sizeof line, "%s%s%s%s", r->what, r->dflt[0] ? " (default: " : "",
+                     r->dflt, r->dflt[0] ? ")" : "");
+            fprintf(f, "  %-*s  ", w, r->option);
+            wrap(f, line, w + 4, w + 4, 100);
+        }
+        if (h->notes)
+            fprintf(f, "\n%s\n", h->notes);
+        return 0;
+    }
+    return -1;
+}
