@@ -31,6 +31,8 @@ static const opt_row run_rows[] = {
     {"--timeout SEC", "60", "a cell running longer is killed and recorded as timed out"},
     {"-o, --output FILE", "results/<host>-<UTC time>.json", "where the results go"},
     {"--force", "off", "let -o replace an existing regular file"},
+    {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
+                                     "(docs/ci.md)"},
     {"--no-table", "off", "do not print the table of results on standard output"},
     {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)"},
     {"--events-kernel", "off", "count kernel mode too"},
@@ -77,6 +79,7 @@ static const opt_row report_rows[] = {
 
 static const opt_row compare_rows[] = {
     {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list"},
+    {"--baseline NAME", "none", "BASE is results/baselines/NAME.json (run --save-baseline NAME)"},
     {"--threshold PERCENT", "5", "a time change smaller than this is never a regression"},
     {"--alpha A", "0.05", "significance level of the test on each cell's samples"},
     {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all"},
@@ -120,7 +123,7 @@ static const cmd_help helps[] = {
     {"report", "RESULTS.json [MORE.json...] [options]",
      "the answer, caveats, claims with verdicts, plots and tables (docs/report.md)", report_rows,
      NULL},
-    {"compare", "BASE NEW [options]",
+    {"compare", "BASE NEW [options] | --baseline NAME NEW [options]",
      "the same cells side by side; exit 1 if a cell regressed, failed, is missing or changed",
      compare_rows, NULL},
     {"calibrate", "[options]", "fit the return-stack model to this CPU (docs/rsb.md)",
