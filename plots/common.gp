@@ -28,7 +28,7 @@ if (exists("lt_colours")) {
     do for [k=1:12] { set linetype k linecolor rgb C[k] linewidth 1.5 pointtype k }
 }
 LT(list, i) = (words(list) > i ? int(word(list, i + 1)) : i + 1)
-LOGY = "if (STATS_min > 0 && STATS_max > 20 * STATS_min) { set logscale y } else { unset logscale y }"
+LOGY = "if (exists('STATS_min') && STATS_min > 0 && STATS_max > 20 * STATS_min) { set logscale y } else { unset logscale y }; undefine STATS_*"
 set grid
 # x from the first point to the last, with a margin (autoscaling would extend it to a round tic,
 # on a log axis a decade below the data)

@@ -1,7 +1,7 @@
 # spawn: bytes per coroutine against the number alive, one panel per measure that the results
 # have (touched stack, runtime heap, RSS, kernel), one line per implementation (identical lines
 # drawn once, labelled with every name); x logarithmic, y where it spans more than 20x.
-# usage: gnuplot -e "files='t.dat h.dat'; titles='touched heap'; out='spawn-memory.png'" plots/spawn-memory.gp
+# usage: gnuplot -e "file1='t.dat'; file2='h.dat'; titles='touched heap'; out='spawn-memory.png'" plots/spawn-memory.gp
 # data: one file per measure, `corobench export R.json --workload spawn --x n --where depth=0
 #        --where layout=aligned --where variant=plain --y memory.M_bytes_per_coro` for M in
 #        touched, heap, rss, kernel (titles names them); lt1, lt2...: each file's linetypes.
@@ -14,14 +14,14 @@ load plotdir.'/common.gp'
 set logscale x
 set xlabel "coroutines alive (n)"
 set multiplot layout 2,2 title "spawn: bytes per coroutine vs. coroutines alive"
-do for [k=1:words(files)] {
+do for [k=1:words(titles)] {
     t = word(titles, k)
     l = (exists(sprintf("lt%d", k)) ? value(sprintf("lt%d", k)) : '')
     set title NAME(t)
     set ylabel NAME(t)." per coroutine"
-    stats word(files, k) using 2 nooutput
+    stats value(sprintf("file%d", k)) using 2 nooutput
     eval LOGY
-    plot for [i=0:*] word(files, k) index i using 1:2 with linespoints linetype LT(l, i) \
+    plot for [i=0:*] value(sprintf("file%d", k)) index i using 1:2 with linespoints linetype LT(l, i) \
         title columnheader(1)
 }
 unset multiplot

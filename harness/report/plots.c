@@ -35,7 +35,7 @@ typedef struct plot_def {
     const char *name, *script, *question;
     plot_set sets[PLOT_SETS];
     const char *vars;   /* extra gnuplot assignments */
-    int list;           /* 1: pass the sets that have data as `files` and `titles` lists */
+    int list;           /* 1: pass the sets that have data as file1, file2... and `titles` */
     int pair;           /* 1: only the implementations that every set has (twins side by side) */
     const char *needs;  /* command that would measure what the plot needs */
 } plot_def;
@@ -421,7 +421,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     json_t *res = json_pack("{s:s, s:s, s:[]}", "name", p->name, "question", p->question,
                             "notes");
     json_t *notes = json_object_get(res, "notes");
-    char assign[8192] = "", path[4096], files[4096] = "", titles[1024] = "";
+    char assign[8192] = "", path[4096], titles[1024] = "";
     size_t sets_with_data = 0, keyw = 0;
     cb_append(assign, sizeof assign, "plotdir='%s'; ", scripts);
     /* The line styles: linetype k is the style table's entry k (plots/common.gp sets them). */
@@ -504,7 +504,8 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
             continue;
         sets_with_data++;
         if (p->list) {
-            cb_append(files, sizeof files, "%s%s", *files ? " " : "", path);
+            /* one variable per file: a path may hold spaces, a word list could not */
+            cb_append(assign, sizeof assign, "file%zu='%s'; ", sets_with_data, path);
             cb_append(titles, sizeof titles, "%s%s", *titles ? " " : "", s->var);
             cb_append(assign, sizeof assign, "lt%zu='%s'; ", sets_with_data, lt);
         } else {
@@ -521,8 +522,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         return res;
     }
     if (p->list)
-        cb_append(assign, sizeof assign, "files='%s'; titles='%s'; ", files,
-                              titles);
+        cb_append(assign, sizeof assign, "titles='%s'; ", titles);
     if (p->vars)
         cb_append(assign, sizeof assign, "%s; ", p->vars);
     cb_append(assign, sizeof assign, "keyw=%zu; ", keyw);
