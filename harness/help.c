@@ -5,12 +5,17 @@
 #include <string.h>
 
 #include "help.h"
+#include "run/commands.h"
 
 typedef struct opt_row {
     const char *option; /* "--reps N" */
     const char *dflt;   /* the default, as the user would type it; "" when none */
     const char *what;   /* one line */
 } opt_row;
+
+/* A default that starts with this is in calibrate's directory (this tree's results/calibration
+ * unless COROBENCH_CALIBRATION_DIR says otherwise), printed as the path. */
+#define CAL_DIR "<calibration dir>"
 
 typedef struct cmd_help {
     const char *name, *synopsis, *summary;
@@ -69,7 +74,11 @@ static const opt_row export_rows[] = {
 
 static const opt_row report_rows[] = {
     {"RESULTS.json...", "", "results files; files of one machine are read as one"},
-    {"-o FILE.md", "standard output", "where the report goes; plots in FILE-plots/ beside it"},
+    {"-o FILE", "standard output", "where the report goes (FILE.md, or FILE.html for --format "
+                                   "html); its plots in FILE-plots/ beside it"},
+    {"--format F", "md (html when -o ends in .html)",
+     "md (Markdown) or html (one self-contained page: inline SVG plots with their data, "
+     "sortable tables)"},
     {"--force", "off", "let -o replace an existing report and its plots directory"},
     {"--no-plots", "off", "do not draw the plots (no gnuplot needed)"},
     {"-- FILES...", "", "the rest are results files, even names starting with -"},
@@ -98,7 +107,7 @@ static const opt_row calibrate_rows[] = {
     {"--min-rep-ms MS", "2", "each repetition batched to last at least this long"},
     {"--max-depth D", "40", "the deepest call depth swept"},
     {"--baseline B", "auto", "the twin the model is fitted against: auto, jmpret or sites"},
-    {"-o FILE.json", "results/calibration/<cpu key>.json", "where the calibration goes"},
+    {"-o FILE.json", CAL_DIR "/<cpu key>.json", "where the calibration goes"},
     {"--data FILE.dat", "none", "also write the plot data (plots/rsb-calibration.gp)"},
     {"--force", "off", "let -o and --data replace existing files"},
     {"--print-key", "", "print this CPU's key and exit"},
@@ -166,11 +175,22 @@ int cb_help_command(FILE *f, const char *name)
         for (const opt_row *r = h->rows; r->option; r++)
             w = (int)strlen(r->option) > w ? (int)strlen(r->option) : w;
         for (const opt_row *r = h->rows; r->option; r++) {
-            char line[512];
-            snprintf(line, sizeof line, "%s%s%s%s", r->what, r->dflt[0] ? " (default: " : "",
-                     r->dflt, r->dflt[0] ? ")" : "");
+            char dflt[4096];
+            if (!strncmp(r->dflt, CAL_DIR, strlen(CAL_DIR)))
+                snprintf(dflt, sizeof dflt, "%s%s", cb_calibrate_dir(), r->dflt + strlen(CAL_DIR));
+            else
+                snprintf(dflt, sizeof dflt, "%s", r->dflt);
             fprintf(f, "  %-*s  ", w, r->option);
-            wrap(f, line, w + 4, w + 4, 100);
+            /* the default after the description when it fits, else whole on the next line (a
+             * path is never cut) */
+            char line[8192];
+            snprintf(line, sizeof line, "%s (default: %s)", r->what, dflt);
+            if (!dflt[0] || (int)strlen(line) + w + 4 > 100) {
+                wrap(f, r->what, w + 4, w + 4, 100);
+                if (dflt[0])
+                    fprintf(f, "  %-*s  default: %s\n", w, "", dflt);
+            } else
+                wrap(f, line, w + 4, w + 4, 100);
         }
         if (h->notes)
             fprintf(f, "\n%s\n", h->notes);

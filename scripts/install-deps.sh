@@ -5,7 +5,8 @@
 #          is unavailable (`corobench list` says why), never a refusal to run
 #   test   run + what `make check` adds: the AArch64 cross build and qemu-user, google
 #          benchmark's compare.py (with SciPy) that reads `export --format gbench`
-#   dev    test + fuzzing (clang with libFuzzer and the sanitizer runtimes)
+#   dev    test + fuzzing (clang with libFuzzer and the sanitizer runtimes) + chromium (a
+#          screenshot of the HTML report)
 # Usage: scripts/install-deps.sh [run|test|dev] [--check]   (default: dev, everything)
 # Without root it only says what is missing, and fails only when a required package is.
 # --check: report only, exit 1 if anything of the set is missing. run.sh uses `run`, .ci/run `test`.
@@ -48,6 +49,8 @@ if [ "$set_name" != run ]; then
 fi
 if [ "$set_name" = dev ]; then
     required+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer and the sanitizer runtimes
+    # a headless browser to look at `report --format html` (docs/report.md); no test needs it
+    required+=(chromium)
 fi
 if [ "$set_name" != run ]; then
     required+=("${optional[@]}") # make check tests every implementation

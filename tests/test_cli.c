@@ -783,6 +783,16 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     char *text = cb_test_slurp(md);
     char *claims = strstr(text, "\n## Claims\n"), *table = strstr(text, "\n## pingpong (");
     CB_CHECK(claims && table && claims < table);
+    /* The answer first: the summary (a row per workload with both families), then the
+     * caveats, then the claims. */
+    char *summ = strstr(text, "\n## Summary\n"), *cav = strstr(text, "\n## Caveats\n");
+    CB_CHECK(summ && cav && summ < cav && cav < claims);
+    CB_CHECK_CONTAINS(summ, "| workload | points | stackful faster | stackless faster | "
+                            "undecided | typical stackful / stackless [95%] | range |");
+    CB_CHECK(strstr(summ, "\n| pingpong | ") && strstr(summ, "\n| recursive | ") &&
+             strstr(summ, "\n| io | "));
+    CB_CHECK_CONTAINS(summ, "\nClaims on this machine (numbered as in the Claims section): "
+                            "**supported** ");
     static const char *const verdicts[] = {"supported", "contradicted", "inconclusive",
                                            "not measured"};
     for (int k = 1; k <= (int)cb_claims_count(); k++) {
@@ -848,6 +858,40 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     free(mis);
     CB_CHECK_CONTAINS(text, "drawn as one line (equal within 1%) in simulated / hardware "
                             "mispredicted returns per switch, sites=distinct: asm, ucontext");
+    /* The same report as one HTML page: self-contained (nothing fetched), the summary and the
+     * claims, sortable tables, each drawn plot inline with its data behind a click, the
+     * implementations' colours. */
+    char html[256];
+    cb_test_tmp_path(html, sizeof html, "rep.html");
+    c = cb_test_corobench("report", out, "-o", html, "--force", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *page = cb_test_slurp(html);
+    CB_CHECK(page && !strncmp(page, "<!DOCTYPE html>", 15));
+    char *hs = strstr(page, "<h2 id=\"summary\">"), *hc = strstr(page, "<h2 id=\"claims\">");
+    CB_CHECK(hs && hc && hs < hc);
+    CB_CHECK_CONTAINS(page, "<table class=\"sortable\">");
+    CB_CHECK_CONTAINS(page, "<script>document.querySelectorAll('table.sortable')");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char id[128];
+        snprintf(id, sizeof id, "<figure id=\"plot-%s\">\n<svg", names[i]);
+        const char *fig = strstr(page, id), *end = fig ? strstr(fig, "</figure>") : NULL;
+        if (!fig || !end)
+            CB_FAIL("no inline figure %s", id);
+        const char *det = strstr(fig, "<details><summary>Data of this plot</summary>");
+        CB_CHECK(det && det < end && strstr(det, "<td>"));
+    }
+    CB_CHECK_CONTAINS(page, "<a href=\"#plot-pingpong-mispredict\">");
+    char swatch[64];
+    snprintf(swatch, sizeof swatch, "class=\"sw\" style=\"background:%s\"", sm_hex);
+    CB_CHECK_CONTAINS(page, swatch);
+    /* Nothing fetched: no source, link or import; "http" only in the SVGs' namespaces. */
+    CB_CHECK(!strstr(page, " src=") && !strstr(page, "<link") && !strstr(page, "@import") &&
+             !strstr(page, "url("));
+    for (const char *h = page; (h = strstr(h, "http")); h++)
+        if (strncmp(h, "http://www.w3.org/", 18))
+            CB_FAIL("the page names a network address: %.60s", h);
+    free(page);
+    unlink(html);
     CB_CHECK_CONTAINS(text, "### overhead\n\noverhead over the baseline without coroutines "
                             "(direct).\n\nNot drawn: the results lack its data.");
     CB_CHECK_CONTAINS(text, "no pingpong cells of direct, the baseline");

@@ -1011,12 +1011,19 @@ static double mwu_p(json_t *a, json_t *b)
     return na < MIN_SAMPLES || nb < MIN_SAMPLES ? 1 : cb_mwu(xa, na, xb, nb).p;
 }
 
-/* 10: neither model wins everywhere. At every workload point (of one file: the one with the
- * most implementations there), the fastest plain cell of each family; a family wins a point
- * when the ratio's interval lies beyond DIFF its way and Mann-Whitney's p on the repetitions,
- * Holm-corrected over all the points, is under ALPHA. Supported when each family wins
- * somewhere; contradicted when only one does. */
-static void c_crossover_table(const ctx *c, claim *o)
+/* One workload point of claim 10 (and of the report's summary): the fastest plain cell of each
+ * family there (both from one file), their ratio with its interval, Mann-Whitney's p
+ * Holm-corrected over all the points, and the winner: 0 stackful, 1 stackless, -1 undecided. */
+typedef struct xpoint {
+    const char *key; /* "workload | params" */
+    json_t *sf, *sl;
+    iv r;
+    double p;
+    int winner;
+} xpoint;
+
+/* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
+static size_t crossover_points(const ctx *c, xpoint **pts, json_t **points_out)
 {
     json_t *points = json_object(), *cell; /* key -> {file -> [sf, sl, count]} */
     size_t i;
@@ -1041,8 +1048,7 @@ static void c_crossover_table(const ctx *c, claim *o)
         json_array_set_new(e, 2, json_integer(json_integer_value(json_array_get(e, 2)) + 1));
     }
     size_t np = json_object_size(points), n = 0;
-    json_t **sf = cb_xcalloc(np + 1, sizeof *sf), **sl = cb_xcalloc(np + 1, sizeof *sl);
-    const char **keys = cb_xcalloc(np + 1, sizeof *keys);
+    xpoint *x = cb_xcalloc(np + 1, sizeof *x);
     const char *key;
     json_t *files;
     json_object_foreach(points, key, files)
@@ -1059,41 +1065,61 @@ static void c_crossover_table(const ctx *c, claim *o)
         }
         if (!pick)
             continue;
-        sf[n] = json_array_get(pick, 0);
-        sl[n] = json_array_get(pick, 1);
-        keys[n++] = key;
+        x[n].sf = json_array_get(pick, 0);
+        x[n].sl = json_array_get(pick, 1);
+        x[n++].key = key;
     }
+    double *p = cb_xcalloc(n + 1, sizeof *p), *adj = cb_xcalloc(n + 1, sizeof *adj);
+    for (size_t k = 0; k < n; k++) {
+        x[k].r = ratio_iv(x[k].sf, x[k].sl);
+        p[k] = mwu_p(x[k].sf, x[k].sl);
+    }
+    if (n)
+        cb_holm(p, adj, n);
+    for (size_t k = 0; k < n; k++) {
+        int dir = decide(x[k].r, DIFF);
+        x[k].p = adj[k];
+        x[k].winner = adj[k] < ALPHA && dir == D_FASTER   ? 0
+                      : adj[k] < ALPHA && dir == D_SLOWER ? 1
+                                                          : -1;
+    }
+    free(p);
+    free(adj);
+    *pts = x;
+    *points_out = points;
+    return n;
+}
+
+/* 10: neither model wins everywhere. At every workload point (of one file: the one with the
+ * most implementations there), the fastest plain cell of each family; a family wins a point
+ * when the ratio's interval lies beyond DIFF its way and Mann-Whitney's p on the repetitions,
+ * Holm-corrected over all the points, is under ALPHA. Supported when each family wins
+ * somewhere; contradicted when only one does. */
+static void c_crossover_table(const ctx *c, claim *o)
+{
+    xpoint *x;
+    json_t *points;
+    size_t n = crossover_points(c, &x, &points);
     if (!n) {
         not_measured(o, "points with both a stackful and a stackless cell",
                      "corobench run --workload all");
         goto out;
     }
-    double *p = cb_xcalloc(n, sizeof *p), *adj = cb_xcalloc(n, sizeof *adj);
-    iv *r = cb_xcalloc(n, sizeof *r);
-    for (size_t k = 0; k < n; k++) {
-        r[k] = ratio_iv(sf[k], sl[k]);
-        p[k] = mwu_p(sf[k], sl[k]);
-    }
-    cb_holm(p, adj, n);
     size_t wins[2] = {0, 0}, open = 0;
     cb_append(o->table, sizeof o->table,
               "| workload | point | file | fastest stackful | fastest stackless | stackful / "
               "stackless [95%%] | p (Holm) | winner |\n|---|---|---|---|---|---:|---:|---|\n");
     for (size_t k = 0; k < n; k++) {
-        int dir = decide(r[k], DIFF), w = -1;
-        if (adj[k] < ALPHA && dir == D_FASTER)
-            w = 0;
-        else if (adj[k] < ALPHA && dir == D_SLOWER)
-            w = 1;
+        int w = x[k].winner;
         if (w >= 0)
             wins[w]++;
         else
             open++;
         char rt[128] = "";
-        ratio_text(rt, sizeof rt, r[k], NULL, NULL);
+        ratio_text(rt, sizeof rt, x[k].r, NULL, NULL);
         cb_append(o->table, sizeof o->table, "| %s | %ld | %s %.1f ns | %s %.1f ns | %s | %.2g | %s |\n",
-                  keys[k], file_of(sf[k]) + 1, cb_str(sf[k], "impl"), median(sf[k]),
-                  cb_str(sl[k], "impl"), median(sl[k]), rt, adj[k],
+                  x[k].key, file_of(x[k].sf) + 1, cb_str(x[k].sf, "impl"), median(x[k].sf),
+                  cb_str(x[k].sl, "impl"), median(x[k].sl), rt, x[k].p,
                   w == 0 ? "stackful" : w == 1 ? "stackless" : "undecided");
     }
     cb_append(o->text, sizeof o->text,
@@ -1104,13 +1130,8 @@ static void c_crossover_table(const ctx *c, claim *o)
     o->v = wins[0] && wins[1]     ? CB_SUPPORTED
            : (wins[0] || wins[1]) ? CB_CONTRADICTED
                                   : CB_INCONCLUSIVE;
-    free(p);
-    free(adj);
-    free(r);
 out:
-    free(sf);
-    free(sl);
-    free(keys);
+    free(x);
     json_decref(points);
 }
 
@@ -1772,12 +1793,110 @@ static void caveats(FILE *out, json_t *doc, const ctx *c, const claim *res)
     json_decref(one);
 }
 
+/* Whether token ("depth=8") is in the space-separated list text. */
+static int has_token(const char *text, const char *token)
+{
+    size_t n = strlen(token);
+    for (const char *p = text; (p = strstr(p, token)); p += n)
+        if ((p == text || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+            return 1;
+    return 0;
+}
+
+static int by_est(const void *a, const void *b)
+{
+    double x = (*(const xpoint *const *)a)->r.est, y = (*(const xpoint *const *)b)->r.est;
+    return (x > y) - (x < y);
+}
+
+/* "## Summary": the answer first. Per workload, claim 10's points (the fastest stackful against
+ * the fastest stackless implementation at each point): how many each family wins, the typical
+ * point (the median ratio) with its interval and the parameters that vary, the range; then which
+ * claims hold. Every figure is the claims' own, on the same rules. */
+static void summary(FILE *out, json_t *doc, const ctx *c, const claim *res)
+{
+    json_t *m = json_object_get(doc, "machine");
+    const char *cpu = json_string_value(json_object_get(m, "cpu_model"));
+    fprintf(out, "\n## Summary\n\nWhich model is faster where on this machine (%s, %lld logical "
+                 "CPUs; the caveats below say what limits it): at each workload point, the fastest "
+                 "stackful implementation against the fastest stackless one (plain builds; under "
+                 "1x: stackful faster; a point is won when the ratio's 95%% interval lies beyond "
+                 "%.0f%% and Holm-corrected p < %.2g, as claim 10).\n\n",
+            cpu ? cpu : "unknown CPU", (long long)json_integer_value(json_object_get(m, "logical_cpus")),
+            100 * DIFF, ALPHA);
+    xpoint *x;
+    json_t *points;
+    size_t n = crossover_points(c, &x, &points);
+    if (!n)
+        fprintf(out, "No workload point has both a stackful and a stackless cell: nothing to "
+                     "compare (`corobench run --workload all`).\n");
+    else
+        fprintf(out, "| workload | points | stackful faster | stackless faster | undecided | "
+                     "typical stackful / stackless [95%%] | range |\n"
+                     "|---|---:|---:|---:|---:|---|---|\n");
+    json_t *done = json_object();
+    const xpoint **mine = cb_xcalloc(n + 1, sizeof *mine);
+    for (size_t i = 0; i < n; i++) {
+        const char *wl = cb_str(x[i].sf, "workload");
+        if (json_object_get(done, wl))
+            continue;
+        json_object_set_new(done, wl, json_true());
+        size_t k = 0, wins[2] = {0, 0}, open = 0;
+        for (size_t j = i; j < n; j++)
+            if (!strcmp(cb_str(x[j].sf, "workload"), wl)) {
+                mine[k++] = &x[j];
+                if (x[j].winner >= 0)
+                    wins[x[j].winner]++;
+                else
+                    open++;
+            }
+        qsort(mine, k, sizeof *mine, by_est);
+        const xpoint *t = mine[k / 2];
+        /* the typical point's parameters that differ between the workload's points */
+        char params[512], vary[256] = "", *save = NULL;
+        cb_cell_params_text(t->sf, 0, params, sizeof params);
+        for (char *tok = strtok_r(params, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            int differs = 0;
+            for (size_t j = 0; j < k && !differs; j++) {
+                char other[512];
+                cb_cell_params_text(mine[j]->sf, 0, other, sizeof other);
+                differs = !has_token(other, tok);
+            }
+            if (differs)
+                cb_append(vary, sizeof vary, "%s%s", *vary ? " " : "", tok);
+        }
+        char typ[256] = "";
+        if (t->r.ok)
+            cb_append(typ, sizeof typ, "%.2fx [%.2f, %.2f]", t->r.est, t->r.lo, t->r.hi);
+        else
+            cb_append(typ, sizeof typ, "%.2fx (no interval)", t->r.est);
+        fprintf(out, "| %s | %zu | %zu | %zu | %zu | %s %s/%s%s%s | %.2gx .. %.2gx |\n", wl, k,
+                wins[0], wins[1], open, typ, cb_str(t->sf, "impl"), cb_str(t->sl, "impl"),
+                *vary ? " at " : "", vary, mine[0]->r.est, mine[k - 1]->r.est);
+    }
+    free(mine);
+    json_decref(done);
+    free(x);
+    json_decref(points);
+    fprintf(out, "\nClaims on this machine (numbered as in the Claims section):");
+    for (int v = 0; v < CB_VERDICTS; v++) {
+        char list[256] = "";
+        for (size_t i = 0; i < NCLAIMS; i++)
+            if ((int)res[i].v == v)
+                cb_append(list, sizeof list, "%s%zu", *list ? ", " : "", i + 1);
+        fprintf(out, "%s **%s** %s", v ? ";" : "", cb_verdict_name((cb_verdict)v),
+                *list ? list : "none");
+    }
+    fprintf(out, ".\n");
+}
+
 void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel)
 {
     ctx c = make_ctx(doc);
     claim *res = cb_xcalloc(NCLAIMS, sizeof *res);
     for (size_t i = 0; i < NCLAIMS; i++)
         eval(&c, i, &res[i]);
+    summary(out, doc, &c, res);
     caveats(out, doc, &c, res);
     fprintf(out,
             "\n## Claims\n\nEach verdict is computed from the cells of these results by the rule "

@@ -23,7 +23,8 @@ typedef enum cb_verdict {
     CB_VERDICTS
 } cb_verdict;
 
-/* Writes "## Caveats" (what limits every verdict below: the environment's warnings, counters,
+/* Writes "## Summary" (per workload, the fastest stackful against the fastest stackless
+ * implementation at each point, as claim 10, and the claims by verdict), "## Caveats" (what limits every verdict below: the environment's warnings, counters,
  * the return-stack model, pinning, compiler, invocations and repetitions, what was not measured)
  * and "## Claims": a summary table and one subsection per claim with its numbers, its intervals,
  * its plots (links into plots_rel, from the array cb_plots_draw returned; NULL: none drawn) and

@@ -5,6 +5,7 @@
  * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did
  * not run. Documents of one machine are read as one; several machines get a side-by-side table
  * per workload first, then a section each. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
 #include "harness/results/load.h"
+#include "html.h"
 #include "plots.h"
 
 /* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),
@@ -406,6 +408,8 @@ static void split_path(const char *path, char *dir, size_t dlen, char *stem, siz
     size_t n = strlen(stem);
     if (n > 3 && !strcmp(stem + n - 3, ".md"))
         stem[n - 3] = '\0';
+    else if (n > 5 && !strcmp(stem + n - 5, ".html"))
+        stem[n - 5] = '\0';
 }
 
 /* STEM-plots/ beside the report is a new path, or with --force the directory of an earlier
@@ -534,11 +538,12 @@ static size_t group_by_machine(json_t **docs, const char **ins, size_t n, json_t
 }
 
 static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
-                                   "[-o FILE.md [--force]] [--no-plots] [-- FILES...]";
+                                   "[-o FILE.md|FILE.html [--force]] [--format md|html] "
+                                   "[--no-plots] [-- FILES...]";
 
 int cb_cmd_report(int argc, char **argv)
 {
-    const char *ins[64], *out_path = NULL;
+    const char *ins[64], *out_path = NULL, *format = NULL;
     size_t n = 0;
     int plots_on = 1, force = 0, operands = 0;
     for (int i = 1; i < argc; i++) {
@@ -551,6 +556,8 @@ int cb_cmd_report(int argc, char **argv)
             operands = 1;
         else if (!strcmp(argv[i], "-o") && i + 1 < argc && !out_path)
             out_path = argv[++i];
+        else if (!strcmp(argv[i], "--format") && i + 1 < argc && !format)
+            format = argv[++i];
         else if (!strcmp(argv[i], "--no-plots"))
             plots_on = 0;
         else if (!strcmp(argv[i], "--force"))
@@ -561,6 +568,14 @@ int cb_cmd_report(int argc, char **argv)
     }
     if (!n)
         return cb_usage_error("report needs RESULTS.json (valid: %s)", report_usage);
+    /* md unless asked for html (or -o names an .html file) */
+    size_t olen = out_path ? strlen(out_path) : 0;
+    if (!format)
+        format = olen > 5 && !strcmp(out_path + olen - 5, ".html") ? "html" : "md";
+    if (strcmp(format, "md") && strcmp(format, "html"))
+        return cb_usage_error("invalid value '%s' for --format (valid: md, html)",
+                              cb_quote(format));
+    int html = !strcmp(format, "html");
     cb_out o;
     char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
     if (out_path)
@@ -587,7 +602,14 @@ int cb_cmd_report(int argc, char **argv)
     /* Plots go beside the report, in STEM-plots/ (one subdirectory per machine when several);
      * a report on stdout has none. */
     scripts_dir(scripts, sizeof scripts);
-    FILE *out = cb_out_stream(&o);
+    /* The Markdown first, in memory; HTML is made from it (html.c). */
+    char *mdtext = NULL;
+    size_t mdlen = 0;
+    FILE *out = open_memstream(&mdtext, &mdlen);
+    if (!out) {
+        fprintf(stderr, "corobench: report: cannot open a memory stream: %s\n", strerror(errno));
+        abort();
+    }
     fprintf(out, "# corobench report\n\n");
     if (n > 1)
         side_by_side(out, docs, ins, n);
@@ -623,6 +645,12 @@ int cb_cmd_report(int argc, char **argv)
         tables_and_failures(out, docs[f]);
         json_decref(plots);
     }
+    fclose(out);
+    if (html)
+        cb_html_from_md(cb_out_stream(&o), mdtext, out_path ? dir : "");
+    else
+        fwrite(mdtext, 1, mdlen, cb_out_stream(&o));
+    free(mdtext);
     rc = cb_out_commit(&o) ? CB_EXIT_CELLS_FAILED : 0;
     for (size_t f = 0; f < n; f++) {
         json_decref(docs[f]);

@@ -982,3 +982,5 @@ int cb_cmd_calibrate(int argc, char **argv)
     json_decref(run);
     return status;
 }
+
+const char *cb_calibrate_dir(void) { return cb_rsbcal_dir(); }

@@ -8,5 +8,7 @@ int cb_cmd_list(int argc, char **argv);
 int cb_cmd_cell(int argc, char **argv);
 /* calibrate.c: fits the return-stack model to this CPU (docs/rsb.md, "Calibration"). */
 int cb_cmd_calibrate(int argc, char **argv);
+/* The directory calibrate writes to by default (for `help calibrate`). */
+const char *cb_calibrate_dir(void);
 
 #endif
