@@ -187,6 +187,8 @@ fi
 # all derived from the JSON.
 report="${out%.json}.md"
 bin/corobench report "${reports[@]}" -o "$report"
-echo "run.sh: report $report, plots in ${report%.md}-plots/"
+# The same as one self-contained page (its plots are the ones just drawn, drawn again in place).
+bin/corobench report "${reports[@]}" -o "${report%.md}.html" --force
+echo "run.sh: report $report (one page: ${report%.md}.html), plots in ${report%.md}-plots/"
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"
