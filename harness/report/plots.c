@@ -201,9 +201,11 @@ static void parse_set(char *text, set_data *d)
     free(prev_comment);
 }
 
-/* Whether two series would draw as one line: the same x values, and every y equal within 1%
- * or within 0.5% of the largest value of its column (colmax) in the whole set (one scale:
- * asm's 1.00015 mispredictions per switch and ucontext's 1.00005 are one line). */
+/* Whether two series would draw as one line: the same x values, and every y equal within 1%,
+ * or, in a column drawn on a linear axis (colmax > 0: its largest value in the whole set; 0
+ * for a column on a log axis, where only the ratio shows), within 0.5% of that largest value
+ * (asm's 1.00015 mispredictions per switch and ucontext's 1.00005 are one line, and so are
+ * 0.0002 and 0). */
 static int same_line(const char *a, const char *b, const double *colmax)
 {
     while (*a && *b) {
@@ -241,7 +243,10 @@ static int same_line(const char *a, const char *b, const double *colmax)
  * ("asm, ucontext; sm, closure") into merged, for the report's notes. */
 static void shape_set(set_data *d, char *merged, size_t len)
 {
-    double colmax[PLOT_Y + 4] = {0};
+    double colmax[PLOT_Y + 4] = {0}, colmin[PLOT_Y + 4];
+    int nonpos[PLOT_Y + 4] = {0};
+    for (int col = 0; col < PLOT_Y + 4; col++)
+        colmin[col] = INFINITY;
     merged[0] = '\0';
     for (size_t i = 0; i < d->nb; i++) {
         char *rows = d->b[i].rows ? cb_xstrdup(d->b[i].rows) : NULL, *save = NULL;
@@ -252,12 +257,22 @@ static void shape_set(set_data *d, char *merged, size_t len)
             for (int col = 0; col < PLOT_Y + 4 && end != p; col++) {
                 p = end;
                 double v = strtod(p, &end);
-                if (end != p && isfinite(v))
+                if (end != p && isfinite(v)) {
                     colmax[col] = fmax(colmax[col], fabs(v));
+                    if (v > 0)
+                        colmin[col] = fmin(colmin[col], v);
+                    else
+                        nonpos[col] = 1;
+                }
             }
         }
         free(rows);
     }
+    /* a column whose values span more than 20x, all positive, is drawn on a log axis
+     * (plots/common.gp's LOGY): no absolute tolerance there */
+    for (int col = 0; col < PLOT_Y + 4; col++)
+        if (!nonpos[col] && colmax[col] > 20 * colmin[col])
+            colmax[col] = 0;
     for (size_t i = 0; i < d->nb; i++) {
         block *b = &d->b[i];
         b->dropped |= !b->has || !b->rows;
@@ -442,8 +457,10 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         char merged[1024];
         shape_set(&data[nsets], merged, sizeof merged);
         if (*merged)
-            note(notes, "drawn as one line (equal within 1%%) in %s: %s", p->sets[nsets].label,
-                 merged);
+            note(notes,
+                 "drawn as one line (they overlap: equal within 1%%, or 0.5%% of a linear axis) "
+                 "in %s: %s",
+                 p->sets[nsets].label, merged);
         char empty[512] = "";
         for (size_t b = 0; b < data[nsets].nb; b++)
             if (!data[nsets].b[b].has)
