@@ -28,7 +28,9 @@ static const opt_row run_rows[] = {
     {"--workload LIST", "all", "workloads to run (`corobench list workloads`; all skips fault)"},
     {"--param NAME=V1,V2,...", "each one's default", "a parameter's values; the grid is their "
                                                      "product (WORKLOAD.NAME: that workload's)"},
-    {"--reps N", "10; --quick: 3", "timed repetitions per cell"},
+    {"--invocations K", "3", "processes per cell, interleaved across the cells (A1 B1 ... A2 B2 "
+                              "...): the interval is over them"},
+    {"--reps N", "5; --quick: 3", "timed repetitions per invocation"},
     {"--warmup N", "2", "untimed repetitions before them"},
     {"--min-rep-ms MS", "10; --quick: 2", "each repetition batched to last at least this long"},
     {"--quick", "off", "fewer repetitions, shorter ones: a first look, not a measurement"},
