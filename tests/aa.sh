@@ -14,7 +14,9 @@
 #                          (the false-positive bound); prints "1 passed, 0 failed" or why not.
 # A false positive is a timing verdict (a cell or the whole run REGRESSED or improved); a cell
 # that failed in a run (compare's ERROR) is counted apart, as not a timing verdict.
-# ARGS (env) adds run arguments (--pin 1); AA_KEEP=DIR keeps the results files there.
+# ARGS (env) adds run arguments (--pin 1); AA_KEEP=DIR keeps the results files there; GRID=short
+# runs the full protocol on --short's 9-cell grid instead of --quick's (minutes, not an hour, on
+# a loaded 2-core machine); PAIRS=N sets the number of pairs.
 set -u
 cd "$(dirname "$0")/.."
 mode=${1:-full}
@@ -27,13 +29,18 @@ mkdir -p "$tmp"
 [ -n "${AA_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 read -r -a extra <<< "${ARGS:-}"
 
+short_grid=(--impl asm,sm,closure --workload pingpong,recursive,spawn --param switches=20000
+            --param height=10 --param n=1000 --reps 3 --min-rep-ms 2 --no-table)
 if [ "$mode" = --short ]; then
     pairs=2
-    grid=(--impl asm,sm,closure --workload pingpong,recursive,spawn --param switches=20000
-          --param height=10 --param n=1000 --reps 3 --min-rep-ms 2 --no-table)
+    grid=("${short_grid[@]}")
 else
     pairs=${PAIRS:-10}
-    grid=(--quick --no-table)
+    case "${GRID:-quick}" in
+    quick) grid=(--quick --no-table) ;;
+    short) grid=("${short_grid[@]}") ;; # the full protocol on --short's 9 cells
+    *) echo "aa.sh: unknown GRID '$GRID' (valid: quick, short)" >&2; exit 2 ;;
+    esac
 fi
 slow_cell=${SLOW_CELL:-sm/recursive}
 
