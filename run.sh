@@ -138,6 +138,10 @@ for a in "${extra[@]}"; do
     case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
+# Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
+nstages=3
+[ ${#impl_sel[@]} -gt 0 ] && nstages=4
+stage=0
 for run in pingpong workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
@@ -147,7 +151,9 @@ for run in pingpong workloads; do
     run_status=0
     own=(--pin "$pin" "${sel[@]}" "${args[@]}" -o "$file" --no-table)
     drop_given own
-    bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
+    stage=$((stage + 1))
+    COROBENCH_STAGE="stage $stage/$nstages: $run" \
+        bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
     if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then
         exit "$run_status"
     fi
@@ -172,8 +178,10 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
                    --param await.suspend_every=1,never
                    --param await.calls=20000 --invocations 3 --reps 3 --min-rep-ms 2)
     lang_status=0
-    bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table \
-        || lang_status=$?
+    stage=$((stage + 1))
+    COROBENCH_STAGE="stage $stage/$nstages: languages" \
+        bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" \
+        --no-table || lang_status=$?
     if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
         exit "$lang_status"
     fi
@@ -186,6 +194,7 @@ fi
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
 # all derived from the JSON.
 report="${out%.json}.md"
+echo "run.sh: [stage $nstages/$nstages: report] the report and its plots" >&2
 bin/corobench report "${reports[@]}" -o "$report"
 # The same as one self-contained page (its plots are the ones just drawn, drawn again in place).
 bin/corobench report "${reports[@]}" -o "${report%.md}.html" --force

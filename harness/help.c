@@ -41,6 +41,9 @@ static const opt_row run_rows[] = {
     {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
                                      "(docs/ci.md)"},
     {"--no-table", "off", "do not print the table of results on standard output"},
+    {"--wide", "off", "the table with every column (mad, suspensions, checksum), uncut; without "
+                      "it, 120 columns"},
+    {"--dry-run", "off", "print the plan (cells, invocations, estimated time) and run nothing"},
     {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)"},
     {"--events-kernel", "off", "count kernel mode too"},
     {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret"},

@@ -1880,3 +1880,67 @@ CB_TEST(report_style_one_per_impl)
     CB_CHECK(a != b && !s[a - 1].impl && !s[b - 1].impl);
     CB_CHECK_EQ_INT((long long)cb_plot_linetype("plugin-a"), (long long)a);
 }
+
+/* run --dry-run prints the plan (cells, invocations, estimated time) and runs and writes
+ * nothing; a run not on a terminal prints one line per finished invocation on stderr, with its
+ * place (step i of N), elapsed time and ETA, prefixed by COROBENCH_STAGE (run.sh's stage); the
+ * table on stdout fits 120 columns, and a flag on more than half of the cells is not shown. */
+CB_TEST_T(cli_run_plan_and_progress, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "progress.json");
+    unlink(out);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
+                                      "--param", "depth=0,4", "--dry-run", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "plan: 4 cells, 3 invocations each (12 processes)");
+    CB_CHECK_CONTAINS(c.out, "  pingpong      4 cells: asm, sm\n");
+    CB_CHECK_CONTAINS(c.out, "estimated time: ");
+    CB_CHECK(access(out, F_OK) != 0);
+    setenv("COROBENCH_STAGE", "stage 1/2: test", 1);
+    c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
+                          "depth=0,4", "--param", "switches=1000", "--invocations", "2", "--reps",
+                          "2", "--min-rep-ms", "1", "-o", out, NULL);
+    unsetenv("COROBENCH_STAGE");
+    CB_CHECK_EQ_INT(c.status, 0);
+    for (int i = 1; i <= 8; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "[stage 1/2: test] [%d/8 ", i);
+        CB_CHECK_CONTAINS(c.err, want);
+    }
+    CB_CHECK_CONTAINS(c.err, ", ETA ");
+    CB_CHECK_CONTAINS(c.err, "] pingpong sm depth=4 switches=1000 ");
+    CB_CHECK_CONTAINS(c.err, " (invocation 2 of 2): ");
+    CB_CHECK_CONTAINS(c.err, " ns/switch\n");
+    CB_CHECK(!strstr(c.err, "\r")); /* no terminal: no line rewritten in place */
+    for (const char *l = c.out, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+        if (nl - l > 120)
+            CB_FAIL("table line of %d columns: %.*s", (int)(nl - l), (int)(nl - l), l);
+    const char *hl = strchr(c.out, '\n'); /* the header: no checksum column but with --wide */
+    CB_CHECK(hl && !memmem(c.out, (size_t)(hl - c.out), "checksum", 8));
+    cb_test_cli w = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                                      "switches=1000", "--invocations", "1", "--reps", "2",
+                                      "--min-rep-ms", "1", "--wide", "-o", out, "--force", NULL);
+    CB_CHECK_EQ_INT(w.status, 0);
+    hl = strchr(w.out, '\n');
+    CB_CHECK(hl && memmem(w.out, (size_t)(hl - w.out), "checksum", 8));
+    unlink(out);
+}
+
+/* A flag on more than half of the timed cells is left out of every table and said once. */
+CB_TEST(cell_flags_only_where_they_tell)
+{
+    json_t *cells = json_array();
+    for (int i = 0; i < 4; i++)
+        json_array_append_new(cells, json_pack("{s:s, s:{s:f}, s:i, s:o}", "status", "ok",
+                                               "ns_per_op", "median", 10.0, "preemptions",
+                                               i < 3 ? 5 : 0, "unstable",
+                                               i == 0 ? json_object() : json_null()));
+    char keep[8], note[256], f[16];
+    cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
+    CB_CHECK_STREQ(keep, "SDB");
+    CB_CHECK_CONTAINS(note, "P (preempted) 3 of 4");
+    CB_CHECK_STREQ(cb_cell_flags_kept(json_array_get(cells, 0), keep, f, sizeof f), "D");
+    CB_CHECK_STREQ(cb_cell_flags_kept(json_array_get(cells, 3), keep, f, sizeof f), "");
+    json_decref(cells);
+}

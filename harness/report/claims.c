@@ -1793,16 +1793,6 @@ static void caveats(FILE *out, json_t *doc, const ctx *c, const claim *res)
     json_decref(one);
 }
 
-/* Whether token ("depth=8") is in the space-separated list text. */
-static int has_token(const char *text, const char *token)
-{
-    size_t n = strlen(token);
-    for (const char *p = text; (p = strstr(p, token)); p += n)
-        if ((p == text || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-            return 1;
-    return 0;
-}
-
 static int by_est(const void *a, const void *b)
 {
     double x = (*(const xpoint *const *)a)->r.est, y = (*(const xpoint *const *)b)->r.est;
@@ -1860,7 +1850,7 @@ static void summary(FILE *out, json_t *doc, const ctx *c, const claim *res)
             for (size_t j = 0; j < k && !differs; j++) {
                 char other[512];
                 cb_cell_params_text(mine[j]->sf, 0, other, sizeof other);
-                differs = !has_token(other, tok);
+                differs = !cb_has_token(other, tok);
             }
             if (differs)
                 cb_append(vary, sizeof vary, "%s%s", *vary ? " " : "", tok);

@@ -61,6 +61,13 @@ static size_t intern(json_t *arr, const char *s)
  * table has ratios) and its text; 0 when the cell has nothing for this table. */
 typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, size_t len);
 
+/* Three significant figures without an exponent: 7.29, 43.8, 175, 18924. */
+static void num3(double v, char *buf, size_t len)
+{
+    double a = v < 0 ? -v : v;
+    snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+}
+
 /* The median, its overhead over the direct cell of the same point ("+d" ns per op: the price of
  * the model itself) where the results have one, and the flags that make it doubtful. */
 static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
@@ -70,14 +77,20 @@ static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t 
         return 0;
     *v = json_real_value(json_object_get(ns, "median"));
     double direct = cb_cell_direct_ns(cells, c);
-    char flags[16];
-    cb_cell_flags(c, flags, sizeof flags);
+    /* only the letters that mark at most half of the cells (results/cell.h) */
+    char flags[16], keep[8], note[8];
+    cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
+    cb_cell_flags_kept(c, keep, flags, sizeof flags);
     size_t n = (size_t)snprintf(text, len, "%.2f", *v);
     json_t *ci = json_object_get(ns, "ci95");
     if (json_is_array(ci) && n < len) /* schema 2, K >= 2: the 95% interval */
-        n += (size_t)snprintf(text + n, len - n, " (%.2f..%.2f)",
-                              json_number_value(json_array_get(ci, 0)),
-                              json_number_value(json_array_get(ci, 1)));
+    {
+        char h[32];
+        num3((json_number_value(json_array_get(ci, 1)) - json_number_value(json_array_get(ci, 0))) /
+                 2,
+             h, sizeof h);
+        n += (size_t)snprintf(text + n, len - n, " ±%s", h);
+    }
     if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct") && n < len)
         n += (size_t)snprintf(text + n, len - n, " [%+.2f]", *v - direct);
     if (flags[0] && n < len)
@@ -115,14 +128,14 @@ static int memory_value(json_t *cells, json_t *c, double *v, char *text, size_t 
     return 1;
 }
 
-/* ", lo..hi": the 95% interval of num / den bootstrapped over both cells' invocations
+/* " [lo, hi]": the 95% interval of num / den bootstrapped over both cells' invocations
  * (estimate.h), or "" when either has a single invocation. */
 static const char *ratio_ci(json_t *num, json_t *den, char *buf, size_t len)
 {
     cb_estimate e;
     buf[0] = '\0';
     if (cb_cell_ratio(num, den, &e) == 0 && e.ok)
-        snprintf(buf, len, ", %.2f..%.2f", e.lo, e.hi);
+        snprintf(buf, len, " [%.2f, %.2f]", e.lo, e.hi);
     return buf;
 }
 
@@ -208,12 +221,16 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
     const char *unit = cb_results_unit(cells, wl);
     char title[512];
     snprintf(title, sizeof title,
-             "(ns per %s: the median of the invocations' medians, (lo..hi) its 95%% interval; "
+             "(ns per %s: the median of the invocations' medians, ± half its 95%% interval; "
              "[+d] = ns over direct, no coroutine; x = times the fastest plain build in the row; "
              "a variant: times its plain twin; each ratio with its own 95%% interval)",
              unit ? unit : "op, the unit each point names");
-    if (grid_table(out, cells, wl, title, timing_value, 1, !unit))
-        fprintf(out, "\n%s.\n", cb_cell_flags_legend);
+    if (grid_table(out, cells, wl, title, timing_value, 1, !unit)) {
+        char keep[8], note[256];
+        cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
+        fprintf(out, "\n%s.%s%s%s\n", cb_cell_flags_legend, note[0] ? " " : "", note,
+                note[0] ? "." : "");
+    }
     grid_table(out, cells, wl,
                "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS / page "
                "tables / kernel; - = not measured, see null_reasons)",
@@ -283,11 +300,111 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
     }
 }
 
+/* "18.7 ±0.4": a cell's median and half its 95% interval's width (the interval is about the
+ * estimate on a log scale, so not quite symmetric: the half-width is its size); the median alone
+ * for a cell of one invocation. */
+static void value_pm(json_t *c, char *buf, size_t len)
+{
+    json_t *ns = json_object_get(c, "ns_per_op"), *ci = json_object_get(ns, "ci95");
+    char v[32], h[32];
+    num3(json_number_value(json_object_get(ns, "median")), v, sizeof v);
+    if (json_is_array(ci)) {
+        num3((json_number_value(json_array_get(ci, 1)) - json_number_value(json_array_get(ci, 0))) /
+                 2,
+             h, sizeof h);
+        snprintf(buf, len, "%s ±%s", v, h);
+    } else
+        snprintf(buf, len, "%s", v);
+}
+
+/* The workload at a glance, within 120 columns: a row per point (only the parameters that vary
+ * between its points), direct's time, the fastest plain cell of each family with its interval,
+ * and their ratio with its interval; every implementation is in the appendix's table. */
+static void glance_table(FILE *out, json_t *cells, const char *wl)
+{
+    json_t *rows = json_array(), *c;
+    size_t i;
+    char key[512];
+    json_array_foreach(cells, i, c)
+    {
+        if (strcmp(cb_str(c, "workload"), wl) || !cb_cell_ok(c) ||
+            strcmp(cb_str(c, "variant"), "plain") || !json_object_get(c, "ns_per_op"))
+            continue;
+        cb_cell_params_text(c, 0, key, sizeof key);
+        intern(rows, key);
+    }
+    size_t nr = json_array_size(rows);
+    if (!nr) {
+        json_decref(rows);
+        return;
+    }
+    const char *unit = cb_results_unit(cells, wl);
+    fprintf(out, "\n## %s at a glance (ns per %s; ±: half the 95%% interval)\n\n| point | direct "
+                 "| fastest stackful | fastest stackless | stackful / stackless [95%%] |\n"
+                 "|---|---:|---:|---:|---:|\n",
+            wl, unit ? unit : "op, as each point says");
+    for (size_t r = 0; r < nr; r++) {
+        const char *k = json_string_value(json_array_get(rows, r));
+        json_t *best[2] = {NULL, NULL}, *direct = NULL;
+        json_array_foreach(cells, i, c)
+        {
+            if (strcmp(cb_str(c, "workload"), wl) || !cb_cell_ok(c) ||
+                strcmp(cb_str(c, "variant"), "plain") || !json_object_get(c, "ns_per_op"))
+                continue;
+            cb_cell_params_text(c, 0, key, sizeof key);
+            if (strcmp(key, k))
+                continue;
+            const char *fam = cb_str(c, "family");
+            int f = !fam ? -1 : !strcmp(fam, "stackful") ? 0 : !strcmp(fam, "stackless") ? 1 : -1;
+            double v = json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+            if (!strcmp(cb_str(c, "impl"), "direct"))
+                direct = c;
+            else if (f >= 0 &&
+                     (!best[f] || v < json_number_value(json_object_get(
+                                          json_object_get(best[f], "ns_per_op"), "median"))))
+                best[f] = c;
+        }
+        /* the parameters that differ between the rows */
+        char vary[256] = "", *save = NULL, tmp[512];
+        snprintf(tmp, sizeof tmp, "%s", k);
+        for (char *tok = strtok_r(tmp, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            int differs = 0;
+            for (size_t j = 0; j < nr && !differs; j++)
+                differs = !cb_has_token(json_string_value(json_array_get(rows, j)), tok);
+            if (differs)
+                cb_append(vary, sizeof vary, "%s%s", *vary ? " " : "", tok);
+        }
+        char d[128] = "-", b[2][200] = {"-", "-"}, ratio[96] = "-";
+        if (direct)
+            value_pm(direct, d, sizeof d);
+        for (int f = 0; f < 2; f++)
+            if (best[f]) {
+                char v[128];
+                value_pm(best[f], v, sizeof v);
+                snprintf(b[f], sizeof b[f], "%s %s", cb_str(best[f], "impl"), v);
+            }
+        cb_estimate e;
+        if (best[0] && best[1] && !cb_cell_ratio(best[0], best[1], &e)) {
+            if (e.ok)
+                snprintf(ratio, sizeof ratio, "%.2fx [%.2f, %.2f]", e.est, e.lo, e.hi);
+            else
+                snprintf(ratio, sizeof ratio, "%.2fx", e.est);
+        }
+        fprintf(out, "| %s | %s | %s | %s | %s |\n", *vary ? vary : "(one point)", d, b[0], b[1],
+                ratio);
+    }
+    json_decref(rows);
+}
+
 static void tables_and_failures(FILE *out, json_t *doc)
 {
     json_t *cells = json_object_get(doc, "cells"), *c, *v, *wls = json_array();
     size_t i;
     json_array_foreach(cells, i, c) intern(wls, cb_str(c, "workload"));
+    json_array_foreach(wls, i, v) glance_table(out, cells, json_string_value(v));
+    fprintf(out, "\n## Appendix: every implementation\n\nA table per workload with a column per "
+                 "implementation and build variant (wider than a screen; every field of every "
+                 "cell: `corobench export R.json --format csv`).\n");
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
     json_decref(wls);
     int header = 0;

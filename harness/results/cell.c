@@ -70,7 +70,7 @@ double cb_cell_direct_ns(json_t *cells, json_t *cell)
 }
 
 const char cb_cell_flags_legend[] =
-    "flags: P preempted during the kept repetitions, S steal time by the hypervisor, "
+    "flags: P preempted during the kept repetitions, S steal time by the hypervisor,\n"
     "D drift over 3% between the first and second half of the samples (unstable), "
     "B repetitions shorter than min_rep_ms (batch limited)";
 
@@ -82,6 +82,53 @@ const char *cb_cell_flags(json_t *cell, char *buf, size_t len)
              json_is_number(steal) && json_number_value(steal) > 0 ? "S" : "",
              json_is_object(u) ? "D" : "",
              json_is_true(json_object_get(cell, "batch_limited")) ? "B" : "");
+    return buf;
+}
+
+void cb_cell_flags_telling(json_t *cells, char *keep, size_t klen, char *note, size_t nlen)
+{
+    static const char letters[] = "PSDB";
+    static const char *const names[] = {"preempted", "steal", "drift", "batch limited"};
+    size_t count[4] = {0}, n = 0, i;
+    json_t *c;
+    json_array_foreach(cells, i, c)
+    {
+        const char *st = json_string_value(json_object_get(c, "status"));
+        if (!st || strcmp(st, "ok") || !json_object_get(c, "ns_per_op"))
+            continue;
+        char f[16];
+        cb_cell_flags(c, f, sizeof f);
+        for (int k = 0; k < 4; k++)
+            count[k] += strchr(f, letters[k]) != NULL;
+        n++;
+    }
+    size_t kn = 0, nn = 0;
+    keep[0] = note[0] = '\0';
+    for (int k = 0; k < 4; k++) {
+        if (2 * count[k] <= n) {
+            if (kn + 1 < klen) {
+                keep[kn++] = letters[k];
+                keep[kn] = '\0';
+            }
+        } else if (nn < nlen) {
+            nn += (size_t)snprintf(note + nn, nlen - nn, "%s%c (%s) %zu of %zu",
+                                   nn ? ", " : "Not shown per cell, being on most of them (so "
+                                               "telling nothing about one): ",
+                                   letters[k], names[k], count[k], n);
+        }
+    }
+}
+
+const char *cb_cell_flags_kept(json_t *cell, const char *keep, char *buf, size_t len)
+{
+    char all[16];
+    cb_cell_flags(cell, all, sizeof all);
+    size_t n = 0;
+    for (const char *p = all; *p && n + 1 < len; p++)
+        if (strchr(keep, *p))
+            buf[n++] = *p;
+    if (len)
+        buf[n < len ? n : len - 1] = '\0';
     return buf;
 }
 

@@ -23,6 +23,13 @@ double cb_cell_direct_ns(json_t *cells, json_t *cell);
 const char *cb_cell_flags(json_t *cell, char *buf, size_t len);
 /* One line explaining the letters cb_cell_flags uses. */
 extern const char cb_cell_flags_legend[];
+/* The letters worth showing for these cells: a letter on more than half of the ok timed cells
+ * tells nothing about any one of them (on a loaded machine every cell is preempted), so it is
+ * left out of keep and said once in note ("Not shown per cell, being on most of them (so
+ * telling nothing about one): P (preempted) 216 of 216"; "" when every letter is kept). */
+void cb_cell_flags_telling(json_t *cells, char *keep, size_t klen, char *note, size_t nlen);
+/* cb_cell_flags with only the letters in keep. */
+const char *cb_cell_flags_kept(json_t *cell, const char *keep, char *buf, size_t len);
 /* The unit of one op of workload ("switch", "node", ...), from its cells; "op" if none has one;
  * NULL when its cells differ (pingpong: "switch", and "round trip" where mode=asymmetric), and
  * then each cell's own unit must be named beside its figure. */

@@ -127,3 +127,12 @@ void cb_machine_label(size_t i, char *buf, size_t len)
     if (len)
         buf[j] = '\0';
 }
+
+int cb_has_token(const char *text, const char *token)
+{
+    size_t n = strlen(token);
+    for (const char *p = text; n && (p = strstr(p, token)); p += n)
+        if ((p == text || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+            return 1;
+    return 0;
+}

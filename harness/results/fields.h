@@ -41,6 +41,8 @@ int cb_cell_ok(json_t *cell);
 /* Appends printf-formatted text to the NUL-terminated string in buf (of size len), truncating:
  * how the readers build their sentences and gnuplot command lines. */
 void cb_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Whether token ("depth=8") is one of the space-separated words of text. */
+int cb_has_token(const char *text, const char *token);
 
 /* Markdown: a link destination "<dir/base>" (dir may be NULL) with the characters a destination
  * in angle brackets cannot hold (<, >, newline, control characters) percent-encoded, so a path

@@ -18,9 +18,52 @@
 #include "invocation.h"
 #include "options.h"
 #include "plan.h"
+#include "progress.h"
 #include "harness/common/proc.h"
 #include "results.h"
 #include "runner.h"
+
+/* --dry-run: what the run would do and how long it should take, nothing run or written. Per
+ * workload, its implementations and how many cells; then the invocations, repetitions and the
+ * estimate (harness/run/progress.c's budget: the repetitions' minimum length and each process's
+ * start, memory pass and exit; a language's runtime starts slower, the load stretches it all). */
+static void print_plan(const cb_run_opts *o, const cb_plan *plan)
+{
+    unsigned k = o->invocations ? o->invocations : 1;
+    double step = cb_progress_budget(o->measure.warmup, o->measure.reps, o->measure.min_rep_ms);
+    double total = 0;
+    size_t counted = 0;
+    for (size_t i = 0; i < plan->ncells; i++) {
+        total += k * step + (plan->cells[i].counter ? step : 0);
+        counted += plan->cells[i].counter != NULL;
+    }
+    printf("plan: %zu cells, %u invocation%s each (%zu processes%s), %u warm-up and %u timed "
+           "repetitions of at least %g ms per invocation\n",
+           plan->ncells, k, k == 1 ? "" : "s", plan->ncells * k, counted ? ", plus a counting pass for "
+                                                                          "the simulated return stack" : "",
+           o->measure.warmup, o->measure.reps, o->measure.min_rep_ms);
+    for (size_t w = 0; w < o->nworkloads; w++) {
+        char impls[1024] = "";
+        size_t cells = 0;
+        for (size_t m = 0; m < o->nimpls; m++) {
+            size_t c = 0;
+            for (size_t i = 0; i < plan->ncells; i++)
+                c += plan->cells[i].cell.wl == o->workloads[w] &&
+                     plan->cells[i].cell.impl == o->impls[m];
+            if (c)
+                cb_append(impls, sizeof impls, "%s%s", *impls ? ", " : "", o->impls[m]->name);
+            cells += c;
+        }
+        if (cells)
+            printf("  %-10s %4zu cells: %s\n", o->workloads[w]->name, cells, impls);
+    }
+    char t[32];
+    cb_progress_clock(total, t, sizeof t);
+    printf("estimated time: %s at the least (%.2f s per invocation: the repetitions' minimum "
+           "length and the\nprocess's start, memory pass and exit); the run's ETA corrects it as "
+           "cells finish\n",
+           t, step);
+}
 
 int cb_cmd_run(int argc, char **argv)
 {
@@ -31,6 +74,11 @@ int cb_cmd_run(int argc, char **argv)
     if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
         (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
         return rc;
+    if (o.dry_run) {
+        print_plan(&o, &plan);
+        cb_plan_free(&plan);
+        return CB_EXIT_OK;
+    }
     /* The output is checked (its directory made, tried for writing) before anything runs. */
     if ((rc = o.out_path ? cb_out_prepare(&out, "results", o.out_path, o.force)
                          : cb_out_prepare_default(&out, "results", "results"))) {
@@ -90,7 +138,7 @@ int cb_cmd_run(int argc, char **argv)
         fprintf(stderr, "corobench: cannot update latest.json beside %s: %s\n", out.path,
                 strerror(errno));
     if (o.print_table)
-        cb_results_print_table(doc, stdout);
+        cb_results_print_table(doc, stdout, o.wide);
     if (sig)
         fprintf(stderr,
                 "corobench: interrupted by SIG%s: %zu of %zu cells finished, %zu failed or timed "

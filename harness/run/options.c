@@ -175,7 +175,8 @@ static void run_usage(FILE *f)
     fputs("usage: corobench run [--impl LIST] [--workload LIST] [--param NAME=V1,V2,...]...\n"
           "                     [--invocations K] [--reps N] [--warmup N] [--min-rep-ms MS]\n"
           "                     [--quick] [--pin CPU]\n"
-          "                     [--timeout SEC] [-o FILE [--force]] [--no-table]\n"
+          "                     [--timeout SEC] [-o FILE [--force]] [--no-table] [--wide]\n"
+          "                     [--dry-run]\n"
           "                     [--save-baseline NAME]\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
@@ -198,6 +199,7 @@ static const struct option longopts[] = {
     {"rsb-entries", required_argument, 0, 'E'}, {"rsb-model", required_argument, 0, 'M'},
     {"rsb-candidates", no_argument, 0, 'C'},
     {"force", no_argument, 0, 'F'},        {"invocations", required_argument, 0, 'I'},
+    {"wide", no_argument, 0, 'X'},         {"dry-run", no_argument, 0, 'Y'},
     {"save-baseline", required_argument, 0, 'S'},
     {0, 0, 0, 0},
 };
@@ -249,6 +251,8 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 't': return cb_opt_positive("--timeout", arg, 1e6, &o->timeout_s);
     case 'o': o->out_path = arg; return 0;
     case 'n': o->print_table = 0; return 0;
+    case 'X': o->wide = 1; return 0;
+    case 'Y': o->dry_run = 1; return 0;
     case 'F': o->force = 1; return 0;
     case 'S':
         if (cb_baseline_name_check(arg))

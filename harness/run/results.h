@@ -20,6 +20,6 @@ json_t *cb_cell_header(const cb_plan_cell *pc);
 void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done);
 
 /* table.c: one row per cell, derived from the document. */
-void cb_results_print_table(json_t *doc, FILE *out);
+void cb_results_print_table(json_t *doc, FILE *out, int wide);
 
 #endif

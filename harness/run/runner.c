@@ -29,7 +29,9 @@
 #include "harness/measure/clock.h"
 #include "harness/common/proc.h"
 #include "harness/measure/rsbsim.h"
+#include "harness/results/fields.h"
 #include "invocation.h"
+#include "progress.h"
 #include "results.h"
 #include "workloads/run_once.h"
 
@@ -284,7 +286,14 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
     unsigned k = o->invocations ? o->invocations : 1;
     json_t **cell = cb_xcalloc(n + 1, sizeof *cell), **invs = cb_xcalloc(n + 1, sizeof *invs);
     char *done = cb_xcalloc(n + 1, 1); /* 1: the cell's outcome is settled (not ok) */
-    int progress = isatty(2), stop = 0;
+    int stop = 0;
+    /* Progress on stderr (progress.h): a step is one invocation of one cell. */
+    cb_progress pr;
+    double step_s = cb_progress_budget(o->measure.warmup, o->measure.reps, o->measure.min_rep_ms),
+           budget = 0;
+    for (size_t i = 0; i < n; i++)
+        budget += k * step_s + (plan->cells[i].counter ? step_s : 0);
+    cb_progress_start(&pr, stderr, n * k, budget);
     /* Interleaved: round r runs invocation r of every cell, in plan order. */
     for (unsigned r = 0; r < k && !stop; r++) {
         for (size_t i = 0; i < n; i++) {
@@ -299,15 +308,20 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
                 started = i + 1;
                 done[i] = (char)unsupported(pc, cell[i]);
             }
-            if (done[i])
+            double share = step_s + (r == 0 && pc->counter ? step_s : 0);
+            if (done[i]) {
+                cb_progress_skip(&pr, 1, share);
                 continue;
-            if (progress) {
-                char p[512];
-                cb_cell_params_text(cell[i], 1, p, sizeof p);
-                fprintf(stderr, "\r\033[K[%u/%u %zu/%zu] %s %s %s", r + 1, k, i + 1, n,
-                        pc->cell.wl->name, pc->cell.impl->name, p);
-                fflush(stderr);
             }
+            char what[640], p[512];
+            cb_cell_params_text(cell[i], 1, p, sizeof p);
+            snprintf(what, sizeof what, "%s %s%s%s%s %s", pc->cell.wl->name, pc->cell.impl->name,
+                     strcmp(pc->variant, "plain") ? " (" : "",
+                     strcmp(pc->variant, "plain") ? pc->variant : "",
+                     strcmp(pc->variant, "plain") ? ")" : "", p);
+            if (k > 1)
+                cb_append(what, sizeof what, " (invocation %u of %u)", r + 1, k);
+            cb_progress_begin(&pr, what);
             int killed;
             json_t *m = run_invocation(o, pc, r, cell[i], &killed);
             if (killed) {
@@ -322,16 +336,24 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
             if (!m) {
                 done[i] = 1; /* failed, timed out, or unsupported (said by the child) */
                 bad += failed(cell[i]);
+                char why[300];
+                snprintf(why, sizeof why, "%s: %s", cb_str(cell[i], "status"),
+                         cb_str(cell[i], "error") ? cb_str(cell[i], "error") : "no reason given");
+                cb_progress_end(&pr, what, why, share);
                 continue;
             }
+            char fig[128];
+            snprintf(fig, sizeof fig, "%.4g ns/%s",
+                     json_number_value(json_object_get(json_object_get(m, "ns_per_op"), "median")),
+                     cb_str(cell[i], "unit") ? cb_str(cell[i], "unit") : "op");
+            cb_progress_end(&pr, what, fig, share);
             cb_inv_layout lay; /* as run_invocation drew it */
             cb_inv_layout_draw(o->layout_seed, pc->index, r, &lay);
             cb_inv_record(m, r, seq++, &lay);
             json_array_append_new(invs[i], m);
         }
     }
-    if (progress)
-        fprintf(stderr, "\r\033[K");
+    cb_progress_finish(&pr);
     for (size_t i = 0; i < started; i++) {
         if (!done[i]) {
             cb_inv_merge(cell[i], invs[i], k);

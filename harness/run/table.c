@@ -48,7 +48,19 @@ static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
                  json_real_value(json_object_get(rsb, "mispredicted_per_op")));
 }
 
-void cb_results_print_table(json_t *doc, FILE *out)
+/* Writes s in a field of width w (right-aligned or not), cut with "..." when longer. */
+static void field(FILE *out, const char *s, int w, int right, int lead)
+{
+    int n = (int)strlen(s);
+    if (lead)
+        fputs("  ", out);
+    if (w > 3 && n > w)
+        fprintf(out, "%.*s...", w - 3, s);
+    else
+        fprintf(out, "%*s", right ? w : -w, s);
+}
+
+void cb_results_print_table(json_t *doc, FILE *out, int wide)
 {
     /* Simulated counts are named by the model that produced them (docs/rsb.md). */
     char rsb_head[256], label[200];
@@ -66,39 +78,77 @@ void cb_results_print_table(json_t *doc, FILE *out)
     json_t *cells = json_object_get(doc, "cells"), *c;
     size_t i, w[TBL_COLS];
     char col[TBL_COLS][TBL_CELL];
-    int any_rsb = 0; /* the simulated return-stack column, only after --rsb sim */
-    int any_flag = 0;
-    for (int k = 0; k < TBL_COLS; k++)
+    /* Within 120 columns unless --wide: without the spread inside a process (mad), the
+     * suspensions and the checksum (all in the JSON), the variant when every cell is plain,
+     * a flag that marks most cells, the parameters cut to fit. */
+    int show[TBL_COLS], any_variant = 0;
+    char keep[8], note[256];
+    cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
+    if (wide)
+        snprintf(keep, sizeof keep, "PSDB");
+    for (int k = 0; k < TBL_COLS; k++) {
         w[k] = strlen(head[k]);
+        show[k] = wide || (k != 6 && k != 8 && k != 9);
+    }
+    show[10] = show[11] = 0; /* only when some cell has one */
     json_array_foreach(cells, i, c)
     {
-        any_rsb |= json_object_get(c, "rsbsim") != NULL;
         table_row(cells, c, col);
-        any_flag |= col[10][0] != '\0';
+        cb_cell_flags_kept(c, keep, col[10], TBL_CELL);
+        show[11] |= json_object_get(c, "rsbsim") != NULL;
+        show[10] |= col[10][0] != '\0';
+        any_variant |= strcmp(col[3], "plain") != 0;
         if (strcmp(col[4], "ok"))
             continue; /* an error runs to the end of its line */
         for (int k = 0; k < TBL_COLS; k++)
             w[k] = strlen(col[k]) > w[k] ? strlen(col[k]) : w[k];
     }
-    int ncols = any_rsb ? TBL_COLS : TBL_COLS - 1;
-    for (int k = 0; k < ncols; k++)
-        fprintf(out, "%s%*s", k ? "  " : "", right[k] ? (int)w[k] : -(int)w[k], head[k]);
+    if (!wide && !any_variant)
+        show[3] = 0;
+    if (!wide) {
+        size_t total = 0;
+        for (int k = 0; k < TBL_COLS; k++)
+            total += show[k] ? w[k] + (total ? 2 : 0) : 0;
+        if (total > 120 && w[1] > 10)
+            w[1] = total - w[1] > 110 ? 10 : w[1] - (total - 120);
+    }
+    int first = 1;
+    for (int k = 0; k < TBL_COLS; k++)
+        if (show[k]) {
+            field(out, head[k], (int)w[k], right[k], !first);
+            first = 0;
+        }
     fputc('\n', out);
     json_array_foreach(cells, i, c)
     {
         table_row(cells, c, col);
+        cb_cell_flags_kept(c, keep, col[10], TBL_CELL);
         int ok = !strcmp(col[4], "ok");
-        for (int k = 0; k < (ok ? ncols : 6); k++)
-            fprintf(out, "%s%*s", k ? "  " : "",
-                    (!ok && k == 5) ? 0 : right[k] ? (int)w[k] : -(int)w[k], col[k]);
+        first = 1;
+        size_t used = 0;
+        for (int k = 0; k < (ok ? TBL_COLS : 6); k++) {
+            if (!show[k])
+                continue;
+            if (!ok && k == 5) { /* the error, to the end of the line (cut at 120) */
+                fputs("  ", out);
+                field(out, col[k], wide ? 0 : (int)(used + 2 < 110 ? 120 - used - 2 : 10), 0, 0);
+                continue;
+            }
+            field(out, col[k], (int)w[k], right[k], !first);
+            used += w[k] + (first ? 0 : 2);
+            first = 0;
+        }
         fputc('\n', out);
     }
-    if (any_flag)
+    if (show[10])
         fprintf(out, "%s\n", cb_cell_flags_legend);
+    if (note[0] && !wide)
+        fprintf(out, "%s\n", note);
     json_t *k = json_object_get(run, "invocations");
     fprintf(out, "each cell: %lld invocations (processes, interleaved across cells) x %lld "
-            "repetitions; the median of the invocations' medians, [its 95%% interval from a "
-            "hierarchical bootstrap]\n",
+            "repetitions; the median of the\ninvocations' medians, [its 95%% interval from a "
+            "hierarchical bootstrap]%s\n",
             json_is_integer(k) ? (long long)json_integer_value(k) : 1LL,
-            (long long)json_integer_value(json_object_get(run, "reps")));
+            (long long)json_integer_value(json_object_get(run, "reps")),
+            wide ? "" : ";\n--wide: every column (mad, suspensions, checksum), uncut");
 }

@@ -1,0 +1,98 @@
+/* The run's progress line (progress.h). Nothing here runs in a measured child: the parent prints
+ * between cells, never while one is timed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+
+/* A process's fixed cost beyond its repetitions (exec, the memory pass, the calibration of the
+ * batch, exit): 20 invocations of a pingpong cell with two 1 ms repetitions took 1.56-1.86 s
+ * on the 2-core VM at load average 10, about 80 ms each; less on an idle machine, more for a
+ * language's runtime. The ETA corrects it by what the finished steps took. */
+#define STEP_OVERHEAD_S 0.08
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double cb_progress_budget(unsigned warmup, unsigned reps, double min_rep_ms)
+{
+    return (warmup + reps) * min_rep_ms / 1e3 + STEP_OVERHEAD_S;
+}
+
+void cb_progress_clock(double s, char *buf, size_t len)
+{
+    long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
+    if (t >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+void cb_progress_start(cb_progress *p, FILE *f, size_t steps, double budget)
+{
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    p->tty = isatty(fileno(f));
+    p->steps = steps;
+    p->budget = budget;
+    p->t0 = now();
+    const char *stage = getenv("COROBENCH_STAGE");
+    if (stage && *stage)
+        snprintf(p->stage, sizeof p->stage, "[%s] ", stage);
+}
+
+/* "[stage] [i/N 0:12, ETA 1:40]": the remaining budget scaled by how the finished steps ran
+ * against theirs (the plan's alone before any step ends). */
+static void head(const cb_progress *p, size_t i, char *buf, size_t len)
+{
+    double el = now() - p->t0, left = p->budget - p->spent;
+    if (p->spent > 0 && el > 0)
+        left *= el / p->spent;
+    char e[32], r[32];
+    cb_progress_clock(el, e, sizeof e);
+    cb_progress_clock(left, r, sizeof r);
+    snprintf(buf, len, "%s[%zu/%zu %s, ETA %s]", p->stage, i, p->steps, e, r);
+}
+
+void cb_progress_begin(cb_progress *p, const char *what)
+{
+    if (!p->tty)
+        return;
+    char h[160];
+    head(p, p->done + 1, h, sizeof h);
+    fprintf(p->f, "\r\033[K%s %s", h, what);
+    fflush(p->f);
+}
+
+void cb_progress_end(cb_progress *p, const char *what, const char *outcome, double share)
+{
+    p->done++;
+    p->spent += share;
+    if (p->tty)
+        return;
+    char h[160];
+    head(p, p->done, h, sizeof h);
+    fprintf(p->f, "%s %s: %s\n", h, what, outcome);
+    fflush(p->f);
+}
+
+void cb_progress_skip(cb_progress *p, size_t count, double share)
+{
+    p->done += count;
+    p->spent += share;
+}
+
+void cb_progress_finish(cb_progress *p)
+{
+    if (p->tty) {
+        fprintf(p->f, "\r\033[K");
+        fflush(p->f);
+    }
+}
