@@ -1646,14 +1646,14 @@ CB_TEST_T(cli_repetition_fields, 120)
         json_t *steal = field(cell, "steal_ns_per_rep", -1);
         CB_CHECK(json_is_null(steal) || json_number_value(steal) >= 0);
     }
-    /* The table: sm's overhead over direct, and the flags' legend when a cell has one. */
+    /* The table: sm's overhead over direct, and when a cell has a flag, the flags' legend or,
+     * for a letter on most cells (here: one of the two), the line saying it is not shown. */
     CB_CHECK_CONTAINS(c.out, "over direct");
-    CB_CHECK_CONTAINS(c.out, "flags");
     json_t *sm = json_array_get(json_object_get(doc, "cells"), 0);
     CB_CHECK_STREQ(json_string_value(json_object_get(sm, "impl")), "sm");
     char flags[16];
     if (cb_cell_flags(sm, flags, sizeof flags)[0])
-        CB_CHECK_CONTAINS(c.out, "flags: P preempted");
+        CB_CHECK(strstr(c.out, "flags: P preempted") || strstr(c.out, "Not shown per cell"));
     json_decref(doc);
     unlink(out);
     free(c.out);

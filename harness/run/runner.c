@@ -343,8 +343,9 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
                 continue;
             }
             char fig[128];
-            snprintf(fig, sizeof fig, "%.4g ns/%s",
-                     json_number_value(json_object_get(json_object_get(m, "ns_per_op"), "median")),
+            double med =
+                json_number_value(json_object_get(json_object_get(m, "ns_per_op"), "median"));
+            snprintf(fig, sizeof fig, med >= 1000 ? "%.0f ns/%s" : "%.4g ns/%s", med,
                      cb_str(cell[i], "unit") ? cb_str(cell[i], "unit") : "op");
             cb_progress_end(&pr, what, fig, share);
             cb_inv_layout lay; /* as run_invocation drew it */
