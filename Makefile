@@ -68,10 +68,25 @@ CXX_SRC    := $(if $(filter 1,$(HAVE_CXX20)),$(wildcard workloads/*_cxx20.cc))
 CXX20_LIBS := $(if $(filter 1,$(HAVE_CXX20)),-lstdc++)
 # The C flags less the C standard, plus C++20 without exceptions or RTTI (none is used).
 ALL_CXXFLAGS = -std=c++20 -fno-exceptions -fno-rtti $(CFLAGS)
+# cxx20-clang: the same C++20 sources compiled a second time by clang++ (Debian's clang 14) at -O2,
+# into workloads/<workload>_cxx20.clang.o beside g++'s objects in the same binaries. The
+# preprocessor renames the task type's namespace (cbx) and the C entry points (cb_cxx20_*), so the
+# linker neither clashes nor merges one compiler's inline functions into the other's code. Built
+# when g++'s cxx20 is and clang++ compiles a coroutine with libstdc++'s <coroutine>; otherwise the
+# implementation says why it is unavailable. Its flags are its own, not $(CFLAGS): the sanitizer
+# builds' runtime is gcc's, whose ASan clang's instrumentation does not target.
+CLANGXX    ?= clang++
+CXX20_CLANG_FLAGS ?= -O2 -g -Wall -Wextra -Werror
+HAVE_CXX20_CLANG ?= $(if $(filter 1,$(HAVE_CXX20)),$(shell printf '#include <coroutine>\nint main(){return 0;}\n' | \
+	$(CLANGXX) -std=c++20 -x c++ - -o /dev/null 2>/dev/null && echo 1 || echo 0),0)
+CLANG_OBJ  := $(if $(filter 1,$(HAVE_CXX20_CLANG)),$(patsubst %.cc,$(BUILD)/%.clang.o,$(CXX_SRC)))
+CXX20_CLANG_RENAME := -Dcbx=cbx_clang $(foreach w,$(patsubst workloads/%_cxx20.cc,%,$(CXX_SRC)),\
+	$(foreach f,setup run finish,-Dcb_cxx20_$(w)_$(f)=cb_cxx20_clang_$(w)_$(f)))
 
 ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/asm/$(ARCH)/switch_inline.h"' \
 	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
-	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20)
+	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) \
+	-DCB_HAVE_CXX20_CLANG=$(HAVE_CXX20_CLANG)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
 ASM_SRC := $(wildcard impls/asm/$(ARCH)/*.S)
@@ -108,7 +123,8 @@ TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_inlin
 TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
-CORE_OBJ    := $(call obj,$(CORE_SRC)) $(patsubst %,$(BUILD)/workloads/inline/%.o,$(INLINE_WL))
+CORE_OBJ    := $(call obj,$(CORE_SRC)) $(patsubst %,$(BUILD)/workloads/inline/%.o,$(INLINE_WL)) \
+	$(CLANG_OBJ)
 HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
@@ -123,7 +139,9 @@ $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 
 # Build facts baked into the binary; rebuilt every time so the commit is never stale.
 BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
-	-DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"'
+	-DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"' \
+	-DCB_CXX20='"$(if $(filter 1,$(HAVE_CXX20)),$(CXX) $(shell $(CXX) -dumpfullversion 2>/dev/null) $(ALL_CXXFLAGS))"' \
+	-DCB_CXX20_CLANG='"$(if $(CLANG_OBJ),$(CLANGXX) $(shell $(CLANGXX) -dumpversion 2>/dev/null) -std=c++20 -fno-exceptions -fno-rtti $(CXX20_CLANG_FLAGS))"'
 $(BUILD)/harness/common/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
 $(BUILD)/harness/common/buildinfo.o: FORCE
 
@@ -177,7 +195,8 @@ $(1)_ASM := $$($(1)_ASM_C) $$($(1)_ASM_S) $$($(1)_ASM_I)
 $(1)_RW := $$($(1)_ASM:.s=.rw.s)
 # The C++ objects (cxx20) are the plain build's, not rewritten (docs/rsb.md says what that means).
 $(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
-	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o) $(call obj,$(CXX_SRC))
+	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o) $(call obj,$(CXX_SRC)) \
+	$(CLANG_OBJ)
 
 # Static pattern rules only: no generic rule in these directories (make must not chain them).
 $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
@@ -227,6 +246,11 @@ $(BUILD)/%.o: %.c
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -MMD -MP -c -o $@ $<
+
+$(CLANG_OBJ): $(BUILD)/%.clang.o: %.cc
+	@mkdir -p $(@D)
+	$(CLANGXX) $(ALL_CPPFLAGS) -std=c++20 -fno-exceptions -fno-rtti $(CXX20_CLANG_FLAGS) \
+		$(CXX20_CLANG_RENAME) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.S
 	@mkdir -p $(@D)

@@ -114,6 +114,25 @@ static const char *cxx20_unavailable(void)
 #endif
 }
 
+/* cxx20-clang's objects exist where g++'s do and clang++ compiled the same sources. */
+static const char *cxx20_clang_unavailable(void)
+{
+#if CB_HAVE_CXX20_CLANG
+    return NULL;
+#elif CB_HAVE_CXX20
+    return "built without clang++'s C++20 coroutines: the Makefile's probe of $(CLANGXX) "
+           "-std=c++20 with <coroutine> failed (scripts/install-deps.sh installs clang)";
+#else
+    return cxx20_unavailable();
+#endif
+}
+
+/* What the C++20 implementations (either compiler) refuse, and why. */
+#define CXX20_CAPS(name)                                                                       \
+    {[CB_CAP_PLACED_FRAMES] = "the compiler allocates " name "'s coroutine frames through "     \
+                              "operator new, given the size only",                             \
+     [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}
+
 const cb_impl cb_impls[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
     {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
@@ -140,10 +159,12 @@ const cb_impl cb_impls[] = {
      "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
      "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
      "over tasks for recursive",
-     NULL, NULL, cxx20_unavailable, 0, NULL,
-     {[CB_CAP_PLACED_FRAMES] = "the compiler allocates cxx20's coroutine frames through "
-                               "operator new, given the size only",
-      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
+     NULL, NULL, cxx20_unavailable, 0, NULL, CXX20_CAPS("cxx20")},
+    {"cxx20-clang", CB_STYLE_CXX20_CLANG,
+     "the cxx20 sources (task type and bodies) compiled by clang++ -O2 (Debian's clang 14) "
+     "instead of g++, in the same binary: what the other compiler makes of the same "
+     "coroutines, frame elision included",
+     NULL, NULL, cxx20_clang_unavailable, 0, NULL, CXX20_CAPS("cxx20-clang")},
     {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
@@ -194,6 +215,7 @@ static const struct {
     [CB_STYLE_GO] = {"go", "stackful"},
     [CB_STYLE_NODE] = {"node", "stackless"},
     [CB_STYLE_CXX20] = {"cxx20", "stackless"},
+    [CB_STYLE_CXX20_CLANG] = {"cxx20-clang", "stackless"},
     [CB_STYLE_CSHARP] = {"csharp", "stackless"},
     [CB_STYLE_LUAJIT] = {"luajit", "stackful"},
 };

@@ -20,6 +20,7 @@ typedef enum cb_style {
     CB_STYLE_GO,
     CB_STYLE_NODE,
     CB_STYLE_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
+    CB_STYLE_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
     CB_STYLE_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
     CB_STYLE_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
     CB_STYLE_COUNT

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages corobench needs that are missing, by set:
 #   run    what ./run.sh needs: the build, JSON, events, plots, and the optional runtimes
-#          (Lua, Go, Node, C#, LuaJIT, Boost.Context, C++20): without one, its implementation
+#          (Lua, Go, Node, C#, LuaJIT, Boost.Context, C++20 by g++ and clang++): without one, its implementation
 #          is unavailable (`corobench list` says why), never a refusal to run
 #   test   run + what `make check` adds: the AArch64 cross build and qemu-user, google
 #          benchmark's compare.py (with SciPy) that reads `export --format gbench`
@@ -35,6 +35,7 @@ optional=(
     golang-go                             # the go implementation: make builds bin/corobench-go
     libboost-context-dev                  # the fcontext backend (Boost.Context's own switch)
     g++                                   # the cxx20 family (C++20 coroutines)
+    clang                                 # cxx20-clang: the same C++20 sources by clang++ 14
     mono-runtime mono-mcs                 # the csharp implementation: make builds bin/corobench-csharp.exe
     luajit lua-cjson                      # the luajit implementation (impls/luajit/, its JSON)
 )

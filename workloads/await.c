@@ -399,6 +399,7 @@ const cb_workload cb_wl_await = {
             [CB_STYLE_CLOSURE] = {aw_cl_setup, aw_cl_run, aw_cl_finish},
             [CB_STYLE_DIRECT] = {aw_dr_setup, aw_dr_run, aw_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(await),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(await),
             [CB_STYLE_LUA] = CB_LUA_OPS(await),
         },
 };

@@ -28,11 +28,26 @@ CB_CXX20_DECLARE(spawn)
 CB_CXX20_DECLARE(io)
 CB_CXX20_DECLARE(fault)
 CB_CXX20_DECLARE(await)
+/* The same bodies compiled by clang++ (cxx20-clang): the Makefile renames cb_cxx20_* to
+ * cb_cxx20_clang_* in those objects. */
+#define CB_CXX20_CLANG_DECLARE(wl) CB_CXX20_DECLARE(clang_##wl)
+CB_CXX20_CLANG_DECLARE(pingpong)
+CB_CXX20_CLANG_DECLARE(recursive)
+CB_CXX20_CLANG_DECLARE(spawn)
+CB_CXX20_CLANG_DECLARE(io)
+CB_CXX20_CLANG_DECLARE(fault)
+CB_CXX20_CLANG_DECLARE(await)
 
 #if CB_HAVE_CXX20
 #define CB_CXX20_OPS(wl) {cb_cxx20_##wl##_setup, cb_cxx20_##wl##_run, cb_cxx20_##wl##_finish}
 #else
 #define CB_CXX20_OPS(wl) {NULL, NULL, NULL}
+#endif
+#if CB_HAVE_CXX20_CLANG
+#define CB_CXX20_CLANG_OPS(wl)                                                                 \
+    {cb_cxx20_clang_##wl##_setup, cb_cxx20_clang_##wl##_run, cb_cxx20_clang_##wl##_finish}
+#else
+#define CB_CXX20_CLANG_OPS(wl) {NULL, NULL, NULL}
 #endif
 
 #ifdef __cplusplus

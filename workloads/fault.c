@@ -299,5 +299,6 @@ const cb_workload cb_wl_fault = {
             [CB_STYLE_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(fault),
             [CB_STYLE_LUA] = CB_LUA_OPS(fault),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(fault),
         },
 };

@@ -753,6 +753,7 @@ const cb_workload cb_wl_io = {
             [CB_STYLE_CLOSURE] = {io_cl_setup, io_run, io_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(io),
             [CB_STYLE_LUA] = CB_LUA_OPS(io),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(io),
             /* A plain loop over the same sockets would be the event loop without the waiting:
              * its time is the system calls', which every family pays alike, so it adds no
              * baseline that pingpong's direct cell does not already give. */

@@ -700,5 +700,6 @@ const cb_workload cb_wl_pingpong = {
             [CB_STYLE_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(pingpong),
             [CB_STYLE_LUA] = CB_LUA_OPS(pingpong),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(pingpong),
         },
 };

@@ -408,6 +408,7 @@ const cb_workload cb_wl_pipeline = {
             [CB_STYLE_SM] = {pl_sm_setup, pl_sm_run, pl_sm_finish},
             [CB_STYLE_CLOSURE] = {.unsupported = PL_SM_STANDS_FOR},
             [CB_STYLE_CXX20] = {.unsupported = PL_SM_STANDS_FOR},
+            [CB_STYLE_CXX20_CLANG] = {.unsupported = PL_SM_STANDS_FOR},
             [CB_STYLE_DIRECT] = {pl_dr_setup, pl_dr_run, pl_dr_finish},
         },
 };

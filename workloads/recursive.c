@@ -369,5 +369,6 @@ const cb_workload cb_wl_recursive = {
             [CB_STYLE_DIRECT] = {rc_dr_setup, rc_dr_run, rc_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(recursive),
             [CB_STYLE_LUA] = CB_LUA_OPS(recursive),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(recursive),
         },
 };

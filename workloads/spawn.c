@@ -610,5 +610,6 @@ const cb_workload cb_wl_spawn = {
             [CB_STYLE_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
             [CB_STYLE_CXX20] = CB_CXX20_OPS(spawn),
             [CB_STYLE_LUA] = CB_LUA_OPS(spawn),
+            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(spawn),
         },
 };

@@ -10,6 +10,6 @@
 #define CB_SCHEMA_1 "corobench-results/1"
 
 extern const char cb_build_commit[], cb_build_cc[], cb_build_compiler[], cb_build_cflags[],
-    cb_build_arch[], cb_build_variant[];
+    cb_build_arch[], cb_build_variant[], cb_build_cxx20[], cb_build_cxx20_clang[];
 
 #endif

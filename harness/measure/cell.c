@@ -61,6 +61,7 @@ typedef struct measure {
     double counted_ops;
     double copied; /* stack bytes copied by switches in the kept repetitions (copystack) */
     double hooked; /* calls through the interposition layer in them (io style=blocking) */
+    double allocs; /* cb_rt allocations made by run() in the kept repetitions */
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
@@ -76,6 +77,7 @@ typedef struct rep {
     double ns;       /* its time, the memory snapshot's pause subtracted */
     uint64_t copied; /* stack bytes copied by switches during it */
     uint64_t hooked; /* calls through the interposition layer during it */
+    uint64_t allocs; /* cb_rt allocations made by its runs (setup's and finish's not counted) */
     long preempted;  /* involuntary context switches during it */
 } rep;
 
@@ -149,7 +151,8 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
         if (!(ms->inst[made] = ms->f->setup(ms->c->impl, &ms->c->params, ms->err, sizeof ms->err)))
             break;
     int rc = made < ms->batch ? -1 : 0;
-    uint64_t s0 = cb_rt.suspensions, copied0 = cb_rt.stack_copy_bytes;
+    uint64_t s0 = cb_rt.suspensions, copied0 = cb_rt.stack_copy_bytes,
+             allocs0 = cb_rt.heap_allocs;
     uint64_t hooked0 = cb_rt.hooked_calls;
     cb_mem_rep_begin();
     struct rusage ru0, ru1;
@@ -170,7 +173,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     getrusage(RUSAGE_SELF, &ru1);
     if (counted)
         cb_counters_read(ms->ctr);
-    uint64_t susp = cb_rt.suspensions - s0;
+    uint64_t susp = cb_rt.suspensions - s0, allocs = cb_rt.heap_allocs - allocs0;
     if (memory)
         cb_mem_end();
     for (uint64_t b = 0; b < made; b++) {
@@ -186,6 +189,7 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     out->preempted = ru1.ru_nivcsw - ru0.ru_nivcsw;
     out->copied = cb_rt.stack_copy_bytes - copied0;
     out->hooked = cb_rt.hooked_calls - hooked0;
+    out->allocs = allocs;
     return 0;
 }
 
@@ -269,6 +273,7 @@ static int time_repetitions(measure *ms)
         ms->preempted += t.preempted;
         ms->copied += (double)t.copied;
         ms->hooked += (double)t.hooked;
+        ms->allocs += (double)t.allocs;
         uint64_t rest_ticks, alive;
         if (cb_mem_rep_rest(t.t0, &rest_ticks, &alive) && alive)
             ms->create[k] = (double)rest_ticks * 1e9 / ms->hz / (double)alive;
@@ -354,6 +359,10 @@ static json_t *to_json(const measure *ms, json_t *cell)
     if (ms->hooked > 0)
         json_object_set_new(cell, "hooked_calls_per_op",
                             json_real(ms->counted_ops > 0 ? ms->hooked / ms->counted_ops : 0));
+    /* Frames and control blocks allocated while the coroutines ran (a stackless frame the
+     * compiler elided into its caller's is not among them; docs/results-schema.md). */
+    json_object_set_new(cell, "heap_allocs_per_op",
+                        json_real(ms->counted_ops > 0 ? ms->allocs / ms->counted_ops : 0));
     json_object_set_new(cell, "create_ns_per_coro",
                         ms->have_create ? stats_object(ms->create, ms->m->reps) : json_null());
     json_t *arr = json_array();

@@ -262,10 +262,11 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
     char sum[19];
     cb_checksum_text(rp.checksum, sum);
     json_t *cell = json_pack(
-        "{s:s, s:n, s:I, s:s, s:I, s:I, s:n, s:o, s:n, s:O, s:I, s:o, s:s?}", "status", "ok",
+        "{s:s, s:n, s:I, s:s, s:I, s:I, s:n, s:o, s:n, s:n, s:O, s:I, s:o, s:s?}", "status", "ok",
         "error", "ops", (json_int_t)rp.ops, "checksum", sum, "suspensions",
         (json_int_t)rp.suspensions, "batch", (json_int_t)rp.batch, "stack_mode", "ns_per_op",
-        stats_object(rp.samples), "create_ns_per_coro", "samples_ns_per_op", rp.samples,
+        stats_object(rp.samples), "create_ns_per_coro", "heap_allocs_per_op",
+        "samples_ns_per_op", rp.samples,
         "preemptions", (json_int_t)(ru1.ru_nivcsw - ru0.ru_nivcsw), "memory", memory_json(&rp),
         "runtime", json_string_value(json_object_get(rp.doc, "runtime")));
     json_decref(rp.doc);

@@ -195,6 +195,9 @@ static int check_extras(checker *k, json_t *cell)
         optional_type(k, cell, "create_ns_per_coro", JSON_OBJECT, JSON_NULL,
                       "an object or null"))
         return -1;
+    json_t *allocs = json_object_get(cell, "heap_allocs_per_op");
+    if (allocs && !json_is_number(allocs) && !json_is_null(allocs))
+        return bad(k, "heap_allocs_per_op", "is %s (valid: a number or null)", json_kind(allocs));
     if (json_is_object(m)) {
         static const char *const per_coro[] = {"touched_bytes_per_coro", "heap_bytes_per_coro",
                                                "rss_bytes_per_coro", NULL};

@@ -146,11 +146,15 @@ json_t *cb_results_new(json_t *run, json_t *unavailable, int pin_cpu)
     char created[32], compiler[256];
     utc_stamp(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ");
     snprintf(compiler, sizeof compiler, "%s (%s)", cb_build_cc, cb_build_compiler);
-    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:[]}", "schema",
-                     CB_SCHEMA, "corobench_version", CB_VERSION, "git_commit", cb_build_commit,
-                     "created_utc", created, "machine", machine(pin_cpu), "build", "compiler",
-                     compiler, "cflags", cb_build_cflags, "arch", cb_build_arch, "run", run,
-                     "unavailable", unavailable, "cells");
+    /* The C++ compilers of cxx20 and cxx20-clang, null where not built. */
+    json_t *cxx = cb_build_cxx20[0] ? json_string(cb_build_cxx20) : json_null();
+    json_t *clang = cb_build_cxx20_clang[0] ? json_string(cb_build_cxx20_clang) : json_null();
+    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s, s:o, s:o}, s:o, s:o, s:[]}",
+                     "schema", CB_SCHEMA, "corobench_version", CB_VERSION, "git_commit",
+                     cb_build_commit, "created_utc", created, "machine", machine(pin_cpu),
+                     "build", "compiler", compiler, "cflags", cb_build_cflags, "arch",
+                     cb_build_arch, "cxx20_compiler", cxx, "cxx20_clang_compiler", clang, "run",
+                     run, "unavailable", unavailable, "cells");
 }
 
 int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved)
