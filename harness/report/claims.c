@@ -1217,8 +1217,9 @@ static void c_peers(const ctx *c, claim *o)
     if (!pairs) {
         o->table[0] = '\0';
         not_measured(o,
-                     "points where a peer (fcontext, copystack, thread, cxx20, lua, go, node) and "
-                     "one of corobench's runtimes of its family ran in the same file",
+                     "points where a peer (fcontext, copystack, thread, cxx20, cxx20-clang, lua, "
+                     "luajit, go, node, csharp) and one of corobench's runtimes of its family ran "
+                     "in the same file",
                      "corobench run --workload pingpong --impl all --param depth=0");
         json_decref(groups);
         return;
@@ -1442,7 +1443,9 @@ static void c_await(const ctx *c, claim *o)
             else
                 cb_append(o->table, sizeof o->table, " - |");
         }
-        double al = num(cell, "memory.totals.heap_allocs") / num(cell, "ops");
+        double al = num(cell, "heap_allocs_per_op"); /* run()'s alone, where recorded */
+        if (!isfinite(al))
+            al = num(cell, "memory.totals.heap_allocs") / num(cell, "ops");
         if (isfinite(al))
             cb_append(o->table, sizeof o->table, " %.2f |\n", al);
         else
@@ -1507,6 +1510,270 @@ static void c_depthfirst(const ctx *c, claim *o)
                                              : CB_INCONCLUSIVE;
 }
 
+/* ---- The seed's first pair and two more of the thread's points (issue 20): C# against Go,
+ * C++ coroutines optimised away, Lua's state per coroutine. ---- */
+
+/* The ok plain cell of impl in file f at cell's point (its workload and parameters, the
+ * implementations' own aside), NULL when none. */
+static json_t *same_point(const ctx *c, json_t *cell, const char *impl, long f)
+{
+    char want[640], key[640];
+    point_key(cell, want, sizeof want);
+    json_t *x;
+    size_t i;
+    json_array_foreach(c->all, i, x)
+    {
+        if (file_of(x) != f || !cb_cell_ok(x) || strcmp(cb_str(x, "impl"), impl) ||
+            strcmp(cb_str(x, "variant"), "plain") || !at_defaults(x))
+            continue;
+        point_key(x, key, sizeof key);
+        if (!strcmp(key, want))
+            return x;
+    }
+    return NULL;
+}
+
+#define CSGO_CMD                                                                               \
+    "corobench run --impl csharp,go --workload pingpong,recursive,spawn,io --quick"
+
+/* 16: C#'s async/await is faster than Go's goroutines. At every point (workload and parameters,
+ * each runtime's own at its defaults) where csharp and go ran in one file: csharp/go's interval
+ * below 1/(1 + DIFF) is faster. Supported when csharp is faster at every point; contradicted
+ * when, at some point, it is decided the same (within DIFF) or slower. A table per point. */
+static void c_csharp_go(const ctx *c, claim *o)
+{
+    size_t pairs = 0, faster = 0, not_faster = 0, i;
+    json_t *cs;
+    cb_append(o->table, sizeof o->table,
+              "| workload | point | file | csharp | go | csharp / go [95%%] | decided |\n"
+              "|---|---|---|---:|---:|---:|---|\n");
+    json_array_foreach(c->all, i, cs)
+    {
+        if (!cb_cell_ok(cs) || strcmp(cb_str(cs, "impl"), "csharp") ||
+            strcmp(cb_str(cs, "variant"), "plain") || !at_defaults(cs) || !isfinite(median(cs)))
+            continue;
+        json_t *go = same_point(c, cs, "go", file_of(cs));
+        if (!go || !isfinite(median(go)))
+            continue;
+        iv r = ratio_iv(cs, go);
+        int d = decide(r, DIFF);
+        pairs++;
+        faster += d == D_FASTER;
+        not_faster += d == D_SAME || d == D_SLOWER;
+        char pk[640], rt[128] = "";
+        point_key(cs, pk, sizeof pk);
+        ratio_text(rt, sizeof rt, r, NULL, NULL);
+        cb_append(o->table, sizeof o->table, "| %s | %ld | %.1f ns | %.1f ns | %s | %s |\n", pk,
+                  file_of(cs) + 1, median(cs), median(go), rt,
+                  d == D_FASTER   ? "csharp faster"
+                  : d == D_SLOWER ? "go faster"
+                  : d == D_SAME   ? "the same"
+                                  : "undecided");
+    }
+    if (!pairs) {
+        o->table[0] = '\0';
+        not_measured(o, "timed csharp and go cells at a common point in one file", CSGO_CMD);
+        return;
+    }
+    cb_append(o->text, sizeof o->text,
+              "Over %zu point%s where csharp (Mono's async/await over Task) and go (goroutines "
+              "and unbuffered channels) ran in one file: csharp is faster beyond %.0f%% at %zu, "
+              "the same or slower at %zu, undecided at %zu (faster at every point supports; the "
+              "same or slower at one contradicts). Mono is not current .NET (docs/external.md).",
+              pairs, pairs == 1 ? "" : "s", 100 * DIFF, faster, not_faster,
+              pairs - faster - not_faster);
+    o->v = faster == pairs ? CB_SUPPORTED : not_faster ? CB_CONTRADICTED : CB_INCONCLUSIVE;
+}
+
+/* 17: C++ coroutines can be optimised away. For each compiler (cxx20: g++, cxx20-clang:
+ * clang++) at every point where it and direct (the same work without coroutines) ran in one
+ * file: its heap allocations per op (heap_allocs_per_op: a frame the compiler elided is not
+ * one) and its time over direct's. A coroutine is optimised away at a point when it allocates
+ * under GONE_ALLOCS per op and its time's interval over direct's lies below 1 + EQUIV; it is
+ * decidedly there when it allocates ALLOC_ONE or more per op, or its interval lies above
+ * 1 + EQUIV. Supported when some compiler optimises it away at some point; contradicted when
+ * both are decidedly there at every point. Points without a direct cell (io) show the
+ * allocations only. */
+#define GONE_ALLOCS 0.01
+#define ALLOC_ONE 0.5
+#define CXX_CMD                                                                                \
+    "corobench run --impl cxx20,cxx20-clang,direct --workload pingpong,recursive,spawn,await"
+
+static void c_cxx_away(const ctx *c, claim *o)
+{
+    static const char *const im[] = {"cxx20", "cxx20-clang"};
+    size_t pairs = 0, gone = 0, there = 0, i;
+    int any = 0;
+    json_t *x;
+    cb_append(o->table, sizeof o->table,
+              "| implementation | workload | point | file | heap allocations per op | ns per op "
+              "| over direct [95%%] | optimised away? |\n|---|---|---|---|---:|---:|---:|---|\n");
+    for (size_t k = 0; k < 2; k++)
+        json_array_foreach(c->all, i, x)
+        {
+            double al = num(x, "heap_allocs_per_op");
+            if (!cb_cell_ok(x) || strcmp(cb_str(x, "impl"), im[k]) ||
+                strcmp(cb_str(x, "variant"), "plain") || !isfinite(al) || !isfinite(median(x)))
+                continue;
+            any = 1;
+            json_t *d = same_point(c, x, "direct", file_of(x));
+            char pk[640], rt[128] = "-";
+            point_key(x, pk, sizeof pk);
+            const char *verdict = "no direct cell";
+            if (d && isfinite(median(d))) {
+                iv r = ratio_iv(x, d);
+                rt[0] = '\0';
+                ratio_text(rt, sizeof rt, r, NULL, NULL);
+                int away = al < GONE_ALLOCS && r.ok && r.hi < 1 + EQUIV,
+                    present = al >= ALLOC_ONE || (r.ok && r.lo > 1 + EQUIV);
+                pairs++;
+                gone += away;
+                there += present;
+                verdict = away ? "yes" : present ? "no" : "undecided";
+            }
+            cb_append(o->table, sizeof o->table, "| %s | %s | %ld | %.2f | %.1f | %s | %s |\n",
+                      im[k], pk, file_of(x) + 1, al, median(x), rt, verdict);
+        }
+    if (!any || !pairs) {
+        o->table[0] = '\0';
+        not_measured(o,
+                     any ? "cxx20 or cxx20-clang cells beside a direct cell at one point in one "
+                           "file"
+                         : "cxx20 or cxx20-clang cells with heap allocations per op",
+                     CXX_CMD);
+        return;
+    }
+    cb_append(o->text, sizeof o->text,
+              "Over %zu point%s of cxx20 (g++) and cxx20-clang (clang++) beside direct (the same "
+              "work without coroutines) in one file: optimised away (under %.2f heap "
+              "allocations per op and the time's interval over direct's under %.2f) at %zu, "
+              "decidedly there (%.1f or more allocations per op, or slower than that) at %zu, "
+              "undecided at %zu (one optimised away supports; all there contradicts).",
+              pairs, pairs == 1 ? "" : "s", GONE_ALLOCS, 1 + EQUIV, gone, ALLOC_ONE, there,
+              pairs - gone - there);
+    /* Where the two compilers allocate differently at one point: frames one of them elided. */
+    json_array_foreach(c->all, i, x)
+    {
+        if (!cb_cell_ok(x) || strcmp(cb_str(x, "impl"), "cxx20") ||
+            strcmp(cb_str(x, "variant"), "plain"))
+            continue;
+        json_t *y = same_point(c, x, "cxx20-clang", file_of(x));
+        double a = num(x, "heap_allocs_per_op"), b = num(y, "heap_allocs_per_op");
+        if (y && isfinite(a) && isfinite(b) && fabs(a - b) >= ALLOC_ONE) {
+            char pk[640];
+            point_key(x, pk, sizeof pk);
+            cb_append(o->text, sizeof o->text,
+                      " At %s, g++ allocates %.2f per op and clang++ %.2f: %s elides %.2f "
+                      "frames per op that the other allocates.",
+                      pk, a, b, a > b ? "clang++" : "g++", fabs(a - b));
+        }
+    }
+    o->v = gone ? CB_SUPPORTED : there == pairs ? CB_CONTRADICTED : CB_INCONCLUSIVE;
+}
+
+/* 18: Lua keeps a whole state per coroutine, so it costs more memory. spawn at depth 0, the
+ * largest n with a Lua cell (lua, luajit) and a stackless C cell in one file: each Lua
+ * runtime's bytes per coroutine at rest (memory.heap_bytes_per_coro: its allocator's for lua,
+ * the runtime's own count for luajit) over the largest stackless C implementation's heap
+ * bytes (a coroutine that keeps only its frames). Supported when every Lua runtime holds
+ * LUA_MORE times it or more; contradicted when one holds LUA_NO_MORE times or less. Against the
+ * stackful C family (asm: its touched stack plus heap) the ratio is reported, not decided: a
+ * stack page is not a state. */
+#define LUA_MORE 2.0
+#define LUA_NO_MORE 1.25
+#define LUA_CMD                                                                                \
+    "corobench run --impl lua,luajit,asm,sm,closure,cxx20 --workload spawn --param n=1000,10000"
+
+static int c_language(const char *impl)
+{
+    return strcmp(impl, "lua") && strcmp(impl, "luajit") && strcmp(impl, "go") &&
+           strcmp(impl, "node") && strcmp(impl, "csharp");
+}
+
+static void c_lua_memory(const ctx *c, claim *o)
+{
+    static const char *const luas[] = {"lua", "luajit"};
+    json_t *l[2] = {NULL, NULL}, *less = NULL, *x;
+    size_t i;
+    long N = -1;
+    /* The largest n where a Lua runtime and a stackless C implementation ran in one file. */
+    json_array_foreach(c->all, i, x)
+    {
+        const char *impl = cb_str(x, "impl");
+        if (!matches(x, "spawn", NULL, "plain", "depth=0 layout!=offset") ||
+            (strcmp(impl, "lua") && strcmp(impl, "luajit")) ||
+            !isfinite(num(x, "memory.heap_bytes_per_coro")))
+            continue;
+        long n = (long)num(x, "params.n");
+        json_t *y;
+        size_t k;
+        json_array_foreach(c->all, k, y)
+        {
+            const char *f = cb_str(y, "family");
+            if (file_of(y) == file_of(x) && f && !strcmp(f, "stackless") &&
+                c_language(cb_str(y, "impl")) && num(y, "params.n") == (double)n &&
+                matches(y, "spawn", NULL, "plain", "depth=0 layout!=offset") &&
+                num(y, "memory.heap_bytes_per_coro") > 0 && n > N)
+                N = n;
+        }
+    }
+    if (N < 0) {
+        not_measured(o, "spawn cells at depth 0 of a Lua runtime and a stackless C "
+                        "implementation in one file, with their bytes per coroutine",
+                     LUA_CMD);
+        return;
+    }
+    char mt[64];
+    snprintf(mt, sizeof mt, "depth=0 layout!=offset n=%ld", N);
+    json_array_foreach(c->all, i, x)
+    {
+        const char *f = cb_str(x, "family"), *impl = cb_str(x, "impl");
+        if (!matches(x, "spawn", NULL, "plain", mt))
+            continue;
+        for (size_t k = 0; k < 2; k++)
+            if (!strcmp(impl, luas[k]) && !l[k] && isfinite(num(x, "memory.heap_bytes_per_coro")))
+                l[k] = x;
+        double hb = num(x, "memory.heap_bytes_per_coro");
+        if (f && !strcmp(f, "stackless") && c_language(impl) && isfinite(hb) &&
+            (!less || hb > num(less, "memory.heap_bytes_per_coro")))
+            less = x;
+    }
+    json_t *sf = find(c, "spawn", "asm", "plain", mt);
+    double lh = num(less, "memory.heap_bytes_per_coro"),
+           sfb = num(sf, "memory.touched_bytes_per_coro") + num(sf, "memory.heap_bytes_per_coro");
+    cb_append(o->table, sizeof o->table,
+              "| implementation | bytes per coroutine | over %s (%.0f) | over asm (touched + heap%s) "
+              "|\n|---|---:|---:|---:|\n",
+              cb_str(less, "impl"), lh, isfinite(sfb) ? "" : ": not measured");
+    int more = 1, no_more = 0;
+    for (size_t k = 0; k < 2; k++) {
+        if (!l[k])
+            continue;
+        double b = num(l[k], "memory.heap_bytes_per_coro"), q = b / lh;
+        more &= q >= LUA_MORE;
+        no_more |= q <= LUA_NO_MORE;
+        char s[32] = "-";
+        if (isfinite(sfb) && sfb > 0)
+            snprintf(s, sizeof s, "%.2fx", b / sfb);
+        cb_append(o->table, sizeof o->table, "| %s | %.0f | %.2fx | %s |\n", luas[k], b, q, s);
+    }
+    cb_append(o->text, sizeof o->text,
+              "spawn, n = %ld, depth 0, bytes per coroutine at rest: %s%s%s against the largest "
+              "stackless C implementation's heap, %s's %.0f (%.0fx or more for every Lua runtime "
+              "supports, %.2fx or less for one contradicts; table below). A stackful C coroutine "
+              "is reported, not decided: ",
+              N, l[0] ? "lua" : "", l[0] && l[1] ? " and " : "", l[1] ? "luajit" : "",
+              cb_str(less, "impl"), lh, LUA_MORE, LUA_NO_MORE);
+    if (isfinite(sfb))
+        cb_append(o->text, sizeof o->text,
+                  "asm occupies %.0f bytes (its touched stack and heap; each Lua runtime over it "
+                  "in the table).",
+                  sfb);
+    else
+        cb_append(o->text, sizeof o->text, "no asm spawn cell at this point.");
+    o->v = more ? CB_SUPPORTED : no_more ? CB_CONTRADICTED : CB_INCONCLUSIVE;
+}
+
 typedef struct claim_def {
     const char *id; /* its fixtures: tests/claims/<id>/ */
     const char *sentence;
@@ -1569,6 +1836,16 @@ static const claim_def claims[] = {
      "Depth-first scheduling (switching straight to the consumer) improves locality over a "
      "central run queue.",
      c_depthfirst, ALL_VERDICTS, {NULL}},
+    {"csharp-go", "C#'s async/await is faster than Go's goroutines.", c_csharp_go, ALL_VERDICTS,
+     {NULL}},
+    {"cxx-away",
+     "C++ coroutines can be optimised away (no frame allocated, as fast as no coroutine), "
+     "depending on the compiler.",
+     c_cxx_away, ALL_VERDICTS, {NULL}},
+    {"lua-memory",
+     "Lua keeps a whole state per coroutine, so it costs more memory (against the C families' "
+     "coroutines that keep only their frames).",
+     c_lua_memory, ALL_VERDICTS, {"spawn-memory"}},
 };
 
 enum { NCLAIMS = sizeof claims / sizeof claims[0] };
@@ -1909,7 +2186,9 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
             fprintf(out, "%s", k ? ", " : "");
             plot_ref(out, plots, claims[i].plots[k], plots_rel);
         }
-        fprintf(out, "%s.\n", claims[i].plots[0] ? "" : "none (the table below)");
+        fprintf(out, "%s.\n", claims[i].plots[0] ? ""
+                               : res[i].table[0] ? "none (the table below)"
+                                                 : "none");
         if (res[i].table[0])
             fprintf(out, "\n%s", res[i].table);
     }
