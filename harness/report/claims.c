@@ -592,9 +592,20 @@ static void c_ucontext(const ctx *c, claim *o)
                              : CB_INCONCLUSIVE;
 }
 
-/* The fastest (lowest median) ok plain cell of family fam at a pingpong point, any
- * implementation; NULL when none. */
-static json_t *fastest_of(const ctx *c, const char *wl, const char *fam, const char *match)
+/* A language's own runtime (docs/external.md), not a C implementation. */
+static int language(const char *impl)
+{
+    static const char *const langs[] = {"lua", "luajit", "go", "node", "csharp"};
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
+        if (!strcmp(impl, langs[i]))
+            return 1;
+    return 0;
+}
+
+/* The fastest (lowest median) ok plain cell of family fam at a point of wl, any implementation
+ * (c_only: a C one, no language's runtime); NULL when none. */
+static json_t *fastest_of(const ctx *c, const char *wl, const char *fam, const char *match,
+                          int c_only)
 {
     json_t *cell, *best = NULL;
     size_t i;
@@ -602,6 +613,7 @@ static json_t *fastest_of(const ctx *c, const char *wl, const char *fam, const c
     {
         const char *f = cb_str(cell, "family");
         if (f && !strcmp(f, fam) && matches(cell, wl, NULL, "plain", match) &&
+            !(c_only && language(cb_str(cell, "impl"))) &&
             isfinite(median(cell)) && (!best || median(cell) < median(best)))
             best = cell;
     }
@@ -624,7 +636,7 @@ static cb_verdict crossover_layout(const ctx *c, claim *o, const char *sites)
     for (size_t i = 0; i < n; i++) {
         char mt[96];
         snprintf(mt, sizeof mt, "sites=%s depth=%ld", sites, d[i]);
-        json_t *s = find(c, PP, "sm", "plain", mt), *f = fastest_of(c, PP, "stackful", mt);
+        json_t *s = find(c, PP, "sm", "plain", mt), *f = fastest_of(c, PP, "stackful", mt, 0);
         if (s && f && isfinite(median(s)) && isfinite(median(f)))
             dd[k] = d[i], sm[k] = s, sf[k++] = f;
     }
@@ -1389,10 +1401,11 @@ static void c_asymmetric(const ctx *c, claim *o)
 }
 
 /* 14: awaits that complete at once cost stackless little. await with suspend_every=never (no
- * await suspends) at the deepest depth with both families: the fastest stackless cell over the
- * fastest stackful one (plain calls down a stack) below 1 + EQUIV supports; above it
- * contradicts. Every implementation at every K, with its heap allocations per call, in a
- * table. */
+ * await suspends) at the deepest depth with both families: the fastest stackless C cell over
+ * the fastest stackful C one (plain calls down a stack) below 1 + EQUIV supports; above it
+ * contradicts. The languages' runtimes are not the comparators (their own async functions, in
+ * another language), but every implementation at every K, with its heap allocations per call,
+ * is in the table. */
 #define AWAIT_CMD                                                                              \
     "corobench run --workload await --impl all --param suspend_every=1,10,100,never"
 
@@ -1405,12 +1418,12 @@ static void c_await(const ctx *c, claim *o)
     for (size_t i = n; i-- > 0 && !(sl && sf);) {
         char m[64];
         snprintf(m, sizeof m, "suspend_every=never depth=%ld", d[i]);
-        sl = fastest_of(c, "await", "stackless", m);
-        sf = fastest_of(c, "await", "stackful", m);
+        sl = fastest_of(c, "await", "stackless", m, 1);
+        sf = fastest_of(c, "await", "stackful", m, 1);
         D = d[i];
     }
     if (!sl || !sf) {
-        not_measured(o, "timed await cells of a stackless and a stackful implementation at "
+        not_measured(o, "timed await cells of a stackless and a stackful C implementation at "
                         "suspend_every=never",
                      AWAIT_CMD);
         return;
@@ -1684,12 +1697,6 @@ static void c_cxx_away(const ctx *c, claim *o)
 #define LUA_CMD                                                                                \
     "corobench run --impl lua,luajit,asm,sm,closure,cxx20 --workload spawn --param n=1000,10000"
 
-static int c_language(const char *impl)
-{
-    return strcmp(impl, "lua") && strcmp(impl, "luajit") && strcmp(impl, "go") &&
-           strcmp(impl, "node") && strcmp(impl, "csharp");
-}
-
 static void c_lua_memory(const ctx *c, claim *o)
 {
     static const char *const luas[] = {"lua", "luajit"};
@@ -1711,7 +1718,7 @@ static void c_lua_memory(const ctx *c, claim *o)
         {
             const char *f = cb_str(y, "family");
             if (file_of(y) == file_of(x) && f && !strcmp(f, "stackless") &&
-                c_language(cb_str(y, "impl")) && num(y, "params.n") == (double)n &&
+                !language(cb_str(y, "impl")) && num(y, "params.n") == (double)n &&
                 matches(y, "spawn", NULL, "plain", "depth=0 layout!=offset") &&
                 num(y, "memory.heap_bytes_per_coro") > 0 && n > N)
                 N = n;
@@ -1734,7 +1741,7 @@ static void c_lua_memory(const ctx *c, claim *o)
             if (!strcmp(impl, luas[k]) && !l[k] && isfinite(num(x, "memory.heap_bytes_per_coro")))
                 l[k] = x;
         double hb = num(x, "memory.heap_bytes_per_coro");
-        if (f && !strcmp(f, "stackless") && c_language(impl) && isfinite(hb) &&
+        if (f && !strcmp(f, "stackless") && !language(impl) && isfinite(hb) &&
             (!less || hb > num(less, "memory.heap_bytes_per_coro")))
             less = x;
     }
