@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
-#   ./run.sh                 the default suite (under 3 minutes on a 2-core VM)
+#   ./run.sh                 the default suite (5.4 CPU minutes; 17 minutes at load average 10
+#                            on a shared 2-core VM)
 #   ./run.sh --quick         a small grid (under 30 seconds once built)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
@@ -102,12 +103,13 @@ wl_grid=(--workload recursive,spawn,io,pingpong,pipeline
          --param pingpong.mode=asymmetric --param pingpong.depth=0,8,16,32
          --param pingpong.switches=20000 --param pipeline.stages=4,32
          --param pipeline.sched=fifo,direct --param pipeline.items=500)
-# Every cell in 3 processes (interleaved; docs/measurement.md, "Invocations") of 5 repetitions
-# each: the process is where this machine's variance is, so that is where the repetitions go.
-# --quick: fewer points, 3 processes of 3 repetitions of at least 2 ms (3 processes is the fewest
-# whose interval compare and the claims can use).
-pp_grid+=(--invocations 3 --reps 5)
-wl_grid+=(--invocations 3 --reps 5)
+# Every cell in 3 processes (interleaved; docs/measurement.md, "Invocations") of 3 repetitions
+# each (pingpong's of at least 5 ms): the process is where this machine's variance is, so that is
+# where the repetitions go, and fewer per process pay for the processes (issue 18: the suite
+# within 5 minutes on 2 cores). --quick: fewer points, 3 processes of 3 repetitions of at least
+# 2 ms (3 processes is the fewest whose interval compare and the claims can use).
+pp_grid+=(--invocations 3 --reps 3 --min-rep-ms 5)
+wl_grid+=(--invocations 3 --reps 3)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 --invocations 3 --reps 3 --min-rep-ms 2)
@@ -170,7 +172,8 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
                --param pingpong.switches=20000 --param recursive.height=8,12,16
                --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
                --param io.style=explicit,blocking
-               --param await.suspend_every=1,10,100,never --param await.calls=20000 --invocations 3 --reps 5)
+               --param await.suspend_every=1,10,100,never --param await.calls=20000
+               --invocations 3 --reps 3)
     [ ${#quick[@]} -eq 0 ] ||
         lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,16
                    --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
