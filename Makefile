@@ -129,9 +129,35 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all tests check aa baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
+.PHONY: all examples tests check aa baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	check-sanitize-all check-sanitize-all-build clean FORCE variants
-all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN)
+all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples
+
+# Runtime plugins (docs/plugin.md), each built with only the public header include/corobench/
+# and a compiler line, as a user builds one: the two examples (fcontext's where Boost.Context is
+# found) and the deliberately broken ones tests/test_plugin.c loads (tests/plugins/bad.c).
+PLUGIN_CC   = $(CC) $(CSTD) $(CFLAGS) -fPIC -shared -Iinclude
+EXAMPLES   := $(BIN)/examples/libcb_ucontext.so \
+	$(if $(filter 1,$(HAVE_FCONTEXT)),$(BIN)/examples/libcb_fcontext.so)
+BAD_PLUGINS := $(patsubst %,$(BIN)/test-plugins/libcb_bad_%.so,checksum family crash fields)
+examples: $(EXAMPLES) $(BAD_PLUGINS)
+
+# The public header where a plugin's build finds it: $(PREFIX)/include/corobench/runtime.h.
+PREFIX ?= /usr/local
+.PHONY: install-header
+install-header:
+	install -D -m 644 include/corobench/runtime.h $(DESTDIR)$(PREFIX)/include/corobench/runtime.h
+
+$(BIN)/examples/libcb_ucontext.so: examples/ucontext/ucontext_plugin.c include/corobench/runtime.h
+	@mkdir -p $(@D)
+	$(PLUGIN_CC) -o $@ $< $(LDFLAGS)
+$(BIN)/examples/libcb_fcontext.so: examples/fcontext/fcontext_plugin.c include/corobench/runtime.h
+	@mkdir -p $(@D)
+	$(PLUGIN_CC) -o $@ $< $(LDFLAGS) -lboost_context
+$(BIN)/test-plugins/libcb_bad_%.so: tests/plugins/bad.c examples/ucontext/ucontext_plugin.c \
+		include/corobench/runtime.h
+	@mkdir -p $(@D)
+	$(PLUGIN_CC) -I. -DBAD_$(shell echo $* | tr a-z A-Z) -o $@ $< $(LDFLAGS)
 
 $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -264,7 +290,7 @@ $(BUILD)/%.o: %.S
 # the short A/A test (tests/aa.sh --short: compare's false positives on an unchanged build).
 # tests/check.sh prints one summary line at the end.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
-check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) $(BUILD)/cbtest $(BUILD)/cbtest-core
+check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
 		native true "$(BUILD)/cbtest" \
 		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \

@@ -17,8 +17,8 @@ static int cmd_help(int argc, char **argv);
 
 static const cb_command commands[] = {
     {"run", "[options]", "measure the grid of cells", cb_cmd_run},
-    {"list", "[impls|workloads|events] [--wide]", "implementations, workloads, parameters",
-     cb_cmd_list},
+    {"list", "[impls|workloads|events] [--wide] [--impl-lib PATH[,PATH...]]",
+     "implementations, workloads, parameters", cb_cmd_list},
     {"export",
      "RESULTS.json [--format gnuplot|csv|gbench|deterministic]\n"
      "                         [--workload W] [--x PARAM] [--where N=V]... [--y FIELD]...\n"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "coro_inline.h"
+#include "include/corobench/runtime.h"
 #include "runtime.h"
 
 #if CB_ASAN
@@ -149,6 +150,87 @@ size_t cb_co_control_bytes(const cb_co_backend *be) { return sizeof(cb_co) + be-
 
 const cb_stack *cb_co_stack(const cb_co *co) { return &co->stack; }
 
+/* ---- a plugin's coroutines (include/corobench/runtime.h) ----------------------------------- */
+
+/* The plugin's handle of co, kept in its context bytes. */
+static void **plugin_handle(cb_co *co) { return (void **)(void *)co->ctx; }
+
+/* A plugin that breaks the interface's rules: one stderr line and the cell fails with it. */
+static void plugin_broke(const cb_co *co, const char *what)
+{
+    fprintf(stderr, "corobench: plugin %s: %s\n", co->be->name, what);
+    fflush(stderr);
+    _exit(1);
+}
+
+/* Where the last plugin resume was called from: a stackful coroutine's first frame is far from
+ * it, on a stack of its own. */
+static const char *plugin_resume_frame;
+
+/* What the plugin's resume runs first: the body's function, on the plugin's stack. */
+static uintptr_t plugin_entry(void *arg, uintptr_t first)
+{
+    cb_co *co = arg;
+    char here;
+    const char *lo = co->stack.lo;
+    if (lo ? &here < lo || &here >= lo + co->stack.size
+           : plugin_resume_frame && &here < plugin_resume_frame &&
+                 &here > plugin_resume_frame - 65536)
+        plugin_broke(co, lo ? "declares family stackful but ran a coroutine outside the stack "
+                              "corobench gave it"
+                            : "declares family stackful but ran a coroutine on its resumer's "
+                              "stack");
+    uintptr_t r = co->fn(co->arg, first);
+    co->state = CO_DONE;
+    return r;
+}
+
+static cb_co *plugin_create(cb_co *co, size_t stack_size, cb_stack_mode mode, size_t top_offset)
+{
+    const cb_co_backend *be = co->be;
+    const cb_plugin *pl = be->plugin;
+    if (!pl->owns_stacks && cb_stack_alloc(&co->stack, stack_size, mode) != 0) {
+        int e = errno;
+        cb_rt_free(co, cb_co_control_bytes(be));
+        errno = e;
+        return NULL;
+    }
+    void *h = pl->create(plugin_entry, co, pl->owns_stacks ? NULL : co->stack.lo,
+                         pl->owns_stacks ? stack_size : co->stack.size - top_offset);
+    if (!h) {
+        int e = errno ? errno : ENOMEM;
+        if (!pl->owns_stacks)
+            cb_stack_free(&co->stack);
+        cb_rt_free(co, cb_co_control_bytes(be));
+        errno = e;
+        return NULL;
+    }
+    *plugin_handle(co) = h;
+    return co;
+}
+
+static uintptr_t plugin_resume(cb_co *co, uintptr_t val)
+{
+    if (co->state != CO_SUSPENDED)
+        cb_co_misuse_("resume of a coroutine that is running or finished");
+    const cb_plugin *pl = co->be->plugin;
+    cb_co *self = cb_co_current_;
+    char here;
+    co->resumer = self;
+    co->state = CO_RUNNING;
+    cb_co_current_ = co;
+    plugin_resume_frame = &here;
+    uintptr_t r = pl->resume(*plugin_handle(co), val);
+    cb_co_current_ = self;
+    int done = pl->done(*plugin_handle(co)) != 0;
+    if (done != (co->state == CO_DONE))
+        plugin_broke(co, done ? "done() says 1 for a coroutine whose function has not returned"
+                              : "done() says 0 for a coroutine whose function has returned");
+    if (!done && co->state != CO_SUSPENDED)
+        plugin_broke(co, "resume() returned while the coroutine neither yielded nor finished");
+    return r;
+}
+
 cb_co *cb_co_create(const cb_co_cfg *cfg, cb_co_fn fn, void *arg)
 {
     return cb_co_create_at(cfg, fn, arg, 0);
@@ -170,6 +252,8 @@ cb_co *cb_co_create_at(const cb_co_cfg *cfg, cb_co_fn fn, void *arg, size_t top_
     co->fn = fn;
     co->arg = arg;
     co->state = CO_SUSPENDED;
+    if (be->plugin)
+        return plugin_create(co, stack_size, cfg->stack_mode, top_offset);
     if ((be->share_stack ? be->share_stack(&co->stack, stack_size, cfg->stack_mode)
                          : cb_stack_alloc(&co->stack, stack_size, cfg->stack_mode)) != 0) {
         int e = errno;
@@ -255,6 +339,8 @@ static inline __attribute__((always_inline)) uintptr_t switch_to(const cb_co_bac
 
 uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
 {
+    if (co->be->plugin)
+        return plugin_resume(co, val);
     cb_co *self = cb_co_before_resume_(co);
     return switch_to(co->be, self, co, val, 0);
 }
@@ -262,12 +348,19 @@ uintptr_t cb_co_resume(cb_co *co, uintptr_t val)
 uintptr_t cb_co_yield(uintptr_t val)
 {
     cb_co *self = cb_co_before_yield_();
+    if (self->be->plugin) {
+        cb_co_current_ = self->resumer;
+        return self->be->plugin->yield(val); /* resumed: plugin_resume set the current one */
+    }
     return switch_to(self->be, self, self->resumer, val, 0);
 }
 
 uintptr_t cb_co_transfer(cb_co *to, uintptr_t val)
 {
     cb_co *self = cb_co_before_transfer_(to);
+    if (self->be->plugin) /* the workloads' needs keep a plugin's cells from asking */
+        cb_co_misuse_("transfer between a plugin's coroutines (its interface has resume and "
+                      "yield)");
     return switch_to(self->be, self, to, val, 0);
 }
 
@@ -290,6 +383,13 @@ void cb_co_destroy(cb_co *co)
         return;
     if (co == cb_co_current_)
         cb_co_misuse_("destroy of the running coroutine");
+    if (co->be->plugin) {
+        co->be->plugin->destroy(*plugin_handle(co));
+        if (!co->be->plugin->owns_stacks && cb_stack_free(&co->stack) != 0)
+            report_overflow(co, " detected by canary at destroy");
+        cb_rt_free(co, cb_co_control_bytes(co->be));
+        return;
+    }
     if (co->be->release)
         co->be->release(co->ctx);
 #if CB_ASAN

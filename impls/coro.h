@@ -49,6 +49,11 @@ typedef struct cb_co_backend {
     /* 1: the switch is inlined at each call site of the verbs, in the workloads' twins built
      * with CB_CO_INLINE (impls/coro_inline.h), which a cell of this backend runs. */
     int at_call_site;
+    /* A runtime loaded with --impl-lib (impls/plugin.c): the layer calls its create, resume,
+     * yield, done and destroy (include/corobench/runtime.h) instead of make and jump, and has
+     * no transfer to offer. NULL for corobench's own backends. */
+    const struct cb_plugin *plugin;
+    const char *plugin_path; /* the shared object it came from (realpath) */
 } cb_co_backend;
 
 /* How a cell creates its coroutines, from its implementation's parameters (cb_impl_co_cfg):

@@ -19,7 +19,7 @@ static const char *const stack_modes[] = {"auto", "guarded", "chunked", NULL};
     {"stack_mode", CB_PARAM_ENUM, "auto", 0, 0, stack_modes,                                   \
      "auto: guarded stacks while vm.max_map_count allows, then chunked; or force one mode", NULL}
 
-static const cb_param_def stackful_params[] = {
+const cb_param_def cb_stackful_params[] = {
     CB_STACKFUL_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
@@ -78,6 +78,7 @@ static const char *const cap_names[CB_CAP_COUNT] = {
                           "side",
     [CB_CAP_BLOCKING_CODE] = "unmodified blocking read and write suspending inside the "
                              "coroutine (the interposition layer, impls/hook.h)",
+    [CB_CAP_TRANSFER] = "a switch from one coroutine straight to another (a symmetric transfer)",
 };
 
 /* A stackless coroutine suspends only by returning to its driver (what its mode=symmetric
@@ -133,17 +134,17 @@ static const char *cxx20_clang_unavailable(void)
                               "operator new, given the size only",                             \
      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}
 
-const cb_impl cb_impls[] = {
+static const cb_impl builtins[] = {
     {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
     {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
     {"inline", CB_STYLE_STACKFUL, NULL, &cb_backend_inline, asm_params, NULL, 0, NULL, {NULL}},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, stackful_params, NULL, 0, NULL,
-     {NULL}},
-    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, stackful_params, NULL, 0, NULL,
-     {NULL}},
-    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, stackful_params, NULL, 0, NULL,
-     {NULL}},
-    {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, stackful_params, NULL, 0,
+    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, cb_stackful_params, NULL, 0,
+     NULL, {NULL}},
+    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, cb_stackful_params, NULL, 0,
+     NULL, {NULL}},
+    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, cb_stackful_params, NULL, 0,
+     NULL, {NULL}},
+    {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, cb_stackful_params, NULL, 0,
      thread_check, {NULL}},
     {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
@@ -193,7 +194,23 @@ const cb_impl cb_impls[] = {
      "through docs/external.md's protocol",
      NULL, NULL, cb_lang_luajit_unavailable, 1, NULL, LANG_LACKS},
 };
-const size_t cb_nimpls = sizeof cb_impls / sizeof cb_impls[0];
+const cb_impl *cb_impls = builtins;
+size_t cb_nimpls = sizeof builtins / sizeof builtins[0];
+
+/* The built-ins copied once, then the plugins. */
+static cb_impl registry[CB_IMPLS_MAX];
+
+int cb_impl_add(const cb_impl *impl)
+{
+    if (cb_nimpls >= CB_IMPLS_MAX)
+        return -1;
+    if (cb_impls == builtins) {
+        memcpy(registry, builtins, sizeof builtins);
+        cb_impls = registry;
+    }
+    registry[cb_nimpls++] = *impl;
+    return 0;
+}
 
 const cb_impl *cb_impl_find(const char *name)
 {
@@ -227,9 +244,15 @@ const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style]
 /* By name, not by order: cxx20's style comes after the languages'. */
 int cb_impl_is_language(const cb_impl *impl)
 {
-    return impl->style == CB_STYLE_LUA || impl->style == CB_STYLE_GO ||
+    return cb_impl_plugin_path(impl) || impl->style == CB_STYLE_LUA ||
+           impl->style == CB_STYLE_GO ||
            impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP ||
            impl->style == CB_STYLE_LUAJIT;
+}
+
+const char *cb_impl_plugin_path(const cb_impl *impl)
+{
+    return impl->backend ? impl->backend->plugin_path : NULL;
 }
 
 const char *cb_impl_unavailable(const cb_impl *impl)

@@ -34,6 +34,7 @@ typedef enum cb_cap {
     CB_CAP_PLACED_FRAMES, /* stacks and frames placed by the body, not by the runtime */
     CB_CAP_ROOT_YIELD,    /* a stackful coroutine that yields to a root which resumes another */
     CB_CAP_BLOCKING_CODE, /* unmodified blocking calls suspending inside a coroutine (hook.h) */
+    CB_CAP_TRANSFER,      /* a switch from one coroutine straight to another (cb_co_transfer) */
     CB_CAP_COUNT
 } cb_cap;
 
@@ -60,8 +61,16 @@ typedef struct cb_impl {
     const char *lacks[CB_CAP_COUNT];
 } cb_impl;
 
-extern const cb_impl cb_impls[];
-extern const size_t cb_nimpls;
+/* The built-in implementations, then the plugins loaded so far (cb_impl_add). */
+extern const cb_impl *cb_impls;
+extern size_t cb_nimpls;
+
+/* Appends impl to the registry; 0, or -1 when the registry is full (CB_IMPLS_MAX). The first
+ * call moves the registry: a pointer into it taken before (a selection) must be taken again. */
+enum { CB_IMPLS_MAX = 64 };
+int cb_impl_add(const cb_impl *impl);
+/* The parameters of a stackful implementation without an FP choice: stack and stack_mode. */
+extern const cb_param_def cb_stackful_params[];
 
 const cb_impl *cb_impl_find(const char *name);
 /* "stackful", "stackless" or "baseline" (the JSON "family"): goroutines and Lua coroutines
@@ -72,9 +81,11 @@ const char *cb_impl_family(const cb_impl *impl);
 const char *cb_impl_style_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
-/* A language's own runtime (lua, go, node), not code corobench compiles: the build variants and
- * the return-stack simulator do not apply to it. */
+/* A language's own runtime (lua, go, node), or a plugin (--impl-lib): not code corobench
+ * compiles, so the build variants and the return-stack simulator do not apply to it. */
 int cb_impl_is_language(const cb_impl *impl);
+/* The shared object a plugin was loaded from (--impl-lib, impls/plugin.h); NULL for a built-in. */
+const char *cb_impl_plugin_path(const cb_impl *impl);
 /* What a capability is, for messages ("a body of only the switches"). */
 const char *cb_cap_name(cb_cap cap);
 /* A cell's configuration, from its implementation's parameters, for what its body creates (no

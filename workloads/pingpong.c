@@ -673,10 +673,11 @@ static uint64_t pp_alive(const cb_params *p)
     return 2;
 }
 
-/* work=none is a body of only the switches. */
+/* work=none is a body of only the switches; mode=symmetric's stackful body transfers. */
 static const cb_wl_need pp_needs[] = {
     {"work", "none", CB_CAP_BARE_SWITCH},
     {"mode", "asymmetric", CB_CAP_ROOT_YIELD},
+    {"mode", "symmetric", CB_CAP_TRANSFER},
     {NULL, NULL, 0},
 };
 

@@ -390,6 +390,12 @@ static int pl_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     "a pipeline stage makes no nested async call, so this family's body would be sm's state "  \
     "machine with each stage's frame allocated once; sm stands for the stackless families here"
 
+/* sched=direct transfers from stage to stage. */
+static const cb_wl_need pl_needs[] = {
+    {"sched", "direct", CB_CAP_TRANSFER},
+    {NULL, NULL, 0},
+};
+
 /* One coroutine per stage. */
 static uint64_t pl_alive(const cb_params *p) { return (uint64_t)cb_params_int(p, "stages"); }
 
@@ -402,6 +408,7 @@ const cb_workload cb_wl_pipeline = {
     .params = pl_params,
     .check = pl_check,
     .alive = pl_alive,
+    .needs = pl_needs,
     .family =
         {
             [CB_STYLE_STACKFUL] = {pl_sf_setup, pl_sf_run, pl_sf_finish},

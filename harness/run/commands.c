@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "harness/measure/counters.h"
 #include "harness/results/baseline.h"
 #include "harness/results/fields.h"
+#include "impls/plugin.h"
 #include "invocation.h"
 #include "options.h"
 #include "plan.h"
@@ -245,13 +247,17 @@ int cb_cmd_list(int argc, char **argv)
         int k = 0;
         while (k < 3 && strcmp(argv[i], sections[k]))
             k++;
+        char err[PATH_MAX + 512];
         if (!strcmp(argv[i], "--wide"))
             wide = 1;
         else if (k < 3)
             show[k] = any = 1;
-        else
+        else if (!strcmp(argv[i], "--impl-lib") && i + 1 < argc) { /* plugins listed too */
+            if (cb_plugin_load_list(argv[++i], err, sizeof err) != 0)
+                return cb_usage_error("%s", err);
+        } else
             return cb_usage_error("unexpected argument '%s' for list (valid: impls, workloads, "
-                                  "events, --wide)",
+                                  "events, --wide, --impl-lib PATH[,PATH...])",
                                   cb_quote(argv[i]));
     }
     if (!any)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "harness/measure/rsbsim.h"
 #include "harness/measure/rsbcal.h"
 #include "harness/results/baseline.h"
+#include "impls/plugin.h"
 
 /* A registry --impl or --workload selects from. */
 typedef struct registry {
@@ -177,7 +179,7 @@ static void run_usage(FILE *f)
           "                     [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table] [--wide]\n"
           "                     [--dry-run]\n"
-          "                     [--save-baseline NAME]\n"
+          "                     [--save-baseline NAME] [--impl-lib PATH[,PATH...]]\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
           "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
@@ -201,6 +203,7 @@ static const struct option longopts[] = {
     {"force", no_argument, 0, 'F'},        {"invocations", required_argument, 0, 'I'},
     {"wide", no_argument, 0, 'X'},         {"dry-run", no_argument, 0, 'Y'},
     {"save-baseline", required_argument, 0, 'S'},
+    {"impl-lib", required_argument, 0, 'L'},
     {0, 0, 0, 0},
 };
 
@@ -254,6 +257,12 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'X': o->wide = 1; return 0;
     case 'Y': o->dry_run = 1; return 0;
     case 'F': o->force = 1; return 0;
+    case 'L': {
+        char err[PATH_MAX + 512];
+        if (cb_plugin_load_list(arg, err, sizeof err) != 0)
+            return cb_usage_error("%s", err);
+        return 0;
+    }
     case 'S':
         if (cb_baseline_name_check(arg))
             return cb_usage_error("invalid value '%s' for --save-baseline (valid: a name of "

@@ -52,6 +52,15 @@ json_t *cb_run_results_new(const cb_run_opts *o)
                         o->rsb_sim ? json_string(cb_rsb_model_name(
                                          (cb_rsb_model)o->measure.rsb_model))
                                    : json_null());
+    /* run.plugins: each --impl-lib runtime's name, path and description (docs/plugin.md) */
+    json_t *plugins = json_array();
+    for (size_t i = 0; i < cb_nimpls; i++)
+        if (cb_impl_plugin_path(&cb_impls[i]))
+            json_array_append_new(plugins, json_pack("{s:s, s:s, s:s}", "name", cb_impls[i].name,
+                                                     "path", cb_impl_plugin_path(&cb_impls[i]),
+                                                     "description",
+                                                     cb_impls[i].description));
+    json_object_set_new(run, "plugins", plugins);
     json_object_set_new(run, "rsb_entries", o->rsb_sim
                                                 ? json_integer((json_int_t)o->measure.rsb_entries)
                                                 : json_null());

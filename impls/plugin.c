@@ -1,0 +1,126 @@
+/* Loading a runtime plugin (plugin.h): dlopen, the one symbol, every field checked before the
+ * implementation is registered. */
+#include "plugin.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "include/corobench/runtime.h"
+#include "impls.h"
+
+/* The plugins' own parameters are the stackful ones; one that owns its stacks places its own
+ * coroutines, and none has a transfer. */
+#define NO_TRANSFER                                                                             \
+    "a plugin's interface has resume and yield only (include/corobench/runtime.h), so its "     \
+    "coroutines switch through their resumer: use the mode or sched that does"
+
+/* What a valid name is (the header's rule). */
+static int bad_name(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n < 1 || n > 32 || !islower((unsigned char)s[0]))
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_' &&
+            s[i] != '-')
+            return 1;
+    return 0;
+}
+
+static int load_one(const char *path, char *err, size_t len)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared object "
+                 "built against include/corobench/runtime.h)", path);
+        return -1;
+    }
+    for (size_t i = 0; i < cb_nimpls; i++)
+        if (cb_impl_plugin_path(&cb_impls[i]) && !strcmp(cb_impl_plugin_path(&cb_impls[i]), real))
+            return 0;
+    void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %s (valid: a shared object built "
+                 "with -fPIC -shared)", path, dlerror());
+        return -1;
+    }
+    const cb_plugin *(*entry)(void) = (const cb_plugin *(*)(void))dlsym(h, "corobench_plugin");
+    const cb_plugin *pl = entry ? entry() : NULL;
+    const char *bad = NULL;
+    if (!entry)
+        bad = "it has no symbol corobench_plugin";
+    else if (!pl)
+        bad = "its corobench_plugin() returned NULL";
+    else if (pl->abi != CB_PLUGIN_ABI)
+        bad = "its abi is not CB_PLUGIN_ABI (1): built against another version of the header";
+    else if (bad_name(pl->name))
+        bad = "its name is not 1 to 32 of a-z, 0-9, '_', '-' starting with a letter";
+    else if (cb_impl_find(pl->name))
+        bad = "its name is an implementation's already (a built-in or a plugin loaded before)";
+    else if (!pl->family || strcmp(pl->family, "stackful"))
+        bad = "its family is not \"stackful\" (corobench's bodies for a plugin are its "
+              "stackful ones)";
+    else if (!pl->create || !pl->resume || !pl->yield || !pl->done || !pl->destroy)
+        bad = "one of create, resume, yield, done, destroy is NULL";
+    else if (pl->owns_stacks != 0 && pl->owns_stacks != 1)
+        bad = "its owns_stacks is neither 0 nor 1";
+    if (bad) {
+        snprintf(err, len, "invalid --impl-lib '%s': %s (valid: see include/corobench/runtime.h "
+                 "and docs/plugin.md)", path, bad);
+        dlclose(h);
+        return -1;
+    }
+    /* Kept for the life of the process, as the plugin's code is. */
+    cb_co_backend *be = calloc(1, sizeof *be);
+    char *desc = malloc(strlen(real) + strlen(pl->description ? pl->description : "") + 32);
+    char *where = strdup(real);
+    if (!be || !desc || !where) {
+        snprintf(err, len, "cannot load --impl-lib '%s': out of memory", path);
+        return -1;
+    }
+    sprintf(desc, "plugin %s: %s", real, pl->description ? pl->description : "");
+    be->name = pl->name;
+    be->description = desc;
+    be->ctx_size = sizeof(void *);
+    be->plugin = pl;
+    be->plugin_path = where;
+    cb_impl im = {
+        .name = pl->name,
+        .style = CB_STYLE_STACKFUL,
+        .description = desc,
+        .backend = be,
+        .params = cb_stackful_params,
+        .lacks = {[CB_CAP_TRANSFER] = NO_TRANSFER,
+                  [CB_CAP_PLACED_FRAMES] = pl->owns_stacks
+                                               ? "this plugin allocates its own stacks"
+                                               : NULL},
+    };
+    if (cb_impl_add(&im) != 0) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %d implementations are the most one "
+                 "run takes", path, CB_IMPLS_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+int cb_plugin_load_list(const char *paths, char *err, size_t errlen)
+{
+    char *copy = *paths ? strdup(paths) : NULL, *save = NULL;
+    int rc = 0;
+    if (!*paths) {
+        snprintf(err, errlen, "invalid value '' for --impl-lib (valid: PATH[,PATH...])");
+        return -1;
+    }
+    if (!copy) {
+        snprintf(err, errlen, "cannot load --impl-lib: out of memory");
+        return -1;
+    }
+    for (char *p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
+        rc = load_one(p, err, errlen);
+    free(copy);
+    return rc;
+}

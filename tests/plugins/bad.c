@@ -1,0 +1,51 @@
+/* Deliberately broken plugins for tests/test_plugin.c, each the ucontext example with one
+ * fault, chosen by a macro when it is built (the Makefile's test-plugins):
+ *   BAD_CHECKSUM  every value a coroutine yields arrives one higher: different work
+ *   BAD_FAMILY    says stackful but runs the function on its resumer's stack
+ *   BAD_CRASH     the tenth resume dereferences NULL
+ *   BAD_FIELDS    resume is NULL: refused when it is loaded */
+#define corobench_plugin example_plugin
+#include "examples/ucontext/ucontext_plugin.c"
+#undef corobench_plugin
+
+static cb_plugin bad;
+
+#if defined(BAD_CHECKSUM)
+static uintptr_t bad_resume(void *co, uintptr_t val) { return uc_resume(co, val) + 1; }
+#elif defined(BAD_FAMILY)
+/* A "coroutine" that is a plain call: fn runs at the first resume on the caller's stack. */
+static uintptr_t bad_resume(void *co, uintptr_t val)
+{
+    coro *c = co;
+    c->val = c->fn(c->arg, val);
+    c->done = 1;
+    return c->val;
+}
+#elif defined(BAD_CRASH)
+static uintptr_t bad_resume(void *co, uintptr_t val)
+{
+    static int n;
+    if (++n == 10)
+        *(volatile int *)(uintptr_t)(val & 0) = 1;
+    return uc_resume(co, val);
+}
+#endif
+
+#if defined(BAD_CHECKSUM)
+#define BAD_NAME "bad-checksum"
+#elif defined(BAD_FAMILY)
+#define BAD_NAME "bad-family"
+#elif defined(BAD_CRASH)
+#define BAD_NAME "bad-crash"
+#else
+#define BAD_NAME "bad-fields"
+#define bad_resume NULL
+#endif
+
+const cb_plugin *corobench_plugin(void)
+{
+    bad = *example_plugin();
+    bad.name = BAD_NAME;
+    bad.resume = bad_resume;
+    return &bad;
+}

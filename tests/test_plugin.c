@@ -1,0 +1,133 @@
+/* Runtime plugins (--impl-lib, include/corobench/runtime.h, docs/plugin.md): the two examples
+ * do the same work as corobench's asm switch, cell by cell; a plugin that yields wrong values,
+ * lies about its family or crashes is a failed cell with the reason; one that breaks the
+ * interface is refused when it is loaded (exit 2, one line). */
+#include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+/* The path of a plugin the Makefile built under bin/ (examples or test-plugins). */
+static void plugin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+    snprintf(buf, len, "%s/bin/%s/libcb_%s.so", cb_test_root(), dir, name);
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        CB_FAIL("%s is not built (make examples)", buf);
+}
+
+/* The results file's cells; fails unless it parses. */
+static json_t *cells_of(const char *path, json_t **root)
+{
+    json_error_t je;
+    *root = json_load_file(path, 0, &je);
+    if (!*root)
+        CB_FAIL("%s: %s", path, je.text);
+    return json_object_get(*root, "cells");
+}
+
+/* The cell of impl on workload whose params hold mode (or any, with mode NULL). */
+static json_t *find_cell(json_t *cells, const char *impl, const char *wl, const char *mode)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(cells, i, c) {
+        const char *m = json_string_value(json_object_get(json_object_get(c, "params"), "mode"));
+        if (!strcmp(json_string_value(json_object_get(c, "impl")), impl) &&
+            !strcmp(json_string_value(json_object_get(c, "workload")), wl) &&
+            (!mode || (m && !strcmp(m, mode))))
+            return c;
+    }
+    CB_FAIL("no cell %s %s %s", impl, wl, mode ? mode : "");
+}
+
+#define STATUS(c) json_string_value(json_object_get((c), "status"))
+#define ERROR(c) json_string_value(json_object_get((c), "error"))
+
+CB_TEST_T(plugin_examples_same_work_as_asm, 240)
+{
+    CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");
+    char uc[4096], fc[4096], libs[8200], out[256];
+    plugin_path(uc, sizeof uc, "examples", "ucontext");
+    /* fcontext's where the Makefile found Boost.Context */
+    snprintf(fc, sizeof fc, "%s/bin/examples/libcb_fcontext.so", cb_test_root());
+    int have_fc = access(fc, F_OK) == 0;
+    snprintf(libs, sizeof libs, "%s%s%s", uc, have_fc ? "," : "", have_fc ? fc : "");
+    cb_test_tmp_path(out, sizeof out, "plugin.json");
+    cb_test_cli c = cb_test_corobench(
+        "run", "--impl-lib", libs, "--impl",
+        have_fc ? "asm,uctx-plugin,fctx-plugin" : "asm,uctx-plugin", "--workload",
+        "recursive,pingpong,spawn", "--param", "pingpong.mode=symmetric,asymmetric", "--param",
+        "pingpong.switches=2000", "--param", "spawn.n=500", "--param", "height=8", "--reps", "2",
+        "--warmup", "0", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *root, *cells = cells_of(out, &root);
+    /* The run records each plugin's path. */
+    json_t *pl = json_array_get(json_object_get(json_object_get(root, "run"), "plugins"), 0);
+    CB_CHECK_STREQ(json_string_value(json_object_get(pl, "name")), "uctx-plugin");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(pl, "path")), "libcb_ucontext.so");
+    const char *plugins[] = {"uctx-plugin", have_fc ? "fctx-plugin" : NULL};
+    for (size_t k = 0; k < 2 && plugins[k]; k++) {
+        const char *const wls[][2] = {{"recursive", NULL}, {"spawn", NULL},
+                                      {"pingpong", "asymmetric"}};
+        for (size_t w = 0; w < 3; w++) {
+            json_t *p = find_cell(cells, plugins[k], wls[w][0], wls[w][1]);
+            json_t *a = find_cell(cells, "asm", wls[w][0], wls[w][1]);
+            CB_CHECK_STREQ(STATUS(p), "ok");
+            CB_CHECK_STREQ(STATUS(a), "ok");
+            CB_CHECK(json_equal(json_object_get(p, "checksum"), json_object_get(a, "checksum")));
+            CB_CHECK(json_equal(json_object_get(p, "suspensions"),
+                                json_object_get(a, "suspensions")));
+            CB_CHECK_STREQ(json_string_value(json_object_get(p, "family")), "stackful");
+        }
+        /* Its interface has no transfer: mode=symmetric is unsupported, saying so. */
+        json_t *sym = find_cell(cells, plugins[k], "pingpong", "symmetric");
+        CB_CHECK_STREQ(STATUS(sym), "unsupported");
+        CB_CHECK_CONTAINS(ERROR(sym), "symmetric transfer");
+        CB_CHECK_CONTAINS(ERROR(sym), "mode=asymmetric");
+    }
+    json_decref(root);
+    unlink(out);
+}
+
+CB_TEST_T(plugin_broken_recorded_or_refused, 240)
+{
+    CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");
+    char sum[4096], fam[4096], crash[4096], fields[4096], libs[12400], out[256];
+    plugin_path(sum, sizeof sum, "test-plugins", "bad_checksum");
+    plugin_path(fam, sizeof fam, "test-plugins", "bad_family");
+    plugin_path(crash, sizeof crash, "test-plugins", "bad_crash");
+    plugin_path(fields, sizeof fields, "test-plugins", "bad_fields");
+    snprintf(libs, sizeof libs, "%s,%s,%s", sum, fam, crash);
+    cb_test_tmp_path(out, sizeof out, "badplugin.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", libs, "--impl",
+                                      "bad-checksum,bad-family,bad-crash", "--workload",
+                                      "recursive", "--param", "height=8", "--reps", "2",
+                                      "--warmup", "0", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 1); /* failed cells, the run went on */
+    json_t *root, *cells = cells_of(out, &root);
+    json_t *s = find_cell(cells, "bad-checksum", "recursive", NULL);
+    json_t *f = find_cell(cells, "bad-family", "recursive", NULL);
+    json_t *k = find_cell(cells, "bad-crash", "recursive", NULL);
+    CB_CHECK_STREQ(STATUS(s), "failed");
+    CB_CHECK_CONTAINS(ERROR(s), "did different work than asm");
+    CB_CHECK_STREQ(STATUS(f), "failed");
+    CB_CHECK_CONTAINS(ERROR(f), "declares family stackful but ran a coroutine outside the stack");
+    CB_CHECK_STREQ(STATUS(k), "failed");
+    CB_CHECK_CONTAINS(ERROR(k), "signal 11");
+    json_decref(root);
+    unlink(out);
+    /* Refused at load: exit 2, one line naming the path and the field. */
+    c = cb_test_corobench("run", "--impl-lib", fields, "--impl", "bad-fields", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "one of create, resume, yield, done, destroy is NULL");
+    CB_CHECK_CONTAINS(c.err, "libcb_bad_fields.so");
+    c = cb_test_corobench("run", "--impl-lib", "/nonexistent/libx.so", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "cannot load --impl-lib '/nonexistent/libx.so'");
+    c = cb_test_corobench("list", "--impl-lib", sum, "--impl-lib", sum, NULL);
+    CB_CHECK_EQ_INT(c.status, 0); /* the same path twice is loaded once */
+    CB_CHECK_CONTAINS(c.out, "bad-checksum");
+    CB_CHECK(access(out, F_OK) != 0);
+}
