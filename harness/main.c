@@ -35,6 +35,10 @@ static const cb_command commands[] = {
     {"calibrate", "[options]",
      "fit the return-stack model to this CPU",
      cb_cmd_calibrate},
+    {"check-external", "COMMAND",
+     "does COMMAND speak docs/external.md's protocol\n"
+     "                                      and do corobench's work? exit 1 if not",
+     cb_cmd_check_external},
     /* hidden: how a run executes a cell in another build variant (run/commands.h) */
     {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
     {"help", "[COMMAND]", "this text, or one command's full usage (every option, its default)",

@@ -212,6 +212,37 @@ int cb_impl_add(const cb_impl *impl)
     return 0;
 }
 
+int cb_impl_add_external(const char *name, const char *command, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    int ok = n >= 1 && n <= 32 && name[0] >= 'a' && name[0] <= 'z';
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+             name[i] == '_' || name[i] == '-';
+    const char *bad = !ok                 ? "is not 1 to 32 of a-z, 0-9, '_', '-' starting with a "
+                                            "letter"
+                      : cb_impl_find(name) ? "is an implementation's already"
+                      : !*command          ? "has an empty command"
+                                           : NULL;
+    if (bad) {
+        snprintf(err, errlen, "invalid value '%s=%s' for --external: the name %s (valid: "
+                 "NAME=COMMAND, a new name and a command that speaks docs/external.md's protocol)",
+                 cb_quote(name), cb_quote(command), bad);
+        return -1;
+    }
+    cb_impl im = {name, CB_STYLE_EXTERNAL,
+                  "a runtime of the user's, a program of its own (--external): measured "
+                  "through docs/external.md's protocol",
+                  NULL, NULL, NULL, 1, NULL,
+                  {[CB_CAP_PLACED_FRAMES] = "an external runtime places its own coroutines"}};
+    if (cb_lang_add_user(name, command) != 0 || cb_impl_add(&im) != 0) {
+        snprintf(err, errlen, "invalid value '%s=%s' for --external: too many runtimes added "
+                 "(valid: at most %d)", cb_quote(name), cb_quote(command), CB_LANG_MAX_USER);
+        return -1;
+    }
+    return 0;
+}
+
 const cb_impl *cb_impl_find(const char *name)
 {
     for (size_t i = 0; i < cb_nimpls; i++)
@@ -235,6 +266,7 @@ static const struct {
     [CB_STYLE_CXX20_CLANG] = {"cxx20-clang", "stackless"},
     [CB_STYLE_CSHARP] = {"csharp", "stackless"},
     [CB_STYLE_LUAJIT] = {"luajit", "stackful"},
+    [CB_STYLE_EXTERNAL] = {"external", "external"},
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
@@ -247,7 +279,7 @@ int cb_impl_is_language(const cb_impl *impl)
     return cb_impl_plugin_path(impl) || impl->style == CB_STYLE_LUA ||
            impl->style == CB_STYLE_GO ||
            impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP ||
-           impl->style == CB_STYLE_LUAJIT;
+           impl->style == CB_STYLE_LUAJIT || impl->style == CB_STYLE_EXTERNAL;
 }
 
 const char *cb_impl_plugin_path(const cb_impl *impl)

@@ -23,6 +23,7 @@ typedef enum cb_style {
     CB_STYLE_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
     CB_STYLE_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
     CB_STYLE_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
+    CB_STYLE_EXTERNAL, /* a user's runtime, a program of its own (--external NAME=COMMAND) */
     CB_STYLE_COUNT
 } cb_style;
 
@@ -69,6 +70,9 @@ extern size_t cb_nimpls;
  * call moves the registry: a pointer into it taken before (a selection) must be taken again. */
 enum { CB_IMPLS_MAX = 64 };
 int cb_impl_add(const cb_impl *impl);
+/* Registers a user's runtime (--external NAME=COMMAND) as an implementation measured through
+ * the external protocol. 0, or -1 with one line in err (a bad or taken name, too many). */
+int cb_impl_add_external(const char *name, const char *command, char *err, size_t errlen);
 /* The parameters of a stackful implementation without an FP choice: stack and stack_mode. */
 extern const cb_param_def cb_stackful_params[];
 

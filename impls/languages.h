@@ -18,4 +18,12 @@ const char *cb_lang_lua_unavailable(void);
 enum { CB_LANG_ARGV = 5 };
 int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why);
 
+/* A runtime of the user's (--external NAME=COMMAND, docs/external.md): COMMAND is run by
+ * /bin/sh -c with the request appended as its last argument. The command string must live as long
+ * as the process. 0, or -1 when CB_LANG_MAX_USER are registered already. */
+enum { CB_LANG_MAX_USER = 16 };
+int cb_lang_add_user(const char *name, const char *command);
+/* The command a user's runtime was registered with, or NULL for another name. */
+const char *cb_lang_user_command(const char *name);
+
 #endif

@@ -1,11 +1,14 @@
-/* Runtime plugins (--impl-lib, include/corobench/runtime.h, docs/plugin.md): the two examples
- * do the same work as corobench's asm switch, cell by cell; a plugin that yields wrong values,
- * lies about its family or crashes is a failed cell with the reason; one that breaks the
- * interface is refused when it is loaded (exit 2, one line). */
+/* Runtimes from outside the tree. Plugins (--impl-lib, include/corobench/runtime.h,
+ * docs/plugin.md): the two examples do the same work as corobench's asm switch, cell by cell; a
+ * plugin that yields wrong values, lies about its family or crashes is a failed cell with the
+ * reason; one that breaks the interface is refused when it is loaded (exit 2, one line).
+ * Programs (--external, check-external, docs/external.md): the example script conforms, a
+ * spoiled copy does not, naming the field. */
 #include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "impls/root.h"
 #include "test.h"
 
 /* The path of a plugin the Makefile built under bin/ (examples or test-plugins). */
@@ -130,4 +133,55 @@ CB_TEST_T(plugin_broken_recorded_or_refused, 240)
     CB_CHECK_EQ_INT(c.status, 0); /* the same path twice is loaded once */
     CB_CHECK_CONTAINS(c.out, "bad-checksum");
     CB_CHECK(access(out, F_OK) != 0);
+}
+
+/* A user's runtime through the external protocol (--external, check-external): the example
+ * Python script passes the conformance test and runs as cells with sm's checksum; the same
+ * script with its suspensions spoiled fails naming the field, with its checksum spoiled differs
+ * naming the field. */
+CB_TEST_T(external_user_runtime_checked_and_run, 240)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0)
+        CB_SKIP("python3 is not installed (the example runtime is a Python script)");
+    char script[4096], cmd[4200], bad[4400], out[256];
+    snprintf(script, sizeof script, "%s/examples/external/recursive.py", cb_root_dir());
+    snprintf(cmd, sizeof cmd, "python3 %s", script);
+    cb_test_cli c = cb_test_corobench("check-external", cmd, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "ok          recursive height=6");
+    CB_CHECK_CONTAINS(c.out, "1 points agree, 7 unsupported, 0 differ or failed: conforming");
+    /* The reply spoiled by a sed expression (its quotes as \"): not conforming, naming it. */
+    static const char *const spoil[][2] = {
+        {"s/\\\"suspensions\\\": [0-9]*/\\\"suspensions\\\": -5/",
+         "FAILED      recursive height=6: under-test: reply: suspensions is -5 (valid: an "
+         "integer from 0)"},
+        {"s/\\\"checksum\\\": \\\"0x./\\\"checksum\\\": \\\"0xg/", "reply: checksum is"},
+        {"s/\\\"ops\\\": 63/\\\"ops\\\": 64/", "DIFFERS     recursive height=6: ops 64, not 63"},
+    };
+    for (size_t k = 0; k < sizeof spoil / sizeof spoil[0]; k++) {
+        snprintf(bad, sizeof bad, "sh -c 'python3 %s \"$1\" | sed \"%s\"' sh", script,
+                 spoil[k][0]);
+        c = cb_test_corobench("check-external", bad, NULL);
+        CB_CHECK_EQ_INT(c.status, 1);
+        CB_CHECK_CONTAINS(c.out, spoil[k][1]);
+        CB_CHECK_CONTAINS(c.out, "NOT CONFORMING");
+    }
+    /* As cells of a run, next to sm. */
+    char ext[4300];
+    snprintf(ext, sizeof ext, "pygen=%s", cmd);
+    cb_test_tmp_path(out, sizeof out, "external.json");
+    c = cb_test_corobench("run", "--external", ext, "--impl", "sm,pygen", "--workload",
+                          "recursive,spawn", "--param", "height=8", "--param", "n=100", "--reps",
+                          "2", "--warmup", "0", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *root, *cells = cells_of(out, &root);
+    json_t *p = find_cell(cells, "pygen", "recursive", NULL), *s = find_cell(cells, "sm",
+                                                                              "recursive", NULL);
+    CB_CHECK_STREQ(STATUS(p), "ok");
+    CB_CHECK(json_equal(json_object_get(p, "checksum"), json_object_get(s, "checksum")));
+    CB_CHECK(json_equal(json_object_get(p, "suspensions"), json_object_get(s, "suspensions")));
+    CB_CHECK_STREQ(json_string_value(json_object_get(p, "family")), "external");
+    CB_CHECK_STREQ(STATUS(find_cell(cells, "pygen", "spawn", NULL)), "unsupported");
+    json_decref(root);
+    unlink(out);
 }

@@ -10,5 +10,7 @@ int cb_cmd_cell(int argc, char **argv);
 int cb_cmd_calibrate(int argc, char **argv);
 /* The directory calibrate writes to by default (for `help calibrate`). */
 const char *cb_calibrate_dir(void);
+/* checkext.c: docs/external.md's conformance test of a user's runtime. */
+int cb_cmd_check_external(int argc, char **argv);
 
 #endif

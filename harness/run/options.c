@@ -180,6 +180,7 @@ static void run_usage(FILE *f)
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table] [--wide]\n"
           "                     [--dry-run]\n"
           "                     [--save-baseline NAME] [--impl-lib PATH[,PATH...]]\n"
+          "                     [--external NAME=COMMAND]...\n"
           "                     [--events LIST [--events-kernel]]\n"
           "                     [--variant plain,jmpret]\n"
           "                     [--rsb sim [--rsb-model auto|circular|underflow-btb]\n"
@@ -204,6 +205,7 @@ static const struct option longopts[] = {
     {"wide", no_argument, 0, 'X'},         {"dry-run", no_argument, 0, 'Y'},
     {"save-baseline", required_argument, 0, 'S'},
     {"impl-lib", required_argument, 0, 'L'},
+    {"external", required_argument, 0, 'Z'},
     {0, 0, 0, 0},
 };
 
@@ -260,6 +262,16 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'L': {
         char err[PATH_MAX + 512];
         if (cb_plugin_load_list(arg, err, sizeof err) != 0)
+            return cb_usage_error("%s", err);
+        return 0;
+    }
+    case 'Z': {
+        const char *eq = strchr(arg, '=');
+        char err[512];
+        if (!eq)
+            return cb_usage_error("invalid value '%s' for --external (valid: NAME=COMMAND)",
+                                  cb_quote(arg));
+        if (cb_impl_add_external(cb_xstrndup(arg, (size_t)(eq - arg)), eq + 1, err, sizeof err))
             return cb_usage_error("%s", err);
         return 0;
     }
@@ -406,7 +418,7 @@ int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
                                   "--help')",
                                   cb_quote(argv[optind - 1]));
         /* One value per option (a list is comma-separated); --param once per name. */
-        for (const struct option *lo = longopts; c != 'p' && lo->name; lo++)
+        for (const struct option *lo = longopts; c != 'p' && c != 'Z' && lo->name; lo++)
             if (lo->val == c && lo->has_arg && c > 0 && c < 128 && ps.seen[c]++)
                 return cb_usage_error("option %s%s given twice (valid: once%s)",
                                       c == 'o' ? "-o/--" : "--", lo->name,

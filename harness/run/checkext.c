@@ -1,0 +1,125 @@
+/* `corobench check-external COMMAND`: the conformance test of docs/external.md's protocol for a
+ * runtime of the user's. A small grid of points, each sent to COMMAND as a request; the reply is
+ * checked field by field (as a run checks it) and its ops, checksum and suspensions compared
+ * with corobench's own state-machine body on the same point. One line per point, then a summary;
+ * exit 0 when no point disagrees or fails and at least one agrees, else 1. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+#include "harness/common/cli.h"
+#include "harness/measure/external.h"
+#include "impls/impls.h"
+#include "impls/languages.h"
+#include "workloads/run_once.h"
+#include "workloads/workload.h"
+
+typedef struct xpoint {
+    const char *workload;
+    const char *set[9]; /* name, value, ..., NULL */
+} xpoint;
+
+/* Small points of every workload but the self-test: a few switches, nodes or coroutines each. */
+static const xpoint grid[] = {
+    {"pingpong", {"switches", "1000", "depth", "0"}},
+    {"pingpong", {"switches", "1001", "depth", "4", "sites", "same"}},
+    {"recursive", {"height", "6"}},
+    {"spawn", {"n", "100", "depth", "2", "frame", "64"}},
+    {"spawn", {"n", "64", "depth", "1", "order", "random", "seed", "7"}},
+    {"await", {"calls", "300", "depth", "2", "suspend_every", "10"}},
+    {"pipeline", {"stages", "3", "items", "50", "size", "64"}},
+    {"io", {"conns", "2", "msgs", "20", "size", "64"}},
+};
+
+enum { REPS = 2 };
+
+/* The point's parameters (the workload's defaults, then the grid's values); -1 if a value does
+ * not parse (a workload changed its ranges: the grid is corobench's own, not the user's). */
+static int point_params(const cb_workload *wl, const char *const *set, cb_params *p, char *text,
+                        size_t len)
+{
+    size_t used = 0;
+    p->n = 0;
+    for (const cb_param_def *d = wl->params; d && d->name; d++) {
+        const char *v = d->defval;
+        for (size_t k = 0; set[k]; k += 2)
+            if (!strcmp(set[k], d->name))
+                v = set[k + 1];
+        char err[256];
+        if (p->n >= CB_MAX_PARAMS || cb_param_parse(d, v, &p->v[p->n++], err, sizeof err))
+            return -1;
+        used += (size_t)snprintf(text + used, used < len ? len - used : 0, " %s=%s", d->name, v);
+    }
+    return 0;
+}
+
+int cb_cmd_check_external(int argc, char **argv)
+{
+    if (argc != 2 || !argv[1][0])
+        return cb_usage_error("usage: corobench check-external COMMAND (valid: one command, "
+                              "quoted, that answers docs/external.md's requests)");
+    const char *name = "under-test";
+    cb_lang_add_user(name, argv[1]);
+    const cb_impl *sm = cb_impl_find("sm");
+    size_t agree = 0, unsupported = 0, bad = 0;
+    for (size_t g = 0; g < sizeof grid / sizeof grid[0]; g++) {
+        const cb_workload *wl = cb_workload_find(grid[g].workload);
+        cb_params p;
+        char text[512], why[1024];
+        cb_wl_once want;
+        if (!wl || point_params(wl, grid[g].set, &p, text, sizeof text) ||
+            cb_wl_run_once(wl, sm, &p, NULL, &want, why, sizeof why)) {
+            printf("skipped     %s: corobench's own body cannot run this point here\n",
+                   grid[g].workload);
+            continue;
+        }
+        cb_ext_request rq = {.workload = wl->name, .params = &p, .warmup = 1, .reps = REPS,
+                             .batch = 1, .min_rep_ms = 1, .max_batch = 1, .memory = 1};
+        cb_ext_reply rp;
+        int rc = cb_ext_run(name, &rq, 60, &rp, why, sizeof why);
+        if (rc == 1) {
+            printf("unsupported %s%s: %s\n", wl->name, text, why);
+            unsupported++;
+            continue;
+        }
+        if (rc != 0) {
+            printf("FAILED      %s%s: %s\n", wl->name, text, why);
+            bad++;
+            continue;
+        }
+        char diff[512] = "";
+        size_t n = 0;
+        if (rp.ops != want.res.ops)
+            n += (size_t)snprintf(diff + n, sizeof diff - n, "; ops %" PRIu64 ", not %" PRIu64,
+                                  rp.ops, want.res.ops);
+        if (rp.checksum != want.res.checksum)
+            n += (size_t)snprintf(diff + n, sizeof diff - n,
+                                  "; checksum 0x%016" PRIx64 ", not 0x%016" PRIx64, rp.checksum,
+                                  want.res.checksum);
+        if (rp.suspensions != want.suspensions)
+            n += (size_t)snprintf(diff + n, sizeof diff - n,
+                                  "; suspensions %" PRIu64 ", not %" PRIu64, rp.suspensions,
+                                  want.suspensions);
+        if (json_array_size(rp.samples) != REPS)
+            n += (size_t)snprintf(diff + n, sizeof diff - n,
+                                  "; samples_ns_per_op has %zu entries, not reps (%d)",
+                                  json_array_size(rp.samples), REPS);
+        if (rp.batch != 1)
+            snprintf(diff + n, sizeof diff - n, "; batch %" PRIu64 ", not the request's 1",
+                     rp.batch);
+        json_decref(rp.doc);
+        if (diff[0]) {
+            printf("DIFFERS     %s%s: %s (corobench's sm body is the reference)\n", wl->name, text,
+                   diff + 2);
+            bad++;
+        } else {
+            printf("ok          %s%s\n", wl->name, text);
+            agree++;
+        }
+    }
+    printf("%zu points agree, %zu unsupported, %zu differ or failed: %s\n", agree, unsupported,
+           bad, bad || !agree ? "NOT CONFORMING" : "conforming");
+    return bad || !agree ? 1 : 0;
+}
