@@ -63,7 +63,7 @@ CB_TEST_T(plugin_examples_same_work_as_asm, 240)
         have_fc ? "asm,uctx-plugin,fctx-plugin" : "asm,uctx-plugin", "--workload",
         "recursive,pingpong,spawn", "--param", "pingpong.mode=symmetric,asymmetric", "--param",
         "pingpong.switches=2000", "--param", "spawn.n=500", "--param", "height=8", "--reps", "2",
-        "--warmup", "0", "--no-table", "-o", out, NULL);
+        "--warmup", "0", "--invocations", "1", "--no-table", "-o", out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *root, *cells = cells_of(out, &root);
     /* The run records each plugin's path. */
@@ -107,7 +107,8 @@ CB_TEST_T(plugin_broken_recorded_or_refused, 240)
     cb_test_cli c = cb_test_corobench("run", "--impl-lib", libs, "--impl",
                                       "bad-checksum,bad-family,bad-crash", "--workload",
                                       "recursive", "--param", "height=8", "--reps", "2",
-                                      "--warmup", "0", "--no-table", "-o", out, NULL);
+                                      "--warmup", "0", "--invocations", "1", "--no-table", "-o",
+                                      out, NULL);
     CB_CHECK_EQ_INT(c.status, 1); /* failed cells, the run went on */
     json_t *root, *cells = cells_of(out, &root);
     json_t *s = find_cell(cells, "bad-checksum", "recursive", NULL);
@@ -172,7 +173,8 @@ CB_TEST_T(external_user_runtime_checked_and_run, 240)
     cb_test_tmp_path(out, sizeof out, "external.json");
     c = cb_test_corobench("run", "--external", ext, "--impl", "sm,pygen", "--workload",
                           "recursive,spawn", "--param", "height=8", "--param", "n=100", "--reps",
-                          "2", "--warmup", "0", "--no-table", "-o", out, NULL);
+                          "2", "--warmup", "0", "--invocations", "1", "--no-table", "-o", out,
+                          NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     json_t *root, *cells = cells_of(out, &root);
     json_t *p = find_cell(cells, "pygen", "recursive", NULL), *s = find_cell(cells, "sm",
