@@ -40,6 +40,10 @@ static const opt_row run_rows[] = {
     {"--force", "off", "let -o replace an existing regular file"},
     {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
                                      "(docs/ci.md)"},
+    {"--impl-lib PATH[,PATH...]", "none", "load runtime plugins (shared objects built against "
+                                          "include/corobench/runtime.h; docs/plugin.md)"},
+    {"--external NAME=COMMAND", "none", "a runtime of your own as a program speaking "
+                                        "docs/external.md's protocol; repeats"},
     {"--no-table", "off", "do not print the table of results on standard output"},
     {"--wide", "off", "the table with every column (mad, suspensions, checksum), uncut; without "
                       "it, 120 columns"},
@@ -58,6 +62,7 @@ static const opt_row run_rows[] = {
 static const opt_row list_rows[] = {
     {"impls|workloads|events", "all three", "only that section"},
     {"--wide", "off", "descriptions and parameters in full, however wide; without it, 120 columns"},
+    {"--impl-lib PATH[,PATH...]", "none", "list these runtime plugins too (docs/plugin.md)"},
     {"-h, --help", "", "this text"},
     {NULL, NULL, NULL},
 };
@@ -120,6 +125,12 @@ static const opt_row calibrate_rows[] = {
     {NULL, NULL, NULL},
 };
 
+static const opt_row check_external_rows[] = {
+    {"COMMAND", "", "a shell command; the request is appended as its last argument"},
+    {"-h, --help", "", "this text"},
+    {NULL, NULL, NULL},
+};
+
 static const opt_row help_rows[] = {
     {"COMMAND", "", "one command's full usage"},
     {NULL, NULL, NULL},
@@ -130,7 +141,7 @@ static const cmd_help helps[] = {
      run_rows,
      "LIST is comma-separated; 'all' selects all. Exit status: 0, 1 when a cell failed or timed\n"
      "out (recorded in the results), 2 on bad input."},
-    {"list", "[impls|workloads|events] [--wide]",
+    {"list", "[impls|workloads|events] [--wide] [--impl-lib PATH[,PATH...]]",
      "implementations, workloads and their parameters, event aliases", list_rows, NULL},
     {"export", "RESULTS.json [options]", "plot data, CSV, google benchmark JSON, CI trackers' formats",
      export_rows, NULL},
@@ -142,6 +153,12 @@ static const cmd_help helps[] = {
      compare_rows, NULL},
     {"calibrate", "[options]", "fit the return-stack model to this CPU (docs/rsb.md)",
      calibrate_rows, NULL},
+    {"check-external", "COMMAND",
+     "does COMMAND speak docs/external.md's protocol and do corobench's work (sm's)?",
+     check_external_rows,
+     "One line per point: ok, unsupported, FAILED (the reply's field named) or DIFFERS (each\n"
+     "differing field with both values). Exit status: 0 when conforming, 1 when not, 2 on bad\n"
+     "input."},
     {"help", "[COMMAND]", "the commands, or one command's full usage", help_rows, NULL},
 };
 
