@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,35 @@ int cb_parse_int(const char *text, int64_t min, int64_t max, int64_t *out)
     if (x < min || x > max)
         return -1;
     *out = x;
+    return 0;
+}
+
+int cb_parse_decimal(const char *text, double *out)
+{
+    const char *p = text + (*text == '-');
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (!digits)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        size_t exp = strspn(p, "0123456789");
+        if (!exp)
+            return -1;
+        p += exp;
+    }
+    if (*p)
+        return -1;
+    errno = 0;
+    double v = strtod(text, NULL); /* the syntax is checked: strtod only converts */
+    if (errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
     return 0;
 }
 

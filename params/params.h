@@ -41,6 +41,10 @@ const cb_param_val *cb_params_find(const cb_params *p, const char *name);
  * is 10; no "0x", no '+', no spaces, no suffix). 0 with *out set, or -1 (not such an integer, or
  * outside min..max). */
 int cb_parse_int(const char *text, int64_t min, int64_t max, int64_t *out);
+/* Parses a decimal number: an optional '-', digits, optionally '.' and digits, optionally an
+ * exponent (e or E, an optional sign, digits); no "0x", no '+', no spaces, no inf or nan, a
+ * finite result. 0 with *out set, or -1. strtod alone takes " 5", "+5", "0x10" and "inf". */
+int cb_parse_decimal(const char *text, double *out);
 /* A value as typed, for a one-line message: its first 80 characters, then "..." if there were
  * more; control characters shown as '?'. The result lives in one of 8 rotating static buffers,
  * so one message may quote up to 8 values. */

@@ -344,3 +344,116 @@ CB_TEST(report_names_escaped_and_dashdash)
     free(err);
     tdir_cleanup();
 }
+
+/* ---- export and compare ------------------------------------------------------------------ */
+
+/* A small results file with samples (sm pingpong, depth 0 and 1, both sites), at path. */
+static void small_results(const char *path)
+{
+    cb_test_cli r = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                                      "depth=0,1", "--param", "sites=distinct,same", "--param",
+                                      "switches=100", "--reps", "3",
+                                      "--min-rep-ms", "1", "--no-table", "-o", path, NULL);
+    if (r.status != 0)
+        CB_FAIL("run: exit %d: %s", r.status, r.err);
+    free(r.out);
+    free(r.err);
+}
+
+CB_TEST(export_overflow_and_params_by_value)
+{
+    char in[300], bad[300], out[300];
+    snprintf(in, sizeof in, "%s/in.json", tdir());
+    snprintf(bad, sizeof bad, "%s/bad.json", tdir());
+    snprintf(out, sizeof out, "%s/g.json", tdir());
+    small_results(in);
+    json_error_t e;
+    json_t *doc = json_load_file(in, 0, &e);
+    CB_CHECK(doc != NULL);
+    /* ops near 2^63: ops x batch overflowed (signed: undefined) to a negative iteration count. */
+    json_t *c0 = json_array_get(json_object_get(doc, "cells"), 0);
+    json_object_set_new(c0, "ops", json_integer(INT64_MAX / 2));
+    json_object_set_new(c0, "batch", json_integer(4));
+    CB_CHECK_EQ_INT(json_dump_file(doc, bad, 0), 0);
+    cb_test_cli r = cb_test_corobench("export", bad, "--format", "gbench", "-o", out, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.err, "ops x batch does not fit in 64 bits; cell left out");
+    char *text = cb_test_slurp(out);
+    CB_CHECK(!strstr(text, "\"iterations\": -"));
+    free(text);
+    free(r.out);
+    free(r.err);
+    /* depth 0 and depth "0": the same point, so the same cell twice. */
+    json_decref(doc);
+    doc = json_load_file(in, 0, &e);
+    json_t *cells = json_object_get(doc, "cells"), *twin = json_deep_copy(json_array_get(cells, 0));
+    json_t *p = json_object_get(twin, "params");
+    json_object_set_new(p, "depth", json_sprintf("%lld", (long long)json_integer_value(
+                                                             json_object_get(p, "depth"))));
+    json_array_append_new(cells, twin);
+    CB_CHECK_EQ_INT(json_dump_file(doc, bad, 0), 0);
+    json_decref(doc);
+    r = cb_test_corobench("export", bad, "--format", "gbench", NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "are the same cell");
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
+CB_TEST(export_splits_series_by_varying_parameter)
+{
+    /* Without --where, sites=distinct and sites=same were one series: two y per x. */
+    char in[300];
+    snprintf(in, sizeof in, "%s/in.json", tdir());
+    small_results(in);
+    cb_test_cli r = cb_test_corobench("export", in, "--workload", "pingpong", "--x", "depth", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.out, "\n\"sm sites=distinct\"\n");
+    CB_CHECK_CONTAINS(r.out, "\n\"sm sites=same\"\n");
+    free(r.out);
+    free(r.err);
+    /* With --where fixing it, one series as before. */
+    r = cb_test_corobench("export", in, "--workload", "pingpong", "--x", "depth", "--where",
+                          "sites=same", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.out, "\n\"sm\"\n");
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
+CB_TEST(compare_nothing_compared_and_machines_differ)
+{
+    char a[300], b[300], empty[300];
+    snprintf(a, sizeof a, "%s/a.json", tdir());
+    snprintf(b, sizeof b, "%s/b.json", tdir());
+    snprintf(empty, sizeof empty, "%s/empty.json", tdir());
+    small_results(a);
+    json_error_t e;
+    json_t *doc = json_load_file(a, 0, &e);
+    CB_CHECK(doc != NULL);
+    /* Another host name: said. */
+    json_object_set_new(json_object_get(doc, "machine"), "hostname", json_string("elsewhere"));
+    CB_CHECK_EQ_INT(json_dump_file(doc, b, 0), 0);
+    cb_test_cli r = cb_test_corobench("compare", a, b, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.out, "note: the files are from different machines (hostname '");
+    free(r.out);
+    free(r.err);
+    /* No cells: exit 0 over "0 cells" before; nothing compared is not a pass. */
+    json_array_clear(json_object_get(doc, "cells"));
+    CB_CHECK_EQ_INT(json_dump_file(doc, empty, 0), 0);
+    json_decref(doc);
+    r = cb_test_corobench("compare", empty, empty, NULL);
+    CB_CHECK_EQ_INT(r.status, 1);
+    CB_CHECK_CONTAINS(r.err, "no cell ran in both files, nothing was compared");
+    free(r.out);
+    free(r.err);
+    r = cb_test_corobench("compare", a, empty, "--allow-missing", NULL);
+    CB_CHECK_EQ_INT(r.status, 1);
+    CB_CHECK_CONTAINS(r.err, "nothing was compared");
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}

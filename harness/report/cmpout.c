@@ -153,8 +153,10 @@ static void write_text(cb_cmp_out *o, json_t *probs)
     json_t *p;
     json_array_foreach(probs, i, p)
     {
-        char *line = cb_xasprintf("%s %s: %s", json_string_value(json_object_get(p, "kind")),
-                                  json_string_value(json_object_get(p, "cell")),
+        /* a note about the whole comparison has no cell: "note: text" */
+        const char *cell = json_string_value(json_object_get(p, "cell"));
+        char *line = cb_xasprintf("%s%s%s: %s", json_string_value(json_object_get(p, "kind")),
+                                  *cell ? " " : "", cell,
                                   json_string_value(json_object_get(p, "text")));
         wrapped(line);
         free(line);
@@ -204,8 +206,9 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
         json_array_foreach(probs, i, p)
         {
             const char *kind = json_string_value(json_object_get(p, "kind"));
-            printf("- %s%s%s `%s`: %s\n", strcmp(kind, "note") ? "**" : "", kind,
-                   strcmp(kind, "note") ? "**" : "", json_string_value(json_object_get(p, "cell")),
+            const char *cell = json_string_value(json_object_get(p, "cell"));
+            printf("- %s%s%s%s%s%s: %s\n", strcmp(kind, "note") ? "**" : "", kind,
+                   strcmp(kind, "note") ? "**" : "", *cell ? " `" : "", cell, *cell ? "`" : "",
                    json_string_value(json_object_get(p, "text")));
         }
         putchar('\n');

@@ -105,11 +105,13 @@ static int index_cells(json_t *doc, const char *file, json_t *idx, json_t *from,
 }
 
 static int add_file(const char *file, const char *side, json_t *idx, json_t *from,
-                    const cmp_opts *o, cb_error *e)
+                    json_t **machine, const cmp_opts *o, cb_error *e)
 {
     json_t *doc = cb_results_load(file, e);
     if (!doc)
         return -1;
+    if (!*machine) /* the side's first file speaks for its machine */
+        *machine = json_incref(json_object_get(doc, "machine"));
     int rc = index_cells(doc, file, idx, from, e);
     json_decref(doc); /* idx holds the cells */
     cb_cmp_out_files(o->out, side, file);
@@ -123,8 +125,10 @@ static int json_name(const struct dirent *d)
 }
 
 /* A side: files, directories (their *.json, in name order) or a comma-separated list of them;
- * the cells of all indexed by key, or NULL with *e. */
-static json_t *load_side(const char *arg, const char *side, const cmp_opts *o, cb_error *e)
+ * the cells of all indexed by key, or NULL with *e; *machine is its first file's machine object
+ * (a new reference, NULL when it has none). */
+static json_t *load_side(const char *arg, const char *side, json_t **machine, const cmp_opts *o,
+                         cb_error *e)
 {
     json_t *idx = json_object(), *from = json_object();
     char *list = cb_xstrdup(arg), *save = NULL;
@@ -134,7 +138,7 @@ static json_t *load_side(const char *arg, const char *side, const cmp_opts *o, c
         struct dirent **names;
         DIR *d = opendir(item);
         if (!d) {
-            rc = add_file(item, side, idx, from, o, e);
+            rc = add_file(item, side, idx, from, machine, o, e);
             continue;
         }
         closedir(d);
@@ -146,7 +150,7 @@ static json_t *load_side(const char *arg, const char *side, const cmp_opts *o, c
         for (int i = 0; i < n; i++) {
             char *path = cb_xasprintf("%s/%s", item, names[i]->d_name);
             if (!rc)
-                rc = add_file(path, side, idx, from, o, e);
+                rc = add_file(path, side, idx, from, machine, o, e);
             free(path);
             free(names[i]);
         }
@@ -340,10 +344,9 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
-        char *end;
         if (!strcmp(a, "--threshold") && has && !threshold_set++) {
-            o->threshold = strtod(argv[++i], &end);
-            if (*end || end == argv[i] || !(o->threshold >= 0) || !isfinite(o->threshold))
+            /* Decimal only (params.h): strtod read "0x10" as 16% and took " 5". */
+            if (cb_parse_decimal(argv[++i], &o->threshold) || !(o->threshold >= 0))
                 return cb_usage_error("invalid value '%s' for --threshold (valid: a percentage "
                                       ">= 0)",
                                       cb_quote(argv[i]));
@@ -405,14 +408,31 @@ int cb_cmd_compare(int argc, char **argv)
         return rc;
     cb_error err;
     o.out = cb_cmp_out_new(o.format, o.only_changed);
-    json_t *bidx = load_side(files[0], "base", &o, &err);
-    json_t *nidx = bidx ? load_side(files[1], "new", &o, &err) : NULL;
+    json_t *bm = NULL, *nm = NULL;
+    json_t *bidx = load_side(files[0], "base", &bm, &o, &err);
+    json_t *nidx = bidx ? load_side(files[1], "new", &nm, &o, &err) : NULL;
     if (!nidx) {
         json_decref(bidx);
+        json_decref(bm);
+        json_decref(nm);
         cb_cmp_out_discard(o.out);
         return cb_usage_error("%s", err.msg);
     }
-    size_t nbase = json_object_size(bidx), n = 0;
+    /* Two machines: every timing difference includes the machine's; said with the notes. */
+    static const char *const ids[] = {"hostname", "cpu_model"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *b = cb_str(bm, ids[k]), *w = cb_str(nm, ids[k]);
+        if (b && w && strcmp(b, w)) {
+            cb_cmp_out_problem(o.out, "note", "", "the files are from different machines (%s "
+                               "'%s' in base, '%s' in new): time differences include the "
+                               "machines'",
+                               ids[k], cb_quote(b), cb_quote(w));
+            break;
+        }
+    }
+    json_decref(bm);
+    json_decref(nm);
+    size_t nbase = json_object_size(bidx), n = 0, both = 0;
     timed *tm = cb_xcalloc(nbase + 1, sizeof *tm);
     tally t = {0};
     const char *key;
@@ -443,6 +463,7 @@ int cb_cmd_compare(int argc, char **argv)
             t.base_failed++;
             continue;
         }
+        both++;
         if (compare_fields(bc, nc, key, &o, &t) || !o.time)
             continue;
         timed x = {.key = key};
@@ -472,6 +493,13 @@ int cb_cmd_compare(int argc, char **argv)
         if (t.regressed || t.run_regressed || t.failed || (t.missing && !o.allow_missing) ||
             t.different_work || t.det_changes)
             rc = CB_EXIT_CELLS_FAILED;
+        /* Nothing compared is not a pass (--allow-missing over disjoint grids, two files of
+         * failed cells). */
+        if (!both) {
+            fprintf(stderr, "corobench: compare: no cell ran in both files, nothing was compared "
+                            "(valid: two results with ok cells at the same points)\n");
+            rc = CB_EXIT_CELLS_FAILED;
+        }
         cb_cmp_out_finish(o.out, rc);
     } else {
         cb_cmp_out_discard(o.out);

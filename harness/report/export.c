@@ -1,5 +1,6 @@
 /* `corobench export`: a results document in another format, for plots and for CI trackers.
- *   gnuplot        one block per series (impl, variant) of the cells matching --where: x a numeric
+ *   gnuplot        one block per series (impl, variant, and each other parameter that varies
+ *                  among them) of the cells matching --where: x a numeric
  *                  parameter, then the --y fields (default: the median ns per op with MAD, min
  *                  and max), optionally divided by another implementation's value at the point
  *   csv            one row per cell, a column per scalar field (dotted names), samples joined
@@ -61,6 +62,58 @@ static const char *series_name(json_t *cell, char *buf, size_t len)
     return buf;
 }
 
+/* A gnuplot series: the implementation and variant, then NAME=VALUE of each parameter in vary
+ * (those besides x that differ among the exported cells), so that a series has one y per x. */
+static const char *plot_series(json_t *cell, json_t *vary, char *buf, size_t len)
+{
+    series_name(cell, buf, len);
+    size_t i;
+    json_t *name;
+    json_array_foreach(vary, i, name)
+    {
+        const char *k = json_string_value(name);
+        json_t *v = json_object_get(json_object_get(cell, "params"), k);
+        if (json_is_integer(v))
+            cb_append(buf, len, " %s=%lld", k, (long long)json_integer_value(v));
+        else
+            cb_append(buf, len, " %s=%s", k, json_is_string(v) ? json_string_value(v) : "-");
+    }
+    return buf;
+}
+
+/* The parameters besides x whose values differ among the ok cells o exports (without --where
+ * naming them, pingpong's sites=distinct and sites=same fell into one series, two y per x). */
+static json_t *varying_params(json_t *cells, const cb_export_opts *o)
+{
+    json_t *first = json_object(), *vary = json_array(), *c, *v;
+    size_t i;
+    const char *k;
+    json_array_foreach(cells, i, c)
+    {
+        if (!cb_cell_ok(c) || !matches(c, o) ||
+            !json_is_integer(json_object_get(json_object_get(c, "params"), o->x)))
+            continue;
+        json_object_foreach(json_object_get(c, "params"), k, v)
+        {
+            json_t *seen = json_object_get(first, k);
+            if (!strcmp(k, o->x))
+                continue;
+            if (!seen)
+                json_object_set(first, k, v);
+            else if (!json_equal(seen, v)) {
+                int listed = 0;
+                size_t j;
+                json_t *n;
+                json_array_foreach(vary, j, n) listed |= !strcmp(json_string_value(n), k);
+                if (!listed)
+                    json_array_append_new(vary, json_string(k));
+            }
+        }
+    }
+    json_decref(first);
+    return vary;
+}
+
 /* The cell of implementation impl at the same workload point and variant as c, or NULL. */
 static json_t *twin(json_t *cells, json_t *c, const char *impl)
 {
@@ -100,13 +153,14 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
     }
     if (o->relative_to)
         fprintf(out, "# every y divided by %s's at the same point and variant\n", o->relative_to);
+    json_t *vary = varying_params(cells, o);
     json_array_foreach(cells, i, c)
     {
-        char name[128];
+        char name[512];
         if (!cb_cell_ok(c) || !matches(c, o) ||
             !json_is_integer(json_object_get(json_object_get(c, "params"), o->x)))
             continue;
-        series_name(c, name, sizeof name);
+        plot_series(c, vary, name, sizeof name);
         if (json_object_get(done, name))
             continue;
         json_object_set_new(done, name, json_true());
@@ -119,9 +173,9 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
         json_t *d;
         json_array_foreach(cells, j, d)
         {
-            char dn[128];
+            char dn[512];
             json_t *xv = json_object_get(json_object_get(d, "params"), o->x);
-            if (j < i || !cb_cell_ok(d) || strcmp(series_name(d, dn, sizeof dn), name) ||
+            if (j < i || !cb_cell_ok(d) || strcmp(plot_series(d, vary, dn, sizeof dn), name) ||
                 !matches(d, o) || !json_is_integer(xv))
                 continue;
             json_t *base = o->relative_to ? twin(cells, d, o->relative_to) : NULL;
@@ -138,6 +192,7 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
         }
     }
     json_decref(done);
+    json_decref(vary);
     return blocks;
 }
 
@@ -309,8 +364,15 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
         json_int_t fam = json_integer_value(json_array_get(f, 0));
         json_int_t inst = json_integer_value(json_array_get(f, 1));
         json_array_set_new(f, 1, json_integer(inst + 1));
-        json_int_t iters = (json_int_t)(json_integer_value(json_object_get(c, "ops")) *
-                                        json_integer_value(json_object_get(c, "batch")));
+        json_int_t iters;
+        if (__builtin_mul_overflow(json_integer_value(json_object_get(c, "ops")),
+                                   json_integer_value(json_object_get(c, "batch")), &iters)) {
+            /* ops x batch past 2^63: no iteration count to write (it went negative). */
+            fprintf(stderr, "corobench: export: %s: ops x batch does not fit in 64 bits; cell "
+                            "left out\n", name);
+            skipped++;
+            continue;
+        }
         size_t n = json_array_size(s);
         double *x = cb_xmalloc(n * sizeof *x), sum = 0, sq = 0;
         for (size_t k = 0; k < n; k++) {

@@ -268,7 +268,20 @@ static int check_cell(checker *k, json_t *cell)
 /* "workload impl/variant {params}": what makes a cell the same cell. */
 static char *cell_identity(json_t *cell)
 {
-    char *params = json_dumps(json_object_get(cell, "params"), JSON_SORT_KEYS | JSON_COMPACT);
+    /* Parameters by value: depth 0 and depth "0" are the same point (as text, the way run
+     * parses a value), else a pair of them passed as two cells. */
+    json_t *byval = json_object(), *v;
+    const char *k;
+    json_object_foreach(json_object_get(cell, "params"), k, v)
+    {
+        char num[32];
+        if (json_is_integer(v))
+            snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        json_object_set_new(byval, k, json_string(json_is_integer(v) ? num
+                                                  : json_string_value(v) ?: ""));
+    }
+    char *params = json_dumps(byval, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(byval);
     char *id = cb_xasprintf("%s %s/%s %s", json_string_value(json_object_get(cell, "workload")),
                             json_string_value(json_object_get(cell, "impl")),
                             json_string_value(json_object_get(cell, "variant")),

@@ -235,7 +235,13 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
                     .baseline = CB_RSBFIT_AUTO};
     opterr = 0;
     optind = 1;
+    unsigned char seen[128] = {0};
     while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+        /* Each option once, as run's rule is (a second --runs was taken silently). */
+        for (const struct option *lo = longopts; lo->name && c > 0 && c < 128; lo++)
+            if (lo->val == c && seen[c]++)
+                return cb_usage_error("option --%s given twice for calibrate (valid: once)",
+                                      lo->name);
         switch (c) {
         /* The values by run's parsers (options.h); --pin's CPU is checked by run's parser
          * with the rest of the sweep (check_sweep). */

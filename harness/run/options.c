@@ -91,10 +91,8 @@ int cb_opt_int(const char *opt, const char *s, long lo, long hi, long *out)
  * poll() and the cell's backstop timer: --timeout). */
 int cb_opt_positive(const char *opt, const char *s, double max, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v > 0) || !(v <= max))
+    double v;
+    if (cb_parse_decimal(s, &v) || !(v > 0) || !(v <= max))
         return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s%s)",
                               cb_quote(s), opt,
                               strcmp(opt, "--timeout") ? "milliseconds" : "seconds",
