@@ -11,7 +11,8 @@ set terminal pngcairo size 900,600 noenhanced
 array C[4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
 do for [k=1:4] { set linetype k linecolor rgb C[k] linewidth 1.5 pointtype k }
 set output out
-set title "return-stack calibration: measured plain time vs. the model's prediction ".subtitle
+# The CPU key on a line of its own: after the sentence it ran past the 900-pixel width.
+set title "return-stack calibration: measured plain time vs. the model's prediction".(strlen(subtitle) ? "\n".subtitle : "")
 set xlabel "depth (non-inlined call levels between the loop and the switch)"
 set ylabel "ns per switch: plain (points), predicted (lines)"
 set key outside right

@@ -457,3 +457,76 @@ CB_TEST(compare_nothing_compared_and_machines_differ)
     free(r.err);
     tdir_cleanup();
 }
+
+/* ---- run's output ------------------------------------------------------------------------- */
+
+CB_TEST_T(run_vanished_dir_unusable_tmpdir_results_kept, 120)
+{
+    /* The -o directory removed mid-run with TMPDIR=/proc: every cell was lost. Now /tmp, then
+     * the current directory, each failure said with its own reason. */
+    char sub[300], out[320];
+    snprintf(sub, sizeof sub, "%s/sub", tdir());
+    snprintf(out, sizeof out, "%s/r.json", sub);
+    CB_CHECK_EQ_INT(mkdir(sub, 0755), 0);
+    setenv("TMPDIR", "/proc", 1);
+    cb_proc p;
+    cb_test_corobench_start(&p, "run", "--impl", "sm", "--workload", "recursive,fault",
+                            "--param", "kind=hang", "--param", "height=4", "--reps", "1",
+                            "--warmup", "0", "--timeout", "3", "--no-table", "-o", out, NULL);
+    unsetenv("TMPDIR");
+    /* The output was checked before the first cell's child started. */
+    while (!cb_test_child_of(p.pid, NULL))
+        usleep(1000);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", sub);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    cb_proc_result r;
+    cb_proc_wait(&p, 0, &r);
+    CB_CHECK_EQ_INT(cb_proc_exit_code(r.wait_status), 1);
+    CB_CHECK_CONTAINS(r.err, "cannot write the results to");
+    CB_CHECK_CONTAINS(r.err, "results written to '/tmp/");
+    const char *at = strstr(r.err, "results written to '");
+    char moved[512];
+    CB_CHECK(sscanf(at, "results written to '%511[^']'", moved) == 1);
+    json_error_t e;
+    json_t *doc = json_load_file(moved, 0, &e);
+    CB_CHECK(doc != NULL);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 2);
+    json_decref(doc);
+    unlink(moved);
+    cb_proc_result_free(&r);
+    tdir_cleanup();
+}
+
+CB_TEST(failure_line_and_bad_sample_name_what_they_saw)
+{
+    /* NODE_OPTIONS=--max-old-space-size=1: V8's fatal error ends with a line "#", and the cell's
+     * error was "node: #". The line kept is the last that says something. */
+    char line[256];
+    cb_proc_last_line("<--- JS stacktrace --->\n\n\n#\n# Fatal javascript OOM in GC during "
+                      "deserialization\n#\n\n",
+                      line, sizeof line);
+    CB_CHECK_STREQ(line, "# Fatal javascript OOM in GC during deserialization");
+    cb_proc_last_line("one\ntwo\n", line, sizeof line);
+    CB_CHECK_STREQ(line, "two");
+    cb_proc_last_line("#\n", line, sizeof line);
+    CB_CHECK_STREQ(line, "#");
+    /* A negative sample: the reader's message said "is a number", not which. */
+    char in[300];
+    snprintf(in, sizeof in, "%s/neg.json", tdir());
+    small_results(in);
+    json_error_t e;
+    json_t *doc = json_load_file(in, 0, &e);
+    CB_CHECK(doc != NULL);
+    json_array_set_new(json_object_get(json_array_get(json_object_get(doc, "cells"), 0),
+                                       "samples_ns_per_op"),
+                       0, json_real(-3.5));
+    CB_CHECK_EQ_INT(json_dump_file(doc, in, 0), 0);
+    json_decref(doc);
+    cb_test_cli r = cb_test_corobench("report", in, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "field 'samples_ns_per_op[0]' is -3.5 (valid: a finite number >= 0)");
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}

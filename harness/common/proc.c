@@ -221,12 +221,21 @@ void cb_proc_describe(int st, char *buf, size_t len)
 
 void cb_proc_last_line(const char *s, char *buf, size_t len)
 {
-    const char *end = s + strlen(s);
-    while (end > s && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    const char *start = end;
-    while (start > s && start[-1] != '\n')
-        start--;
+    const char *end = s + strlen(s), *start;
+    /* A line of punctuation alone says nothing: V8 ends its fatal errors with "#". */
+    for (;;) {
+        while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+            end--;
+        start = end;
+        while (start > s && start[-1] != '\n')
+            start--;
+        int says = 0;
+        for (const char *p = start; p < end && !says; p++)
+            says = (*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z');
+        if (says || start == s)
+            break;
+        end = start;
+    }
     size_t n = (size_t)(end - start);
     if (n >= len)
         n = len - 1;

@@ -72,7 +72,7 @@ void cb_proc_describe(int wait_status, char *buf, size_t len);
  * JavaScript error), else its last stderr line (the overflow report, an abort message), and the
  * status: "coroutine stack overflow (...) [exit status 86]". */
 void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len);
-/* The last non-empty line of s, copied into buf. */
+/* The last line of s with a letter or digit in it (not "#" alone), copied into buf. */
 void cb_proc_last_line(const char *s, char *buf, size_t len);
 
 #endif

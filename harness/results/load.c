@@ -137,6 +137,8 @@ static int check_samples(checker *k, json_t *samples, const char *field)
         if (!json_is_number(s) || !isfinite(json_number_value(s)) || json_number_value(s) < 0) {
             char f[96];
             snprintf(f, sizeof f, "%s[%zu]", field, i);
+            if (json_is_number(s)) /* the value itself, not "a number" */
+                return bad(k, f, "is %g (valid: a finite number >= 0)", json_number_value(s));
             return bad(k, f, "is %s (valid: a finite number >= 0)", json_kind(s));
         }
     }

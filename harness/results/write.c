@@ -166,19 +166,28 @@ int cb_results_write(json_t *doc, cb_out *out, const char *out_path, int *moved)
         return 0;
     /* Never lose measured cells: a file that appeared at -o meanwhile gets a sibling; a path
      * that cannot be written any more (its directory removed, its disk full) a unique name in
-     * the temporary directory. */
+     * the temporary directory, else /tmp, else the current directory (TMPDIR may be unusable,
+     * as /proc is: each failure is said, with its own reason). */
     const char *tmpdir = getenv("TMPDIR");
-    if (out_path && out->raced)
-        cb_out_prepare_beside(out, "results", out_path);
-    else if (cb_out_prepare_default(out, "results", tmpdir && tmpdir[0] ? tmpdir : "/tmp") != 0)
-        return 1;
-    if (json_dumpf(doc, cb_out_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-        abort();
-    if (cb_out_commit(out) != 0)
-        return 1;
-    fprintf(stderr, "corobench: results written to '%s' instead\n", out->path);
-    *moved = 1;
-    return 0;
+    const char *dirs[] = {tmpdir && tmpdir[0] ? tmpdir : "/tmp", "/tmp", "."};
+    for (size_t d = 0; d < 3; d++) {
+        if (out_path && out->raced) {
+            if (d)
+                break;
+            cb_out_prepare_beside(out, "results", out_path);
+        } else if ((d == 1 && !strcmp(dirs[0], "/tmp")) ||
+                   cb_out_prepare_default(out, "results", dirs[d]) != 0) {
+            continue;
+        }
+        if (json_dumpf(doc, cb_out_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+            abort();
+        if (cb_out_commit(out) != 0)
+            continue;
+        fprintf(stderr, "corobench: results written to '%s' instead\n", out->path);
+        *moved = 1;
+        return 0;
+    }
+    return 1;
 }
 
 int cb_results_link_latest(const char *path)
