@@ -383,6 +383,21 @@ CB_TEST(export_overflow_and_params_by_value)
     free(text);
     free(r.out);
     free(r.err);
+    /* Samples near the double range (1e308): the sum overflowed to inf and the aggregate rows
+     * (inf is not JSON) were dropped without a word. */
+    json_decref(doc);
+    doc = json_load_file(in, 0, &e);
+    c0 = json_array_get(json_object_get(doc, "cells"), 0);
+    json_object_set_new(c0, "samples_ns_per_op", json_pack("[f, f, f]", 1e308, 1.5e308, 1e300));
+    CB_CHECK_EQ_INT(json_dump_file(doc, bad, 0), 0);
+    r = cb_test_corobench("export", bad, "--format", "gbench", "-o", out, "--force", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.err, "its stddev does not fit in a double; that aggregate row left out");
+    text = cb_test_slurp(out);
+    CB_CHECK_CONTAINS(text, "_mean\"");
+    free(text);
+    free(r.out);
+    free(r.err);
     /* depth 0 and depth "0": the same point, so the same cell twice. */
     json_decref(doc);
     doc = json_load_file(in, 0, &e);

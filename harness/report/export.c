@@ -374,17 +374,17 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
             continue;
         }
         size_t n = json_array_size(s);
-        double *x = cb_xmalloc(n * sizeof *x), sum = 0, sq = 0;
+        double *x = cb_xmalloc(n * sizeof *x), mean = 0, sq = 0;
         for (size_t k = 0; k < n; k++) {
             x[k] = json_number_value(json_array_get(s, k));
-            sum += x[k];
+            /* A running mean: a sum of samples near 1e308 overflowed to inf. */
+            mean += (x[k] - mean) / (double)(k + 1);
             if (o->aggregates_only)
                 continue;
             json_t *r = gbench_row(name, fam, inst, n, iters, x[k]);
             json_object_set_new(r, "repetition_index", json_integer((json_int_t)k));
             json_array_append_new(rows, r);
         }
-        double mean = sum / (double)n;
         for (size_t k = 0; k < n; k++)
             sq += (x[k] - mean) * (x[k] - mean);
         const struct {
@@ -394,6 +394,12 @@ static int export_gbench(FILE *out, json_t *doc, json_t *cells, const cb_export_
                     {"stddev", n > 1 ? sqrt(sq / (double)(n - 1)) : 0}};
         for (size_t a = 0; a < 3; a++) {
             char an[800];
+            if (!isfinite(aggs[a].v)) { /* JSON has no inf: the row was dropped silently */
+                fprintf(stderr, "corobench: export: %s: its %s does not fit in a double; that "
+                                "aggregate row left out\n",
+                        name, aggs[a].agg);
+                continue;
+            }
             snprintf(an, sizeof an, "%s_%s", name, aggs[a].agg);
             json_t *r = gbench_row(an, fam, inst, n, (json_int_t)n, aggs[a].v);
             json_object_set_new(r, "run_name", json_string(name));
