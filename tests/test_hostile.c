@@ -473,6 +473,54 @@ CB_TEST(compare_nothing_compared_and_machines_differ)
     tdir_cleanup();
 }
 
+/* Row 21: a time of 1e308 ns (a corrupted file, an overflowing clock) is printed as 1e+308, not
+ * as its 309 digits, in the report's tables and claims. */
+CB_TEST(report_huge_times_not_printed_whole)
+{
+    char a[300], md[300];
+    snprintf(a, sizeof a, "%s/huge.json", tdir());
+    snprintf(md, sizeof md, "%s/huge.md", tdir());
+    small_results(a);
+    json_error_t e;
+    json_t *doc = json_load_file(a, 0, &e), *c;
+    CB_CHECK(doc != NULL);
+    size_t i, k;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+    {
+        json_t *ns = json_object_get(c, "ns_per_op"), *inv, *s = json_object_get(c,
+                                                                          "samples_ns_per_op");
+        json_object_set_new(ns, "median", json_real(1e308));
+        json_object_set_new(ns, "min", json_real(1e308));
+        json_object_set_new(ns, "max", json_real(1e308));
+        json_object_set_new(ns, "ci95", json_pack("[f, f]", 1e308, 1e308));
+        for (k = 0; k < json_array_size(s); k++)
+            json_array_set_new(s, k, json_real(1e308));
+        json_array_foreach(json_object_get(c, "invocations"), k, inv)
+        {
+            json_t *is = json_object_get(inv, "samples_ns_per_op");
+            for (size_t j = 0; j < json_array_size(is); j++)
+                json_array_set_new(is, j, json_real(1e308));
+        }
+    }
+    CB_CHECK_EQ_INT(json_dump_file(doc, a, 0), 0);
+    json_decref(doc);
+    cb_test_cli r = cb_test_corobench("report", a, "-o", md, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    char *text = cb_test_slurp(md);
+    CB_CHECK_CONTAINS(text, "1e+308");
+    size_t run = 0, longest = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p >= '0' && *p <= '9' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    if (longest >= 20)
+        CB_FAIL("the report prints a number of %zu digits", longest);
+    free(text);
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
 /* ---- run's output ------------------------------------------------------------------------- */
 
 CB_TEST_T(run_vanished_dir_unusable_tmpdir_results_kept, 120)

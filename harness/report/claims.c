@@ -149,12 +149,22 @@ static void ratio_text(char *buf, size_t len, iv r, json_t *a, json_t *b)
         cb_append(buf, len, ", across files %ld and %ld", file_of(a) + 1, file_of(b) + 1);
 }
 
+/* A time in ns: one decimal, or three significant digits from 1e12 on (1e308 ns printed whole
+ * was a 309-digit number: issue 25, row 21). buf holds 32 characters. */
+static const char *ns_fig(double v, char *buf)
+{
+    snprintf(buf, 32, fabs(v) < 1e12 ? "%.1f" : "%.3g", v);
+    return buf;
+}
+
 static void cell_text(char *buf, size_t len, iv r)
 {
+    char f[3][32];
     if (r.ok)
-        cb_append(buf, len, "%.1f ns [%.1f, %.1f]", r.est, r.lo, r.hi);
+        cb_append(buf, len, "%s ns [%s, %s]", ns_fig(r.est, f[0]), ns_fig(r.lo, f[1]),
+                  ns_fig(r.hi, f[2]));
     else
-        cb_append(buf, len, "%.1f ns (no interval: %s)", r.est, r.why);
+        cb_append(buf, len, "%s ns (no interval: %s)", ns_fig(r.est, f[0]), r.why);
 }
 
 /* Does param NAME of c equal (or, with "!=", differ from) the text value? */
@@ -1127,11 +1137,12 @@ static void c_crossover_table(const ctx *c, claim *o)
             wins[w]++;
         else
             open++;
-        char rt[128] = "";
+        char rt[128] = "", f[2][32];
         ratio_text(rt, sizeof rt, x[k].r, NULL, NULL);
-        cb_append(o->table, sizeof o->table, "| %s | %ld | %s %.1f ns | %s %.1f ns | %s | %.2g | %s |\n",
-                  x[k].key, file_of(x[k].sf) + 1, cb_str(x[k].sf, "impl"), median(x[k].sf),
-                  cb_str(x[k].sl, "impl"), median(x[k].sl), rt, x[k].p,
+        cb_append(o->table, sizeof o->table,
+                  "| %s | %ld | %s %s ns | %s %s ns | %s | %.2g | %s |\n", x[k].key,
+                  file_of(x[k].sf) + 1, cb_str(x[k].sf, "impl"), ns_fig(median(x[k].sf), f[0]),
+                  cb_str(x[k].sl, "impl"), ns_fig(median(x[k].sl), f[1]), rt, x[k].p,
                   w == 0 ? "stackful" : w == 1 ? "stackless" : "undecided");
     }
     cb_append(o->text, sizeof o->text,
@@ -1218,11 +1229,11 @@ static void c_peers(const ctx *c, claim *o)
             if (!(r.est > 1))
                 continue;
             faster_rows++;
-            char rt[128] = "";
+            char rt[128] = "", f[2][32];
             ratio_text(rt, sizeof rt, r, own, p);
-            cb_append(o->table, sizeof o->table, "| %s | %ld | %s %.1f ns | %s %.1f ns | %s | %s |\n",
-                      strchr(key, '\t') + 1, file_of(p) + 1, cb_str(own, "impl"), median(own),
-                      cb_str(p, "impl"), median(p), rt,
+            cb_append(o->table, sizeof o->table, "| %s | %ld | %s %s ns | %s %s ns | %s | %s |\n",
+                      strchr(key, '\t') + 1, file_of(p) + 1, cb_str(own, "impl"),
+                      ns_fig(median(own), f[0]), cb_str(p, "impl"), ns_fig(median(p), f[1]), rt,
                       as_fast ? "yes (within the margin)" : behind ? "no" : "undecided");
         }
     }

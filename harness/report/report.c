@@ -7,6 +7,7 @@
  * per workload first, then a section each. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,20 @@ static size_t intern(json_t *arr, const char *s)
  * table has ratios) and its text; 0 when the cell has nothing for this table. */
 typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, size_t len);
 
-/* Three significant figures without an exponent: 7.29, 43.8, 175, 18924. */
+/* Three significant figures without an exponent: 7.29, 43.8, 175, 18924; from 1e12 on with one
+ * (a time of 1e308 ns printed whole was a 309-digit number: issue 25, row 21). */
 static void num3(double v, char *buf, size_t len)
 {
     double a = v < 0 ? -v : v;
-    snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+    snprintf(buf, len, a >= 1e12 ? "%.3g" : a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+}
+
+/* A figure of a table: two decimals, or three significant digits from 1e12 on (row 21, as
+ * num3). buf holds 32 characters. */
+static const char *fig(double v, char *buf)
+{
+    snprintf(buf, 32, fabs(v) < 1e12 ? "%.2f" : "%.3g", v);
+    return buf;
 }
 
 /* The median, its overhead over the direct cell of the same point ("+d" ns per op: the price of
@@ -81,7 +91,8 @@ static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t 
     char flags[16], keep[8], note[8];
     cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
     cb_cell_flags_kept(c, keep, flags, sizeof flags);
-    size_t n = (size_t)snprintf(text, len, "%.2f", *v);
+    char f[32];
+    size_t n = (size_t)snprintf(text, len, "%s", fig(*v, f));
     json_t *ci = json_object_get(ns, "ci95");
     if (json_is_array(ci) && n < len) /* schema 2, K >= 2: the 95% interval */
     {
@@ -92,7 +103,8 @@ static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t 
         n += (size_t)snprintf(text + n, len - n, " ±%s", h);
     }
     if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct") && n < len)
-        n += (size_t)snprintf(text + n, len - n, " [%+.2f]", *v - direct);
+        n += (size_t)snprintf(text + n, len - n, " [%s%s]", *v >= direct ? "+" : "",
+                              fig(*v - direct, f));
     if (flags[0] && n < len)
         snprintf(text + n, len - n, " %s", flags);
     return 1;
@@ -498,12 +510,13 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
             for (size_t f = 0; f < n; f++) {
                 json_t *ns = json_array_get(row, f);
                 double x = json_real_value(json_object_get(ns, "median"));
+                char xb[32];
                 if (json_is_null(ns))
                     fprintf(out, " - |");
                 else if (f && a > 0)
-                    fprintf(out, " %.2f (%.2fx) |", x, x / a);
+                    fprintf(out, " %s (%.2fx) |", fig(x, xb), x / a);
                 else
-                    fprintf(out, " %.2f |", x);
+                    fprintf(out, " %s |", fig(x, xb));
             }
             fprintf(out, "\n");
         }
