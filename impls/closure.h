@@ -2,8 +2,9 @@
  * Every async call allocates a heap frame with its live locals and a continuation (resume
  * function + parent frame). The callee starts synchronously inside its caller; when it suspends,
  * every frame on the way up returns CB_CL_SUSPENDED to the scheduler. Resumption calls the
- * innermost frame; when a frame completes, its parent is resumed through the continuation and
- * the frame is freed.
+ * innermost frame; a frame that completes after suspending (cb_cl_done) gives its parent the
+ * result, is freed and resumes the parent through the continuation, a tail call from its own
+ * code, as a completed C# Task runs its awaiter's continuation.
  * Frames come from glibc malloc, or (alloc=pool, the task's use_pool) from a free list per task: a
  * completed frame is kept on its task's list and handed to the task's next frame of the same
  * size, as pooled ValueTasks and the bump allocators of JavaScript engines avoid malloc; the list
@@ -28,7 +29,8 @@ struct cb_cl_frame {
     cb_cl_frame *parent; /* who awaits this frame's result */
     cb_cl_task *task;
     uint16_t state;      /* resume point */
-    uint16_t shift;      /* the frame starts shift * 64 bytes into its allocation (layout=offset) */
+    uint8_t shift;       /* the frame starts shift * 64 bytes into its allocation (layout=offset) */
+    uint8_t suspended;   /* it has suspended: its parent waits for it asynchronously */
     uint32_t size;       /* bytes of the whole allocation, for the free and the pool */
     uint64_t result;     /* set by the frame when it completes */
     uint64_t awaited;    /* result of the last child this frame awaited */
@@ -43,12 +45,58 @@ struct cb_cl_task {
     uint64_t result;
 };
 
-/* A frame of `size` bytes (header included) running fn. Only the header is initialised (each
- * field once): the caller sets every field of its own before the frame first runs. */
-void *cb_cl_new(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size);
-/* The same, placed `offset` bytes (a multiple of 64, below 4096) into a larger allocation
- * (spawn's layout=offset: frames at pseudo-random cache-line offsets). */
+/* Bytes of the last frame taken from malloc (the harness measures a malloc/free pair of that
+ * size beside the cell: malloc_free_ns, docs/measurement.md). */
+extern size_t cb_cl_frame_bytes_;
+
+/* A frame of `size` bytes (header included) running fn, `offset` bytes (a multiple of 64, below
+ * 4096) into its allocation. Only the header is initialised (each field once): the caller sets
+ * every field of its own before the frame first runs. Inline, as a compiler inlines its
+ * allocation of an async call's frame: what a frame costs is malloc's pair and these stores
+ * (docs/measurement.md). */
+static inline __attribute__((always_inline)) void *cb_cl_new_in_(cb_cl_task *t,
+                                                                 cb_cl_frame *parent, cb_cl_fn fn,
+                                                                 size_t size, size_t offset)
+{
+    size_t total = size + offset;
+    cb_cl_frame *f = t->pool;
+    if (f && f->size == total && f->shift == offset / 64) {
+        t->pool = f->parent; /* LIFO: the most recently used, still warm */
+    } else {
+        f = (cb_cl_frame *)((char *)cb_rt_alloc(total) + offset);
+        f->shift = (uint8_t)(offset / 64);
+        f->size = (uint32_t)total;
+        cb_cl_frame_bytes_ = total;
+    }
+    f->resume = fn;
+    f->parent = parent;
+    f->task = t;
+    f->state = 0;
+    f->suspended = 0;
+    return f;
+}
+
+static inline __attribute__((always_inline)) void *cb_cl_new(cb_cl_task *t, cb_cl_frame *parent,
+                                                             cb_cl_fn fn, size_t size)
+{
+    return cb_cl_new_in_(t, parent, fn, size, 0);
+}
+
+/* The same, placed `offset` bytes into a larger allocation (spawn's layout=offset: frames at
+ * pseudo-random cache-line offsets). */
 void *cb_cl_new_at(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size, size_t offset);
+
+/* A completed frame: back to malloc, or onto its task's free list (alloc=pool). */
+static inline __attribute__((always_inline)) void cb_cl_free_(cb_cl_frame *f)
+{
+    if (f->task->use_pool) {
+        f->parent = f->task->pool;
+        f->task->pool = f;
+    } else {
+        cb_rt_free((char *)f - f->shift * 64, f->size);
+    }
+}
+
 /* Starts a task at its root frame; returns DONE or SUSPENDED. */
 cb_cl_status cb_cl_start(cb_cl_task *t, cb_cl_frame *root);
 /* Resumes a suspended task at its innermost frame; completed frames resume their parents. */
@@ -59,15 +107,47 @@ void cb_cl_cancel(cb_cl_task *t);
 /* Inside a frame's resume function: await a child created with cb_cl_new(..., self, ...).
  * DONE: the child completed synchronously, its result is in self->awaited, it was freed.
  * SUSPENDED: return CB_CL_SUSPENDED; the frame is resumed at its current state later with
- * the child's result in self->awaited. */
-cb_cl_status cb_cl_await(cb_cl_frame *self, cb_cl_frame *child);
+ * the child's result in self->awaited. The child starts with a call through its continuation,
+ * inside its caller, as an async method starts synchronously. */
+static inline __attribute__((always_inline)) cb_cl_status cb_cl_await(cb_cl_frame *self,
+                                                                      cb_cl_frame *child)
+{
+    if (child->resume(child) == CB_CL_SUSPENDED) {
+        self->suspended = 1;
+        return CB_CL_SUSPENDED;
+    }
+    self->awaited = child->result;
+    cb_cl_free_(child);
+    return CB_CL_DONE;
+}
 
 /* Inside a frame's resume function: a leaf suspension point. */
 static inline cb_cl_status cb_cl_suspend(cb_cl_frame *self)
 {
+    self->suspended = 1;
     self->task->innermost = self;
     cb_rt_count_suspension();
     return CB_CL_SUSPENDED;
+}
+
+/* The task's root completed after it had suspended (closure.c). */
+cb_cl_status cb_cl_finish_(cb_cl_frame *root);
+
+/* Inside a frame's resume function, its result set: complete. A frame that never suspended
+ * returns to its awaiter, which takes the result. One that suspended runs its continuation
+ * here, as a completed Task runs its awaiter's: the parent gets the result and is resumed by a
+ * tail call from this function's own code (so each function's resumption site has its own
+ * predictable target), and the frame is freed. */
+static inline __attribute__((always_inline)) cb_cl_status cb_cl_done(cb_cl_frame *f)
+{
+    if (!f->suspended)
+        return CB_CL_DONE;
+    cb_cl_frame *p = f->parent;
+    if (!p)
+        return cb_cl_finish_(f);
+    p->awaited = f->result;
+    cb_cl_free_(f);
+    return p->resume(p);
 }
 
 #endif

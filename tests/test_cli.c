@@ -16,6 +16,7 @@
 #include "harness/report/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
+#include "impls/closure.h"
 #include "impls/impls.h"
 #include "test.h"
 #include "workloads/run_once.h"
@@ -336,6 +337,36 @@ CB_TEST_T(cli_overflow_cell_recorded, 120)
     CB_CHECK_CONTAINS(json_string_value(json_object_get(a, "error")),
                       "coroutine stack overflow (impl=asm, stack=16384 bytes)");
     CB_CHECK_STREQ(json_string_value(json_object_get(s, "status")), "ok");
+    json_decref(doc);
+    unlink(out);
+}
+
+/* A closure cell reports what one malloc/free pair of its frames' size costs beside it, with as
+ * many repetitions as its own timing in each invocation; other families' cells do not. */
+CB_TEST_T(cli_closure_malloc_free, 120)
+{
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "mf.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "closure,sm", "--workload", "pingpong",
+                                      "--param", "depth=3", "--param", "switches=1000", "--reps",
+                                      "3", "--min-rep-ms", "1", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out);
+    json_t *cells = json_object_get(doc, "cells");
+    json_t *cl = json_array_get(cells, 0), *sm = json_array_get(cells, 1);
+    CB_CHECK_STREQ(json_string_value(json_object_get(cl, "impl")), "closure");
+    json_t *mf = json_object_get(cl, "malloc_free_ns");
+    CB_CHECK(json_is_object(mf));
+    CB_CHECK(json_real_value(json_object_get(mf, "median")) > 0);
+    /* --reps 3 in each of the default 3 invocations; the estimate over their medians */
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(mf, "reps")), 9);
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(mf, "invocations")), 3);
+    json_t *inv = json_array_get(json_object_get(cl, "invocations"), 2);
+    CB_CHECK(json_is_object(json_object_get(inv, "malloc_free_ns")));
+    /* a chain frame: the header and the level's locals */
+    CB_CHECK(json_integer_value(json_object_get(cl, "malloc_free_bytes")) >
+             (json_int_t)sizeof(cb_cl_frame));
+    CB_CHECK(json_object_get(sm, "malloc_free_ns") == NULL);
     json_decref(doc);
     unlink(out);
 }

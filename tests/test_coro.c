@@ -803,7 +803,7 @@ static cb_cl_status cl_leaf_fn(cb_cl_frame *fh)
             mark('r');
         }
         f->h.result = 10 * (uint64_t)f->k;
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
     __builtin_unreachable();
 }
@@ -834,7 +834,7 @@ static cb_cl_status cl_root_fn(cb_cl_frame *fh)
     case 2:
         mark('b');
         f->h.result = f->sum + f->h.awaited + 1;
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
     __builtin_unreachable();
 }

@@ -264,7 +264,7 @@ static AW_NOINLINE cb_cl_status aw_cl_chain(cb_cl_frame *fh)
                 return cb_cl_suspend(&f->h);
             }
             f->h.result = aw_up(f->v + aw_value(sh->i), f->level);
-            return CB_CL_DONE;
+            return cb_cl_done(&f->h);
         }
         f->h.state = 2;
         if (cb_cl_await(&f->h, &aw_cl_new(&f->h, sh, f->level + 1, aw_down(f->v, f->level))->h) ==
@@ -273,10 +273,10 @@ static AW_NOINLINE cb_cl_status aw_cl_chain(cb_cl_frame *fh)
         /* fall through */
     case 2:
         f->h.result = aw_up(f->h.awaited, f->level);
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     case 1:
         f->h.result = aw_up(f->v + sh->ready, f->level);
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
     __builtin_unreachable();
 }
@@ -298,7 +298,7 @@ static cb_cl_status aw_cl_task(cb_cl_frame *fh)
             sh->checksum = cb_mix(sh->checksum, f->h.awaited);
         }
         f->h.result = 0;
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
     __builtin_unreachable();
 }

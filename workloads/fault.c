@@ -197,7 +197,7 @@ static cb_cl_status fl_cl_nest(cb_cl_frame *self)
     if (cb_cl_await(self, &child->h) == CB_CL_SUSPENDED)
         return CB_CL_SUSPENDED;
     self->result = self->awaited + 1;
-    return CB_CL_DONE;
+    return cb_cl_done(self);
 }
 
 static cb_cl_status fl_cl_root(cb_cl_frame *self)
@@ -212,7 +212,7 @@ static cb_cl_status fl_cl_root(cb_cl_frame *self)
         }
         fl_commit(f->sh->kind);
     }
-    return CB_CL_DONE;
+    return cb_cl_done(self);
 }
 
 static void *fl_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)

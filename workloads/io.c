@@ -612,7 +612,7 @@ static cb_cl_status io_cl_xfer_fn(cb_cl_frame *fh)
     if (r == 0)
         return cb_cl_suspend(fh);
     x->h.result = r > 0; /* 0: failed, the fault is recorded */
-    return CB_CL_DONE;
+    return cb_cl_done(fh);
 }
 
 /* The async transfer: a new frame, started at once; its result lands in self->h.awaited. */
@@ -635,14 +635,14 @@ static cb_cl_status io_cl_server(cb_cl_frame *fh)
         switch (f->h.state) {
         case IO_MSG:
             if (f->i == c->in->msgs)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             f->h.state = IO_READ;
             if (io_cl_await_xfer(f, c->sb, c->in->size, 0) == CB_CL_SUSPENDED)
                 return CB_CL_SUSPENDED;
             /* fall through */
         case IO_READ:
             if (!f->h.awaited)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             io_server_got(c);
             f->h.state = IO_WROTE;
             if (io_cl_await_xfer(f, c->sb, c->in->size, 1) == CB_CL_SUSPENDED)
@@ -650,7 +650,7 @@ static cb_cl_status io_cl_server(cb_cl_frame *fh)
             /* fall through */
         case IO_WROTE:
             if (!f->h.awaited)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             f->i++;
             f->h.state = IO_MSG;
         }
@@ -665,7 +665,7 @@ static cb_cl_status io_cl_client(cb_cl_frame *fh)
         switch (f->h.state) {
         case IO_MSG:
             if (f->i == c->in->msgs)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             io_fill(c, f->i);
             f->h.state = IO_WROTE;
             if (io_cl_await_xfer(f, c->tx, c->in->size, 1) == CB_CL_SUSPENDED)
@@ -673,14 +673,14 @@ static cb_cl_status io_cl_client(cb_cl_frame *fh)
             /* fall through */
         case IO_WROTE:
             if (!f->h.awaited)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             f->h.state = IO_READ;
             if (io_cl_await_xfer(f, c->rx, c->in->size, 0) == CB_CL_SUSPENDED)
                 return CB_CL_SUSPENDED;
             /* fall through */
         case IO_READ:
             if (!f->h.awaited || io_client_got(c, f->i) < 0)
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             f->i++;
             f->h.state = IO_MSG;
         }

@@ -406,7 +406,7 @@ typedef struct pp_cl {
 } pp_cl;
 
 /* An async call of chain level `level` with argument v from frame parent. */
-static pp_cl_chain *pp_cl_call(cb_cl_frame *parent, pp_shared *sh, cb_cl_fn chain, int64_t level,
+PP_INLINE pp_cl_chain *pp_cl_call(cb_cl_frame *parent, pp_shared *sh, cb_cl_fn chain, int64_t level,
                                uint64_t v)
 {
     pp_cl_chain *c = cb_cl_new(parent->task, parent, chain, sizeof *c);
@@ -434,10 +434,10 @@ PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn
         /* fall through */
     case 2:
         f->h.result = pp_up(f->h.awaited, f->level);
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     case 1:
         f->h.result = pp_receive(f->sh, f->sh->msg);
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
     __builtin_unreachable();
 }
@@ -453,7 +453,7 @@ PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn 
             if (!f->sh->remaining) {
                 f->sh->final = f->v;
                 f->h.result = f->v;
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             }
             f->sh->remaining--;
             if (f->sh->depth == 0) {
@@ -487,7 +487,7 @@ PP_INLINE cb_cl_status pp_cl_none_body(cb_cl_frame *fh)
             if (!f->sh->remaining) {
                 f->sh->final = f->v;
                 f->h.result = f->v;
-                return CB_CL_DONE;
+                return cb_cl_done(&f->h);
             }
             f->sh->remaining--;
             f->sh->msg = f->v;

@@ -227,7 +227,7 @@ static cb_cl_status rc_cl_walk_fn(cb_cl_frame *fh)
             return CB_CL_SUSPENDED;
         /* fall through */
     default:
-        return CB_CL_DONE;
+        return cb_cl_done(&f->h);
     }
 }
 

@@ -403,7 +403,7 @@ SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
         break;
     }
     f->h.result = sp_unwind(v, f->level, f->w, words);
-    return CB_CL_DONE;
+    return cb_cl_done(&f->h);
 }
 
 #define SP_CL_LEVEL(B)                                                                            \

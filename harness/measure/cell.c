@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "env.h"
 #include "external.h"
+#include "impls/closure.h"
 #include "impls/runtime.h"
 #include "memory.h"
 #include "rsbsim.h"
@@ -68,6 +69,9 @@ typedef struct measure {
     /* COROBENCH_TEST_SLOWDOWN (docs/ci.md, the A/A test): every timed repetition made this many
      * times longer by spinning on the clock inside the timed region; 1: off. */
     double slowdown;
+    /* closure cells: one malloc/free pair of the frame size the runtime allocated last */
+    double *malloc_free;
+    size_t malloc_free_bytes;
     char err[512];
 } measure;
 
@@ -285,6 +289,41 @@ static int time_repetitions(measure *ms)
     return 0;
 }
 
+/* Step 4, closure cells only: what one malloc/free pair of the runtime's frame size costs here,
+ * timed beside the cell (the same process, CPU, clock and number of repetitions), so that the
+ * cell's per-level cost can be set against the allocation it cannot avoid (docs/measurement.md).
+ * The size is that of the last frame the runtime took from malloc (pingpong at depth > 0: a chain
+ * frame). Each pair writes a word of its block, as a frame's header is written, which also keeps
+ * the compiler from removing the pair. Repetitions of `n` pairs, n grown until one lasts
+ * min_rep_ms, after one dropped run. */
+static void time_malloc_free(measure *ms)
+{
+    size_t bytes = cb_cl_frame_bytes_;
+    unsigned reps = ms->m->reps;
+    if (ms->c->impl->style != CB_STYLE_CLOSURE || !bytes || !reps)
+        return;
+    ms->malloc_free = calloc(reps, sizeof *ms->malloc_free);
+    ms->malloc_free_bytes = bytes;
+    uint64_t n = 4096;
+    double min_ns = ms->m->min_rep_ms * 1e6;
+    for (unsigned k = 0, dropped = 0; k < reps;) {
+        uint64_t t0 = cb_clock_now();
+        for (uint64_t i = 0; i < n; i++) {
+            void *p = malloc(bytes);
+            *(volatile uint64_t *)p = i;
+            free(p);
+        }
+        double ns = (double)(cb_clock_now() - t0) * 1e9 / ms->hz;
+        if (ns < min_ns && n < ((uint64_t)1 << 40)) {
+            n = (uint64_t)((double)n * (ns > 0 ? min_ns * CB_BATCH_MARGIN / ns : 2) + 1);
+            continue;
+        }
+        if (!dropped++)
+            continue;
+        ms->malloc_free[k++] = ns / (double)n;
+    }
+}
+
 /* Why kept repetitions were shorter than min_rep_ms, or NULL when none was. */
 static const char *batch_limit_reason(const measure *ms, char *buf, size_t len)
 {
@@ -383,6 +422,11 @@ static json_t *to_json(const measure *ms, json_t *cell)
     json_object_set_new(cell, "memory", cb_mem_json(ms->first.ops));
     if (ms->slowdown > 1) /* never silent: a slowed cell says so */
         json_object_set_new(cell, "test_slowdown", json_real(ms->slowdown));
+    if (ms->malloc_free) {
+        json_object_set_new(cell, "malloc_free_ns", stats_object(ms->malloc_free, ms->m->reps));
+        json_object_set_new(cell, "malloc_free_bytes",
+                            json_integer((json_int_t)ms->malloc_free_bytes));
+    }
     return cell;
 }
 
@@ -450,10 +494,13 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
 
     cb_co_install_fault_reporter(); /* stack overflows named, in every family */
     if (memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0 &&
-        (!cb_impl_plugin_path(c->impl) || plugin_same_work(&ms) == 0))
+        (!cb_impl_plugin_path(c->impl) || plugin_same_work(&ms) == 0)) {
+        time_malloc_free(&ms);
         to_json(&ms, cell);
-    else
+    } else {
         failed(cell, ms.err);
+    }
+    free(ms.malloc_free);
     free(ms.inst);
     free(ms.samples);
     free(ms.create);

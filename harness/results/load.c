@@ -195,7 +195,10 @@ static int check_extras(checker *k, json_t *cell)
         optional_type(k, cell, "rsbsim", JSON_OBJECT, JSON_NULL, "an object or null") ||
         optional_type(k, cell, "counters", JSON_OBJECT, JSON_NULL, "an object or null") ||
         optional_type(k, cell, "create_ns_per_coro", JSON_OBJECT, JSON_NULL,
-                      "an object or null"))
+                      "an object or null") ||
+        optional_type(k, cell, "malloc_free_ns", JSON_OBJECT, JSON_NULL, "an object or null") ||
+        optional_type(k, cell, "malloc_free_bytes", JSON_INTEGER, JSON_NULL,
+                      "an integer or null"))
         return -1;
     json_t *allocs = json_object_get(cell, "heap_allocs_per_op");
     if (allocs && !json_is_number(allocs) && !json_is_null(allocs))

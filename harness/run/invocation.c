@@ -186,7 +186,8 @@ static int same_work(json_t *cell, json_t *invs)
 static json_t *invocation_entry(json_t *m)
 {
     static const char *const keep[] = {"invocation", "sequence", "layout", "ns_per_op",
-                                       "samples_ns_per_op", "create_ns_per_coro", "batch",
+                                       "samples_ns_per_op", "create_ns_per_coro",
+                                       "malloc_free_ns", "batch",
                                        "warmup_reps", "shortest_rep_ms", "preemptions",
                                        "steal_ns_per_rep", "drift_pct", "runtime"};
     json_t *e = json_object();
@@ -209,9 +210,10 @@ static json_t *invocation_entry(json_t *m)
     return e;
 }
 
-/* create_ns_per_coro over the invocations: the median of their medians, its interval from
- * them (each process's median as its one value). */
-static json_t *create_json(json_t *invs)
+/* A per-invocation statistics object (create_ns_per_coro, malloc_free_ns) over the invocations:
+ * the median of their medians, its interval from them (each process's median as its one
+ * value). */
+static json_t *medians_json(json_t *invs, const char *field)
 {
     size_t k = json_array_size(invs), i, reps = 0;
     double *med = cb_xmalloc((k + 1) * sizeof *med);
@@ -220,16 +222,15 @@ static json_t *create_json(json_t *invs)
     json_t *m, *r = NULL;
     json_array_foreach(invs, i, m)
     {
-        med[i] = num(m, "create_ns_per_coro", "median");
-        reps += (size_t)json_integer_value(json_object_get(json_object_get(m, "create_ns_per_coro"),
-                                                           "reps"));
+        med[i] = num(m, field, "median");
+        reps += (size_t)json_integer_value(json_object_get(json_object_get(m, field), "reps"));
         rows[i] = &med[i];
         n[i] = 1;
     }
     cb_estimate e;
     cb_inv_samples s = {rows, n, k};
     if (cb_estimate_cell(&s, &e) == 0)
-        r = stats_json(&e, invs, "create_ns_per_coro", 1, reps);
+        r = stats_json(&e, invs, field, 1, reps);
     free(med);
     free(rows);
     free(n);
@@ -253,7 +254,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     long preempted = 0;
     double steal = 0, shortest = INFINITY, worst_drift = 0;
     size_t nsteal = 0, warm = 0;
-    int limited = 0, have_create = 1;
+    int limited = 0, have_create = 1, have_mf = 1;
     json_t *drift = json_null(), *unstable = json_null(), *limited_why = json_null();
     json_array_foreach(invs, i, m)
     {
@@ -278,6 +279,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
             unstable = json_object_get(m, "unstable");
         }
         have_create &= json_is_object(json_object_get(m, "create_ns_per_coro"));
+        have_mf &= json_is_object(json_object_get(m, "malloc_free_ns"));
         json_array_append_new(entries, invocation_entry(m));
     }
     cb_inv_samples s = {(const double *const *)x, n, k};
@@ -312,7 +314,9 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     json_object_set(cell, "drift_pct", drift);
     json_object_set(cell, "unstable", unstable);
     if (have_create)
-        json_object_set_new(cell, "create_ns_per_coro", create_json(invs));
+        json_object_set_new(cell, "create_ns_per_coro", medians_json(invs, "create_ns_per_coro"));
+    if (have_mf)
+        json_object_set_new(cell, "malloc_free_ns", medians_json(invs, "malloc_free_ns"));
     json_object_set_new(cell, "single_invocation", json_boolean(k == 1));
     json_object_set_new(cell, "invocations_asked", json_integer(asked));
     json_object_set_new(cell, "invocations", entries);

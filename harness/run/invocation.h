@@ -34,7 +34,7 @@ json_t *cb_inv_measure(const cb_cell *c, const cb_measure_opts *m);
 void cb_inv_record(json_t *res, unsigned inv, size_t sequence, const cb_inv_layout *l);
 /* The cell from its invocations' ok results (invs, in order; at least one): the fields of the
  * first, then ns_per_op as the median of the invocations' medians with its ci95 and the
- * variance split, every invocation's own figures under "invocations". A cell whose invocations
+ * variance split (create_ns_per_coro and malloc_free_ns likewise, without the split), every invocation's own figures under "invocations". A cell whose invocations
  * did different work (checksum, suspensions, ops) becomes failed. asked: --invocations. */
 void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked);
 

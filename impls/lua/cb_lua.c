@@ -79,8 +79,6 @@ static void *counted_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (!ptr)
         cb_rt.heap_allocs++;
     cb_rt.heap_live_bytes += nsize - old;
-    if (cb_rt.heap_live_bytes > cb_rt.heap_peak_bytes)
-        cb_rt.heap_peak_bytes = cb_rt.heap_live_bytes;
     return p;
 }
 
