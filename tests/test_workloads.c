@@ -496,22 +496,34 @@ CB_TEST(workload_spawn_frame_sizes)
 /* alloc=pool: a closure task reuses its completed frames instead of calling malloc again. */
 CB_TEST(workload_closure_alloc_pool_reuses_frames)
 {
-    const cb_workload *wl = cb_workload_find("pingpong");
+    /* malloc: a frame per async call; pool: only the first descent's frames. pingpong: 4 chain
+     * calls per switch; await: 5 levels per call (depth 4), one call in 10 suspending. */
+    static const struct {
+        const char *wl, *set[9];
+        uint64_t malloc_min;
+    } pts[] = {{"pingpong", {"depth", "4", "switches", "1000"}, 4000},
+               {"await", {"depth", "4", "suspend_every", "10", "calls", "1000"}, 5000}};
     const cb_impl *im = cb_impl_find("closure");
-    static const char *const m[] = {"depth", "4", "switches", "1000", NULL};
-    static const char *const pl[] = {"depth", "4", "switches", "1000", "alloc", "pool", NULL};
-    cb_params pm, pp;
-    cb_test_params(wl, im, m, &pm);
-    cb_test_params(wl, im, pl, &pp);
-    uint64_t a0 = cb_rt.heap_allocs;
-    outcome om = run_point(wl, im, &pm);
-    uint64_t a1 = cb_rt.heap_allocs;
-    outcome op = run_point(wl, im, &pp);
-    uint64_t a2 = cb_rt.heap_allocs;
-    CB_CHECK_EQ_U64(op.r.checksum, om.r.checksum);
-    /* malloc: a frame per chain call (4 per switch); pool: only the first descent's frames */
-    if (a1 - a0 < 4000 || a2 - a1 > 50)
-        CB_FAIL("allocations: malloc %" PRIu64 ", pool %" PRIu64, a1 - a0, a2 - a1);
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        const cb_workload *wl = cb_workload_find(pts[i].wl);
+        const char *m[11] = {0}, *pl[11] = {0};
+        size_t n = 0;
+        for (; pts[i].set[n]; n++)
+            m[n] = pl[n] = pts[i].set[n];
+        pl[n] = "alloc", pl[n + 1] = "pool";
+        cb_params pm, pp;
+        cb_test_params(wl, im, m, &pm);
+        cb_test_params(wl, im, pl, &pp);
+        uint64_t a0 = cb_rt.heap_allocs;
+        outcome om = run_point(wl, im, &pm);
+        uint64_t a1 = cb_rt.heap_allocs;
+        outcome op = run_point(wl, im, &pp);
+        uint64_t a2 = cb_rt.heap_allocs;
+        CB_CHECK_EQ_U64(op.r.checksum, om.r.checksum);
+        if (a1 - a0 < pts[i].malloc_min || a2 - a1 > 50)
+            CB_FAIL("%s allocations: malloc %" PRIu64 ", pool %" PRIu64, pts[i].wl, a1 - a0,
+                    a2 - a1);
+    }
 }
 
 /* The sm generator re-enters from the root: same nodes, same checksum as the iterator (the

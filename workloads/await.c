@@ -309,6 +309,7 @@ static void *aw_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     aw_cl *w = cb_rt_alloc(sizeof *w);
     memset(w, 0, sizeof *w);
     aw_shared_init(&w->sh, p);
+    w->task.use_pool = cb_impl_cl_pool(p);
     return w;
 }
 
