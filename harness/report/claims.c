@@ -1249,9 +1249,9 @@ static void c_peers(const ctx *c, claim *o)
     }
     cb_append(o->text, sizeof o->text,
               "Over %zu pairs (a point, a peer, and the fastest of corobench's runtimes of the "
-              "peer's family there: asm, asmjmp, ucontext, sm, closure, all in one file): as fast "
-              "(the ratio's interval under %.2f) at %zu, slower beyond that at %zu, undecided at "
-              "%zu. Where a peer is faster by the estimate: %s.",
+              "peer's family there: asm, asmjmp, inline, ucontext, sm, closure, all in one "
+              "file): as fast (the ratio's interval under %.2f) at %zu, slower beyond that at "
+              "%zu, undecided at %zu. Where a peer is faster by the estimate: %s.",
               pairs, 1 + EQUIV, same, slower, open, faster_rows ? "the table below" : "nowhere");
     if (!faster_rows)
         o->table[0] = '\0';
@@ -1792,6 +1792,71 @@ static void c_lua_memory(const ctx *c, claim *o)
     o->v = more ? CB_SUPPORTED : no_more ? CB_CONTRADICTED : CB_INCONCLUSIVE;
 }
 
+/* 19: a stackful switch inlined at the call site costs about as much as a stackless resume.
+ * pingpong at depth 0, distinct sites, symmetric, work=none where both ran it (the switches
+ * alone), else work=chain: inline over sm. inline with fpu=0 where it ran (sm keeps no
+ * floating-point control state either; the issue's bound is on that pair), else with fpu=1, and
+ * the text says so. "About as much" is the ratio's interval under INLINE_MAX (cheaper counts: the
+ * claim answers "stackful must be slower"); above it, contradicted. asmjmp with fpu=0, the
+ * fastest function-call switch, is a note. */
+#define INLINE_MAX 1.30
+#define INLINE_CMD                                                                             \
+    "corobench run --workload pingpong --impl inline,sm,asmjmp --param depth=0 "               \
+    "--param work=none --param fpu=0,1"
+
+static void c_inline(const ctx *c, claim *o)
+{
+    static const char *const works[] = {"none", "chain"}, *const fpus[] = {"0", "1"};
+    json_t *in = NULL, *sm = NULL;
+    const char *work = NULL, *fpu = NULL;
+    for (size_t w = 0; w < 2 && !in; w++) {
+        sm = findf(c, PP, "sm", "plain", DISTINCT " depth=0 work=%s", works[w]);
+        for (size_t f = 0; f < 2 && sm && !in; f++)
+            if ((in = findf(c, PP, "inline", "plain", DISTINCT " depth=0 work=%s fpu=%s",
+                            works[w], fpus[f])))
+                work = works[w], fpu = fpus[f];
+    }
+    if (!in) {
+        not_measured(o, "pingpong cells of inline and sm at depth 0 (distinct sites)",
+                     INLINE_CMD);
+        return;
+    }
+    json_t *two[2] = {in, sm};
+    if (untimed(o, two, 2, INLINE_CMD))
+        return;
+    iv r = ratio_iv(in, sm);
+    cb_append(o->text, sizeof o->text,
+              "pingpong, depth 0, distinct sites, work=%s: inline (fpu=%s) %.2f ns per switch, "
+              "sm %.2f ns per resume (inline over sm ",
+              work, fpu, median(in), median(sm));
+    ratio_text(o->text, sizeof o->text, r, in, sm);
+    cb_append(o->text, sizeof o->text, "; under %.2f supports).", INLINE_MAX);
+    if (!strcmp(fpu, "1"))
+        cb_append(o->text, sizeof o->text,
+                  " No inline cell with fpu=0 here: this one also keeps MXCSR and the x87 "
+                  "control word per coroutine, which sm does not.");
+    json_t *f1 = findf(c, PP, "inline", "plain", DISTINCT " depth=0 work=%s fpu=1", work);
+    if (f1 && f1 != in && isfinite(median(f1))) {
+        cb_append(o->text, sizeof o->text,
+                  " With fpu=1 (the FPU control words kept per coroutine): %.2f ns (", median(f1));
+        ratio_text(o->text, sizeof o->text, ratio_iv(f1, sm), f1, sm);
+        cb_append(o->text, sizeof o->text, " sm's).");
+    }
+    json_t *aj = findf(c, PP, "asmjmp", "plain", DISTINCT " depth=0 work=%s fpu=%s", work, fpu);
+    if (aj && isfinite(median(aj))) {
+        cb_append(o->text, sizeof o->text,
+                  " asmjmp, the fastest switch through a call, with fpu=%s: %.2f ns (inline over "
+                  "asmjmp ",
+                  fpu, median(aj));
+        ratio_text(o->text, sizeof o->text, ratio_iv(in, aj), in, aj);
+        cb_append(o->text, sizeof o->text, ").");
+    }
+    o->v = !r.ok                   ? CB_INCONCLUSIVE
+           : r.hi < INLINE_MAX     ? CB_SUPPORTED
+           : r.lo > INLINE_MAX     ? CB_CONTRADICTED
+                                   : CB_INCONCLUSIVE;
+}
+
 typedef struct claim_def {
     const char *id; /* its fixtures: tests/claims/<id>/ */
     const char *sentence;
@@ -1864,6 +1929,9 @@ static const claim_def claims[] = {
      "Lua keeps a whole state per coroutine, so it costs more memory (against the C families' "
      "coroutines that keep only their frames).",
      c_lua_memory, ALL_VERDICTS, {"spawn-memory"}},
+    {"inline",
+     "A stackful switch inlined at the call site costs about as much as a stackless resume.",
+     c_inline, ALL_VERDICTS, {NULL}},
 };
 
 enum { NCLAIMS = sizeof claims / sizeof claims[0] };
