@@ -6,8 +6,8 @@
  *    .dat files gnuplot drew it from) as a table behind a <details> click, and links to a plot
  *    turned into links to it on the page;
  *  - tables sortable by a click on a column's header (a few lines of inline script);
- *  - each implementation's name in a table's header or first column marked with its colour
- *    (style.c, the plots' colours).
+ *  - a table cell that starts with an implementation's name marked with its colour (style.c,
+ *    the plots' colours).
  * Nothing is fetched: no external script, style sheet, font or image. */
 #include <ctype.h>
 #include <stdio.h>
@@ -143,10 +143,14 @@ static void inline_md(FILE *out, const char *s, size_t n)
         fputs("</strong>", out);
 }
 
-/* "stack bytes" -> "stack-bytes": an id for a heading. */
+/* "stack bytes (per op)" -> "stack-bytes": an id for a heading, from its words before any
+ * parenthesis. */
 static void slug(FILE *out, const char *s, size_t n)
 {
     int dash = 0;
+    const char *paren = memchr(s, '(', n);
+    if (paren && paren > s)
+        n = (size_t)(paren - s);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (isalnum(c)) {
@@ -226,8 +230,7 @@ static void table(FILE *out, char **lines, size_t n)
         fputs("<tr>", out);
         for (size_t k = 0; k < m; k++) {
             fputs(k < 64 && right[k] ? "<td class=\"r\">" : "<td>", out);
-            if (!k)
-                impl_swatch(out, cell[k], len[k]);
+            impl_swatch(out, cell[k], len[k]);
             inline_md(out, cell[k], len[k]);
             fputs("</td>", out);
         }

@@ -312,19 +312,29 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
     }
 }
 
-/* "18.7 ±0.4": a cell's median and half its 95% interval's width (the interval is about the
- * estimate on a log scale, so not quite symmetric: the half-width is its size); the median alone
- * for a cell of one invocation. */
+/* "18.7 ±0.4": a cell's median and half its 95% interval's width; "18.7 [12.1, 96.3]" when the
+ * interval is lopsided (it is built about the estimate on a log scale: the two sides differ by
+ * more than a fifth), where a ± would misstate it; the median alone for a cell of one
+ * invocation. */
 static void value_pm(json_t *c, char *buf, size_t len)
 {
     json_t *ns = json_object_get(c, "ns_per_op"), *ci = json_object_get(ns, "ci95");
     char v[32], h[32];
     num3(json_number_value(json_object_get(ns, "median")), v, sizeof v);
     if (json_is_array(ci)) {
-        num3((json_number_value(json_array_get(ci, 1)) - json_number_value(json_array_get(ci, 0))) /
-                 2,
-             h, sizeof h);
-        snprintf(buf, len, "%s ±%s", v, h);
+        double m = json_number_value(json_object_get(ns, "median")),
+               lo = json_number_value(json_array_get(ci, 0)),
+               hi = json_number_value(json_array_get(ci, 1));
+        double a = m - lo, b = hi - m;
+        if (a > 0 && b > 0 && (a > b ? a / b : b / a) <= 1.2) {
+            num3((hi - lo) / 2, h, sizeof h);
+            snprintf(buf, len, "%s ±%s", v, h);
+        } else {
+            char l[32], u[32];
+            num3(lo, l, sizeof l);
+            num3(hi, u, sizeof u);
+            snprintf(buf, len, "%s [%s, %s]", v, l, u);
+        }
     } else
         snprintf(buf, len, "%s", v);
 }
@@ -351,7 +361,8 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
         return;
     }
     const char *unit = cb_results_unit(cells, wl);
-    fprintf(out, "\n## %s at a glance (ns per %s; ±: half the 95%% interval)\n\n| point | direct "
+    fprintf(out, "\n## %s at a glance\n\nns per %s; ±: half the 95%% interval, [lo, hi] where "
+                 "lopsided; direct: its median.\n\n| point | direct "
                  "| fastest stackful | fastest stackless | stackful / stackless [95%%] |\n"
                  "|---|---:|---:|---:|---:|\n",
             wl, unit ? unit : "op, as each point says");
@@ -387,8 +398,9 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
                 cb_append(vary, sizeof vary, "%s%s", *vary ? " " : "", tok);
         }
         char d[128] = "-", b[2][200] = {"-", "-"}, ratio[96] = "-";
-        if (direct)
-            value_pm(direct, d, sizeof d);
+        if (direct) /* the baseline's median: context, not the comparison */
+            num3(json_number_value(json_object_get(json_object_get(direct, "ns_per_op"), "median")),
+                 d, sizeof d);
         for (int f = 0; f < 2; f++)
             if (best[f]) {
                 char v[128];
@@ -397,13 +409,21 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             }
         cb_estimate e;
         if (best[0] && best[1] && !cb_cell_ratio(best[0], best[1], &e)) {
-            if (e.ok)
-                snprintf(ratio, sizeof ratio, "%.2fx [%.2f, %.2f]", e.est, e.lo, e.hi);
-            else
+            if (e.ok) {
+                char l[32], u[32];
+                num3(e.lo, l, sizeof l);
+                num3(e.hi, u, sizeof u);
+                snprintf(ratio, sizeof ratio, "%.2fx [%s, %s]", e.est, l, u);
+            } else
                 snprintf(ratio, sizeof ratio, "%.2fx", e.est);
         }
-        fprintf(out, "| %s | %s | %s | %s | %s |\n", *vary ? vary : "(one point)", d, b[0], b[1],
-                ratio);
+        /* a workload whose points differ in their unit: each row names its own */
+        json_t *any = best[0] ? best[0] : best[1] ? best[1] : direct;
+        char pt[400];
+        snprintf(pt, sizeof pt, "%s", *vary ? vary : "(one point)");
+        if (!unit && any && cb_str(any, "unit"))
+            cb_append(pt, sizeof pt, " /%s", cb_str(any, "unit"));
+        fprintf(out, "| %s | %s | %s | %s | %s |\n", pt, d, b[0], b[1], ratio);
     }
     json_decref(rows);
 }
