@@ -187,15 +187,15 @@ static size_t split_row(const char *line, const char **cell, size_t *len, size_t
     return n;
 }
 
-/* A cell that names an implementation ("sm", "asm (jmpret)", "asm stack=16384") gets its
- * colour's swatch. */
+/* A cell that names an implementation ("sm", "asm (jmpret)", "asm stack=16384", "asm,
+ * ucontext") gets its colour's swatch. */
 static void impl_swatch(FILE *out, const char *s, size_t n)
 {
     size_t w = 0;
     while (w < n && (isalnum((unsigned char)s[w]) || s[w] == '-' || s[w] == '_'))
         w++;
-    if (!w || w > 60 || (w < n && s[w] != ' '))
-        return;
+    if (!w || w > 60 || (w < n && s[w] != ' ' && s[w] != ','))
+        return; /* "asm, ucontext": series drawn as one line take the first one's colour */
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)w, s);
     size_t ns;
