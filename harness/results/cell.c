@@ -71,7 +71,7 @@ double cb_cell_direct_ns(json_t *cells, json_t *cell)
 
 const char cb_cell_flags_legend[] =
     "flags: P preempted during the kept repetitions, S steal time by the hypervisor,\n"
-    "D drift over 3% between the first and second half of the samples (unstable), "
+    "D drift over 3% between the first and second half of the samples (unstable),\n"
     "B repetitions shorter than min_rep_ms (batch limited)";
 
 const char *cb_cell_flags(json_t *cell, char *buf, size_t len)
