@@ -7,6 +7,7 @@
 #include "interval.h"
 
 #include "harness/common/alloc.h"
+#include "harness/common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static double median_inplace(double *x, size_t n)
             x[j] = v;
         }
     }
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+    return n % 2 ? x[n / 2] : cb_midpoint(x[n / 2 - 1], x[n / 2]);
 }
 
 /* t(0.975, df) for df = 1..30; beyond, 1.96 + 2.4 / df is within 0.002 of it. */

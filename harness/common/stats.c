@@ -18,7 +18,7 @@ double cb_median(const double *x, size_t n)
     double *s = cb_xmalloc(n * sizeof *s);
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
-    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    double m = n % 2 ? s[n / 2] : cb_midpoint(s[n / 2 - 1], s[n / 2]);
     free(s);
     return m;
 }

@@ -298,7 +298,8 @@ static double slope(const long *x, const double *y, size_t n)
             return NAN;
         xd[i] = (double)x[i];
     }
-    return n >= 2 && cb_rsbfit_line_fit(xd, y, n, &l) ? l.cost : NAN;
+    /* Finite times can still overflow the fit's sums (1e308 ns): no slope then either. */
+    return n >= 2 && cb_rsbfit_line_fit(xd, y, n, &l) && isfinite(l.cost) ? l.cost : NAN;
 }
 
 static void not_measured(claim *o, const char *what, const char *command)
@@ -421,10 +422,18 @@ static void c_depth(const ctx *c, claim *o)
            *b = findf(c, PP, "asm", "plain", SAME " depth=%ld", D);
     iv gd = ratio_iv(a, a0), gs = ratio_iv(b, b0), x = ratio_iv(a, b);
     double sd = slope(d, td, m), ss = slope(d, ts, m), share = ss / sd;
-    cb_append(o->text, sizeof o->text,
-              "asm, depth %ld..%ld: each level adds %.1f ns per switch with distinct sites and "
-              "%.1f ns with the same sites (%.0f%% of it)",
-              d0, D, sd, ss, sd > 0 ? 100 * share : NAN);
+    if (isfinite(sd) && isfinite(ss))
+        cb_append(o->text, sizeof o->text,
+                  "asm, depth %ld..%ld: each level adds %.1f ns per switch with distinct sites "
+                  "and %.1f ns with the same sites",
+                  d0, D, sd, ss);
+    else
+        cb_append(o->text, sizeof o->text,
+                  "asm, depth %ld..%ld: the cost per level has no finite value (its times "
+                  "overflow a double's arithmetic)",
+                  d0, D);
+    if (isfinite(sd) && isfinite(ss) && sd > 0)
+        cb_append(o->text, sizeof o->text, " (%.0f%% of it)", 100 * share);
     if (rsb)
         cb_append(o->text, sizeof o->text,
                   "; simulated mispredicted returns per level: %.2f and %.2f", slope(d, md, m),
