@@ -125,13 +125,11 @@ CB_TEST(cli_help_every_command)
     }
     /* The options each parser names (run and calibrate: getopt's table; the others: their
      * usage in the message), each with a row. */
-    const char *const *bad[] = {
-        (const char *const[]){"run", "--bogus", NULL},
-        (const char *const[]){"calibrate", "--bogus", NULL},
-        (const char *const[]){"export", "x.json", "--bogus", NULL},
-        (const char *const[]){"report", "x.json", "--bogus", NULL},
-        (const char *const[]){"compare", "a", "b", "--bogus", NULL},
-        (const char *const[]){"list", "--bogus", NULL},
+    /* Five words a row (the rest NULL): the call below passes all five. */
+    static const char *const bad[][5] = {
+        {"run", "--bogus"},          {"calibrate", "--bogus"},
+        {"export", "x.json", "--bogus"}, {"report", "x.json", "--bogus"},
+        {"compare", "a", "b", "--bogus"}, {"list", "--bogus"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *const *a = bad[i];
@@ -884,12 +882,20 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     snprintf(dat, sizeof dat, "%s/pingpong-mispredict-0.dat", plots);
     char *mis = cb_test_slurp(dat);
     CB_CHECK(mis != NULL);
-    CB_CHECK_CONTAINS(mis, "\n\"asm, ucontext\"\n");
+    /* Under AddressSanitizer asmjmp's counts gain the instrumentation's returns and join them
+     * ("asm, asmjmp, ucontext"): the merged label starts with asm and names ucontext. */
+    const char *merged = strstr(mis, "\n\"asm, ");
+    CB_CHECK(merged != NULL);
+    const char *eol = strchr(merged + 1, '\n');
+    CB_CHECK(eol && memmem(merged, (size_t)(eol - merged), "ucontext\"", 9));
     CB_CHECK(!strstr(mis, "\n\"ucontext\"\n"));
     free(mis);
-    CB_CHECK_CONTAINS(text, "drawn as one line (they overlap: equal within 1%, or 0.5% of a "
-                            "linear axis) in simulated / hardware mispredicted returns per "
-                            "switch, sites=distinct: asm, ucontext");
+    const char *said = strstr(text, "drawn as one line (they overlap: equal within 1%, or 0.5% "
+                                    "of a linear axis) in simulated / hardware mispredicted "
+                                    "returns per switch, sites=distinct: asm, ");
+    CB_CHECK(said != NULL);
+    eol = strchr(said, '\n');
+    CB_CHECK(eol && memmem(said, (size_t)(eol - said), "ucontext", 8));
     /* The same report as one HTML page: self-contained (nothing fetched), the summary and the
      * claims, sortable tables, each drawn plot inline with its data behind a click, the
      * implementations' colours. */

@@ -268,8 +268,8 @@ int cb_cmd_list(int argc, char **argv)
         for (size_t i = 0; i < cb_nimpls; i++) {
             const cb_impl *im = &cb_impls[i];
             const char *why = cb_impl_unavailable(im);
-            printf("  %-11s %-9s %s%s\n", im->name, cb_impl_family(im),
-                   why ? "unavailable: " : "available", why ? why : "");
+            list_line(wide, "  %-11s %-9s %s%s", im->name, cb_impl_family(im),
+                      why ? "unavailable: " : "available", why ? why : "");
             list_line(wide, "      %s", im->description ? im->description
                                                          : im->backend->description);
             print_params(im->params, wide);
