@@ -58,6 +58,13 @@ static void check_section(json_t *doc, size_t k, cb_verdict v, const char *path)
     const char *w = r ? strstr(r, want) : NULL;
     if (!w || w > end)
         CB_FAIL("%s: the summary row of claim %zu lacks %s", path, k + 1, want);
+    /* No figure printed as printf's non-finite spellings ("nan", "inf%" was claim 2's open
+     * upper bound): a claim says in words what has no value. */
+    static const char *const bad[] = {"nan", "inf%", "inf]", "infx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (strstr(text, bad[i]))
+            CB_FAIL("%s: the claims print '%s': ...%.60s", path, bad[i],
+                    strstr(text, bad[i]) - (strstr(text, bad[i]) - text > 40 ? 40 : 0));
     free(text);
 }
 

@@ -503,8 +503,10 @@ static void c_jmpret(const ctx *c, claim *o)
     cell_text(o->text, sizeof o->text, J);
     cb_append(o->text, sizeof o->text, ", removing %.0f%% of the difference", 100 * removed);
     int ok = P.ok && S.ok && J.ok;
-    if (ok)
+    if (ok && isfinite(hi))
         cb_append(o->text, sizeof o->text, " [%.0f%%, %.0f%%]", 100 * lo, 100 * hi);
+    else if (ok) /* the intervals of distinct and same overlap: no upper bound (was "inf%") */
+        cb_append(o->text, sizeof o->text, " [%.0f%%, no upper bound]", 100 * lo);
     cb_append(o->text, sizeof o->text, " (most: %.0f%% or more).", 100 * MOST);
     if (decide(cost, DIFF) != D_SLOWER || !ok) {
         o->v = CB_INCONCLUSIVE;
