@@ -1,7 +1,7 @@
 # Shared by the plots/*.gp scripts (loaded by them; not run alone): the terminal from the output's
 # extension (.svg: SVG, anything else: PNG), size W x H, the line styles, a grid and the key
 # outside the data.
-# Line styles: the report (harness/report/style.c, the one place they are defined) passes every
+# Line styles: the report (harness/common/style.c, the one place they are defined) passes every
 # implementation's colour and point type as lt_colours and lt_points, linetype k for its entry k,
 # and for each data file VAR the linetype of each of its series as VAR_lt ("3 1 7"), so an
 # implementation has the same colour and point in every plot. Run by hand without them, series i

@@ -1,15 +1,20 @@
 # Return-stack calibration: the measured plain time per switch (points) and the plain time the
 # calibrated model predicts from each twin (docs/rsb.md, "Two twins"): jmpret + cost x simulated
 # mispredictions (dashed), and plain at sites=same + cost x the difference in simulated
-# mispredictions (solid, sites=distinct only), per depth, one colour per implementation and sites.
+# mispredictions (solid, sites=distinct only), per depth. Each implementation in its colour and
+# point type from the scheme every plot uses (harness/common/style.c), which the data carries in
+# columns 5 and 6 of each block: filled points at sites=distinct, open ones at sites=same.
 # usage: gnuplot -e "data='rsb-calibration.dat'; out='rsb-calibration.png'; subtitle='circular 32'" plots/rsb-calibration.gp
 # The data comes from `corobench calibrate --data FILE` (docs/rsb.md, "Calibration").
 if (!exists("data")) data = 'rsb-calibration.dat'
 if (!exists("out")) out = 'rsb-calibration.png'
 if (!exists("subtitle")) subtitle = ''
 set terminal pngcairo size 900,600 noenhanced
-array C[4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
-do for [k=1:4] { set linetype k linecolor rgb C[k] linewidth 1.5 pointtype k }
+do for [k=1:4] {
+    stats data index k-1 using 5:6 nooutput
+    set linetype k linecolor rgb int(STATS_min_x) linewidth 1.5 pointtype int(STATS_min_y) \
+        pointsize 1.2
+}
 set output out
 # The CPU key on a line of its own: after the sentence it ran past the 900-pixel width.
 set title "return-stack calibration: measured plain time vs. the model's prediction".(strlen(subtitle) ? "\n".subtitle : "")

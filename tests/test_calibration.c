@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/common/style.h"
 #include "harness/measure/rsbcal.h"
 #include "impls/root.h"
 #include "test.h"
@@ -446,8 +447,10 @@ CB_TEST_T(calibrate_small_sweep_file_first_latest_untouched, 600)
     snprintf(bin, sizeof bin, "%s/bin/corobench", cb_test_root());
     /* rsb_calibrate_small_sweep's sweep (3 runs, 3 repetitions); on a loaded machine the fit
      * of so short a sweep can still find no candidate, so one more try. */
+    char dat[300];
+    snprintf(dat, sizeof dat, "%s/cal.dat", dir);
     char *a[] = {bin, "calibrate", "--max-depth", "6", "--switches", "400", "--reps", "3",
-                 "--min-rep-ms", "1", "-o", out_path, NULL};
+                 "--min-rep-ms", "1", "-o", out_path, "--data", dat, NULL};
     memcpy(pipe_argv, a, sizeof a);
     cb_proc p;
     cb_proc_result res;
@@ -479,9 +482,36 @@ CB_TEST_T(calibrate_small_sweep_file_first_latest_untouched, 600)
     int lower = json_integer_value(json_object_get(fit, "entries_tied_up_to")) >
                 json_integer_value(json_object_get(fit, "entries"));
     CB_CHECK_EQ_INT(strstr(res.err, "runs will not adopt this calibration") != NULL, lower);
+    /* The plot data (plots/rsb-calibration.gp) carries each block's style from the one scheme
+     * every plot uses (style.c): the implementation's colour and point type, its open twin at
+     * sites=same. */
+    char *data = cb_test_slurp(dat);
+    CB_CHECK(data != NULL);
+    static const char *const impls[] = {"asm", "asmjmp"}, *const sites[] = {"distinct", "same"};
+    size_t nstyles;
+    const cb_plot_style *sty = cb_plot_styles(&nstyles);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            char head[64], row[64];
+            snprintf(head, sizeof head, "\"%s sites=%s\"\n", impls[i], sites[j]);
+            const char *b = strstr(data, head);
+            if (!b)
+                CB_FAIL("no block %s in %s", head, dat);
+            const cb_plot_style *st = &sty[cb_plot_linetype(impls[i]) - 1];
+            const char *row0 = strchr(strchr(b, '\n') + 1, '\n') + 1; /* after the # line */
+            const char *eol = strchr(row0, '\n');
+            snprintf(row, sizeof row, " %ld %d", strtol(st->colour + 1, NULL, 16),
+                     j ? cb_plot_point_open(st->point) : st->point);
+            if (!eol || (size_t)(eol - row0) < strlen(row) ||
+                memcmp(eol - strlen(row), row, strlen(row)))
+                CB_FAIL("block %s: first row '%.*s' does not end in '%s'", head,
+                        eol ? (int)(eol - row0) : 0, row0, row);
+        }
+    CB_CHECK(cb_plot_point_open(7) == 6 && cb_plot_point_open(9) == 8);
+    free(data);
     /* Nothing of the sweep's left beside it. */
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = \"$(printf 'cal.json\\nlatest.json')\"", dir);
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = \"$(printf 'cal.dat\\ncal.json\\nlatest.json')\"", dir);
     CB_CHECK_EQ_INT(system(cmd), 0);
     json_decref(doc);
     cb_proc_result_free(&res);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "harness/report/claims.h"
-#include "harness/report/style.h"
+#include "harness/common/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
 #include "impls/closure.h"
@@ -1890,7 +1890,7 @@ CB_TEST_T(invocations_test_slowdown_knob, 120)
     unlink(out);
 }
 
-/* The plots' styles (harness/report/style.c): one per implementation, a build variant with its
+/* The plots' styles (harness/common/style.c): one per implementation, a build variant with its
  * implementation's, every listed implementation its own colour, and a name the table lacks a
  * spare of its own, the same each time. */
 CB_TEST(report_style_one_per_impl)
@@ -1910,7 +1910,7 @@ CB_TEST(report_style_one_per_impl)
         size_t lt = cb_plot_linetype(im->name);
         CB_CHECK(lt >= 1 && lt <= n);
         if (!s[lt - 1].impl || strcmp(s[lt - 1].impl, im->name))
-            CB_FAIL("implementation %s has no style of its own in harness/report/style.c",
+            CB_FAIL("implementation %s has no style of its own in harness/common/style.c",
                     im->name);
     }
     size_t a = cb_plot_linetype("plugin-a"), b = cb_plot_linetype("plugin-b");

@@ -16,7 +16,7 @@
 
 #include "harness/common/alloc.h"
 #include "html.h"
-#include "style.h"
+#include "harness/common/style.h"
 
 static void esc(FILE *out, const char *s, size_t n)
 {

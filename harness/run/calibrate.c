@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "harness/common/alloc.h"
+#include "harness/common/style.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
@@ -666,15 +667,24 @@ static void print_table(json_t *doc, FILE *out)
                  "- its mispredicted)) / plain - 1\n");
 }
 
-/* gnuplot data: one block per (impl, sites): depth, the measured plain time, and the plain time
- * predicted from each twin (NaN where it has none). */
+/* gnuplot data: one block per (impl, sites): depth, the measured plain time, the plain time
+ * predicted from each twin (NaN where it has none), and the block's style from the one scheme
+ * every plot uses (harness/common/style.c): the implementation's colour (0xRRGGBB as an
+ * integer) and point type, filled at sites=distinct, its open twin at sites=same. */
 static int write_data(json_t *doc, cb_out *out)
 {
     FILE *f = cb_out_stream(out);
     static const char *const impls[] = {"asm", "asmjmp"}, *const sites[] = {"distinct", "same"};
+    size_t nstyles;
+    const cb_plot_style *sty = cb_plot_styles(&nstyles);
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++) {
-            fprintf(f, "\"%s sites=%s\"\n# depth plain_ns jmpret_model_ns sites_model_ns\n",
+            const cb_plot_style *st = &sty[cb_plot_linetype(impls[a]) - 1];
+            long colour = strtol(st->colour + 1, NULL, 16);
+            int point = b ? cb_plot_point_open(st->point) : st->point;
+            fprintf(f,
+                    "\"%s sites=%s\"\n# depth plain_ns jmpret_model_ns sites_model_ns colour "
+                    "point\n",
                     impls[a], sites[b]);
             size_t i;
             json_t *p;
@@ -688,9 +698,10 @@ static int write_data(json_t *doc, cb_out *out)
                         json_number_value(json_object_get(p, "plain_ns")),
                         json_number_value(json_object_get(p, "jmpret_model_ns")));
                 if (json_is_number(s))
-                    fprintf(f, "%.3f\n", json_number_value(s));
+                    fprintf(f, "%.3f", json_number_value(s));
                 else
-                    fputs("NaN\n", f);
+                    fputs("NaN", f);
+                fprintf(f, " %ld %d\n", colour, point);
             }
             fputs("\n\n", f);
         }

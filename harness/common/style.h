@@ -19,4 +19,8 @@ const cb_plot_style *cb_plot_styles(size_t *n);
  * spare, the same one each time it is asked within one process. */
 size_t cb_plot_linetype(const char *series);
 
+/* The open twin of a filled point type (7, a filled circle: 6, an open one), for a second series
+ * of one implementation in one plot; a point type with no open twin is returned as it is. */
+int cb_plot_point_open(int point);
+
 #endif

@@ -76,3 +76,9 @@ size_t cb_plot_linetype(const char *series)
     }
     return first + 1; /* more unknown names than spares: they share the first */
 }
+
+int cb_plot_point_open(int point)
+{
+    /* gnuplot's pngcairo/svg types 5..15: odd filled, the even one below it its outline */
+    return point >= 5 && point <= 15 && point % 2 ? point - 1 : point;
+}
