@@ -922,6 +922,12 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     char swatch[64];
     snprintf(swatch, sizeof swatch, "class=\"sw\" style=\"background:%s\"", sm_hex);
     CB_CHECK_CONTAINS(page, swatch);
+    /* Swatches mark labels, not prose that starts with a name: claim 4's text in the claims
+     * table ("ucontext is far slower ...") has none; a labelled figure ("sm 20.8 ns") has. */
+    CB_CHECK_CONTAINS(page, "<td>ucontext is far slower");
+    CB_CHECK(!strstr(page, "</span>ucontext is far slower"));
+    snprintf(swatch, sizeof swatch, "style=\"background:%s\"></span>sm ", sm_hex);
+    CB_CHECK_CONTAINS(page, swatch);
     /* Nothing fetched: no source, link or import; "http" only in the SVGs' namespaces. */
     CB_CHECK(!strstr(page, " src=") && !strstr(page, "<link") && !strstr(page, "@import") &&
              !strstr(page, "url("));

@@ -187,8 +187,11 @@ static size_t split_row(const char *line, const char **cell, size_t *len, size_t
     return n;
 }
 
-/* A cell that names an implementation ("sm", "asm (jmpret)", "asm stack=16384", "asm,
- * ucontext") gets its colour's swatch. */
+/* A cell that is an implementation's label ("sm", "asm (jmpret)", "asm stack=16384", "asm,
+ * ucontext", "sm 20.8 ns", "asm 106.1 [98.0, 120.3]") gets its colour's swatch; a cell of prose
+ * that happens to start with a name ("ucontext is far slower ...", claim 4's text) does not:
+ * after the name only a variant in parentheses, NAME=VALUE, a figure or another name may
+ * follow. */
 static void impl_swatch(FILE *out, const char *s, size_t n)
 {
     size_t w = 0;
@@ -196,6 +199,16 @@ static void impl_swatch(FILE *out, const char *s, size_t n)
         w++;
     if (!w || w > 60 || (w < n && s[w] != ' ' && s[w] != ','))
         return; /* "asm, ucontext": series drawn as one line take the first one's colour */
+    if (w + 1 < n && s[w] == ' ') {
+        const char *t = s + w + 1;
+        size_t tn = n - w - 1, word = 0;
+        while (word < tn && t[word] != ' ' && t[word] != ',')
+            word++;
+        int figure = isdigit((unsigned char)t[0]) || strchr("([+-", t[0]) ||
+                     (tn > 1 && !memcmp(t, "\xc2\xb1", 2)); /* "(jmpret)", "20.8", "[lo, hi]", "±" */
+        if (!figure && !memchr(t, '=', word))
+            return; /* a word of prose */
+    }
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)w, s);
     size_t ns;
