@@ -2,7 +2,8 @@
 # The one command: install missing Debian packages, build, run the default suite, write results.
 #   ./run.sh                 the default suite (5.4 CPU minutes; 17 minutes at load average 10
 #                            on a shared 2-core VM)
-#   ./run.sh --quick         a small grid (under 30 seconds once built)
+#   ./run.sh --quick         a small grid (2 to 3 minutes once built on a shared 2-core VM:
+#                            1 min 41 s, 54 CPU seconds, at load average 9)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
 #   ./run.sh --ci            one results file for a CI gate: a small grid of the C implementations
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --calibrate) calibrate=1; shift ;;
     --ci) ci=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
