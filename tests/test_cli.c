@@ -194,6 +194,32 @@ static json_t *field(json_t *obj, const char *key, int type)
     return v;
 }
 
+/* The cells of results file PATH whose status is not ok or unsupported, each with its error. */
+static const char *failed_cells(const char *path)
+{
+    static char buf[4096];
+    json_t *doc = json_load_file(path, 0, NULL), *cell;
+    size_t i, len = 0;
+    buf[0] = '\0';
+    if (!doc)
+        return "no results file";
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        const char *st = json_string_value(json_object_get(cell, "status"));
+        if (!st || !strcmp(st, "ok") || !strcmp(st, "unsupported") || len >= sizeof buf - 1)
+            continue;
+        char *params = json_dumps(json_object_get(cell, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s %s %s: %s; ",
+                                json_string_value(json_object_get(cell, "workload")),
+                                json_string_value(json_object_get(cell, "impl")),
+                                params ? params : "?", st,
+                                json_string_value(json_object_get(cell, "error")));
+        free(params);
+    }
+    json_decref(doc);
+    return buf;
+}
+
 CB_TEST_T(cli_quick_run_json_schema, 600)
 {
     char out[256];
@@ -201,6 +227,8 @@ CB_TEST_T(cli_quick_run_json_schema, 600)
     /* --timeout 240: thread spawn's 10,000 threads took 33-65 s on a loaded 2-core VM, past the
      * 60 s default; this test is about the schema, not the time. */
     cb_test_cli c = cb_test_corobench("run", "--quick", "--timeout", "240", "-o", out, NULL);
+    if (c.status == 1) /* a cell failed or timed out: its error, not the first progress lines */
+        CB_FAIL("quick run exit 1: %s", failed_cells(out));
     if (c.status != 0)
         CB_FAIL("quick run exit %d: %s", c.status, c.err);
     CB_CHECK_CONTAINS(c.out, "pingpong");
