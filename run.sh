@@ -162,8 +162,13 @@ for run in pingpong workloads; do
     fi
     [ "$run_status" -eq 0 ] || status=1
 done
-ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
-echo "run.sh: results in $out (pingpong; results/latest.json points at it) and $wl_out"
+# -- --dry-run: each stage prints its plan and its estimated time; nothing is written or reported
+dry=0
+user_gave --dry-run && dry=1
+if [ "$dry" -eq 0 ]; then
+    ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
+    echo "run.sh: results in $out (pingpong; results/latest.json points at it) and $wl_out"
+fi
 reports=("$out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
@@ -183,17 +188,22 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
                    --param await.calls=20000 --invocations 3 --reps 3 --min-rep-ms 2)
     lang_status=0
     stage=$((stage + 1))
+    # the user's arguments reach this stage as they reach the others (-- --dry-run plans it too)
+    own=(--pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table)
+    drop_given own
     COROBENCH_STAGE="stage $stage/$nstages: languages" \
-        bin/corobench run --pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" \
-        --no-table || lang_status=$?
+        bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || lang_status=$?
     if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
         exit "$lang_status"
     fi
     [ "$lang_status" -eq 0 ] || status=1
-    ln -sfn "$(basename "$out")" results/latest.json # the main run's, not the languages'
-    echo "run.sh: the languages' runtimes in $lang_out"
+    if [ "$dry" -eq 0 ]; then
+        ln -sfn "$(basename "$out")" results/latest.json # the main run's, not the languages'
+        echo "run.sh: the languages' runtimes in $lang_out"
+    fi
     reports+=("$lang_out")
 fi
+[ "$dry" -eq 0 ] || exit "$status"
 
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
 # all derived from the JSON.
