@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
-#   ./run.sh                 the default suite (5.4 CPU minutes; 17 minutes at load average 10
-#                            on a shared 2-core VM)
-#   ./run.sh --quick         a small grid (2 to 3 minutes once built on a shared 2-core VM:
-#                            1 min 41 s, 54 CPU seconds, at load average 9)
+#   ./run.sh                 the default suite (5 minutes on 2 cores: 300 s wall, 226 CPU
+#                            seconds at load average 4 on a shared 2-core VM)
+#   ./run.sh --quick         a small grid (72 s once built, same machine)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
 #   ./run.sh --ci            one results file for a CI gate: a small grid of the C implementations
@@ -84,7 +83,7 @@ status=0
 # pingpong in both build variants (ret and jmp-return, side by side) with simulated return-stack
 # counts (docs/rsb.md; x86-64 only, where make builds the variant binaries), the claims about
 # the return stack being pingpong's; recursive, spawn and io in the plain build only, which keeps
-# the suite within 3 minutes. pingpong runs 20,000 switches per instance (ucontext, about
+# the suite within 5 minutes. pingpong runs 20,000 switches per instance (ucontext, about
 # 0.3-1.3 us per switch, stays short; batching makes every repetition last 10 ms anyway); io
 # sends 50 messages per connection; spawn runs both layouts (docs/memory.md): aligned, the
 # regular layout's best case, and offset, every stack top and stackless frame moved by a seeded
@@ -104,22 +103,25 @@ wl_grid=(--workload recursive,spawn,io,pingpong,pipeline
          --param pingpong.mode=asymmetric --param pingpong.depth=0,8,16,32
          --param pingpong.switches=20000 --param pipeline.stages=4,32
          --param pipeline.sched=fifo,direct --param pipeline.items=500)
-# Every cell in 3 processes (interleaved; docs/measurement.md, "Invocations") of 3 repetitions
-# each (pingpong's of at least 5 ms): the process is where this machine's variance is, so that is
-# where the repetitions go, and fewer per process pay for the processes (issue 18: the suite
-# within 5 minutes on 2 cores). --quick: fewer points, 3 processes of 3 repetitions of at least
-# 2 ms (3 processes is the fewest whose interval compare and the claims can use).
-pp_grid+=(--invocations 3 --reps 3 --min-rep-ms 5)
-wl_grid+=(--invocations 3 --reps 3)
+# Every cell in 3 processes (interleaved; docs/measurement.md, "Invocations") of 1 warm-up and 3
+# kept repetitions of at least 2 ms each: the process is where this machine's variance is, so
+# that is where the repetitions go, and fewer and shorter ones per process pay for the processes
+# (the suite within 5 minutes on 2 cores). With 2 warm-ups and repetitions of 5 and 10 ms it
+# took 442 s at load average 3.5: a cell of short instances spent 118 ms of each process on
+# repetitions it drops or does not need that long (a 2 ms repetition is 10^5 clock reads'
+# cost and rides over half a 4 ms tick at most), one of long instances (spawn of 10^5
+# coroutines, recursive at height 20) ran 6 instances where 5 do. --quick: fewer points.
+suite_reps=(--invocations 3 --reps 3 --warmup 1 --min-rep-ms 2)
+pp_grid+=("${suite_reps[@]}")
+wl_grid+=("${suite_reps[@]}")
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
-             --param switches=20000 --invocations 3 --reps 3 --min-rep-ms 2)
+             --param switches=20000 "${suite_reps[@]}")
     wl_grid=(--workload recursive,spawn,io,pingpong,pipeline --param recursive.height=8,12
              --param spawn.n=1000 --param io.conns=4 --param io.msgs=50
              --param pingpong.mode=asymmetric --param pingpong.depth=0,16
              --param pingpong.switches=20000 --param pipeline.stages=32
-             --param pipeline.sched=fifo,direct --param pipeline.items=200 --invocations 3
-             --reps 3 --min-rep-ms 2)
+             --param pipeline.sched=fifo,direct --param pipeline.items=200 "${suite_reps[@]}")
 fi
 # The C implementations on those grids; the languages' own runtimes (docs/external.md) on a
 # smaller one in a third file (an interpreter at recursive.height=20 or spawn.n=100000 would
@@ -133,7 +135,7 @@ impl_sel=(--impl "$c_impls")
 wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste -sd, -)")
 # The full depth sweep in both builds is for corobench's own runtimes and the baseline, which the
 # return-stack claims are about; the peers' pingpong (fcontext, copystack, cxx20, thread) is on
-# the languages' grid (depth 0, 4, 16), which keeps the suite within 3 minutes.
+# the languages' grid (depth 0, 4, 16), which keeps the suite within 5 minutes.
 # closure's pingpong runs with both allocators: alloc=malloc, every frame from glibc, and
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
@@ -179,13 +181,13 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
                --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
                --param io.style=explicit,blocking
                --param await.suspend_every=1,10,100,never --param await.calls=20000
-               --invocations 3 --reps 3)
+               "${suite_reps[@]}")
     [ ${#quick[@]} -eq 0 ] ||
         lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,16
                    --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
                    --param io.conns=1 --param io.msgs=50 --param io.style=explicit,blocking
                    --param await.suspend_every=1,never
-                   --param await.calls=20000 --invocations 3 --reps 3 --min-rep-ms 2)
+                   --param await.calls=20000 "${suite_reps[@]}")
     lang_status=0
     stage=$((stage + 1))
     # the user's arguments reach this stage as they reach the others (-- --dry-run plans it too)
