@@ -12,7 +12,10 @@ void *cb_cl_new_at(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size,
     return cb_cl_new_in_(t, parent, fn, size, offset);
 }
 
-static void frame_release(cb_cl_frame *f) { cb_rt_free((char *)f - f->shift * 64, f->size); }
+static void frame_release(cb_cl_frame *f)
+{
+    cb_rt_free((char *)f - (size_t)f->shift * 64, f->size);
+}
 
 /* Gives a task's pooled frames back to malloc. */
 static void pool_drain(cb_cl_task *t)

@@ -4,7 +4,9 @@
  * every frame on the way up returns CB_CL_SUSPENDED to the scheduler. Resumption calls the
  * innermost frame; a frame that completes after suspending (cb_cl_done) gives its parent the
  * result, is freed and resumes the parent through the continuation, a tail call from its own
- * code, as a completed C# Task runs its awaiter's continuation.
+ * code, as a completed C# Task runs its awaiter's continuation. A frame's code is one function
+ * switching on its resume point (as C#'s MoveNext), or two (cb_cl_await_start): its start and
+ * its continuation, as LLVM splits a C++20 coroutine (pingpong's chain levels).
  * Frames come from glibc malloc, or (alloc=pool, the task's use_pool) from a free list per task: a
  * completed frame is kept on its task's list and handed to the task's next frame of the same
  * size, as pooled ValueTasks and the bump allocators of JavaScript engines avoid malloc; the list
@@ -23,15 +25,18 @@ typedef struct cb_cl_frame cb_cl_frame;
 typedef struct cb_cl_task cb_cl_task;
 typedef cb_cl_status (*cb_cl_fn)(cb_cl_frame *f);
 
-/* Header of every frame; the function's locals follow it in the same allocation. */
+/* Header of every frame; the function's locals follow it in the same allocation. task comes after
+ * the flags word, not beside parent: GCC packed the two adjacent pointers into one 16-byte vector
+ * store, at a few instructions more per frame. */
 struct cb_cl_frame {
     cb_cl_fn resume;     /* continuation: where this frame goes on */
     cb_cl_frame *parent; /* who awaits this frame's result */
-    cb_cl_task *task;
-    uint16_t state;      /* resume point */
+    uint8_t state;       /* resume point */
     uint8_t shift;       /* the frame starts shift * 64 bytes into its allocation (layout=offset) */
     uint8_t suspended;   /* it has suspended: its parent waits for it asynchronously */
+    uint8_t pooled;      /* its task pools frames (alloc=pool): completed, it goes on its list */
     uint32_t size;       /* bytes of the whole allocation, for the free and the pool */
+    cb_cl_task *task;
     uint64_t result;     /* set by the frame when it completes */
     uint64_t awaited;    /* result of the last child this frame awaited */
 };
@@ -64,15 +69,16 @@ static inline __attribute__((always_inline)) void *cb_cl_new_in_(cb_cl_task *t,
         t->pool = f->parent; /* LIFO: the most recently used, still warm */
     } else {
         f = (cb_cl_frame *)((char *)cb_rt_alloc(total) + offset);
-        f->shift = (uint8_t)(offset / 64);
-        f->size = (uint32_t)total;
         cb_cl_frame_bytes_ = total;
     }
     f->resume = fn;
     f->parent = parent;
     f->task = t;
     f->state = 0;
+    f->shift = (uint8_t)(offset / 64); /* a pooled frame's shift and size are the same already */
     f->suspended = 0;
+    f->pooled = (uint8_t)t->use_pool;
+    f->size = (uint32_t)total;
     return f;
 }
 
@@ -89,11 +95,11 @@ void *cb_cl_new_at(cb_cl_task *t, cb_cl_frame *parent, cb_cl_fn fn, size_t size,
 /* A completed frame: back to malloc, or onto its task's free list (alloc=pool). */
 static inline __attribute__((always_inline)) void cb_cl_free_(cb_cl_frame *f)
 {
-    if (f->task->use_pool) {
+    if (f->pooled) {
         f->parent = f->task->pool;
         f->task->pool = f;
     } else {
-        cb_rt_free((char *)f - f->shift * 64, f->size);
+        cb_rt_free((char *)f - (size_t)f->shift * 64, f->size);
     }
 }
 
@@ -121,6 +127,29 @@ static inline __attribute__((always_inline)) cb_cl_status cb_cl_await(cb_cl_fram
     return CB_CL_DONE;
 }
 
+/* In a frame's code after it allocated a child: its locals are read back from its frame, where a
+ * coroutine's lowering keeps them, instead of being held in callee-saved registers across the
+ * allocation (the empty asm tells the compiler that the pointer f may have changed; it emits no
+ * instruction). */
+#define CB_CL_RELOAD(f) __asm__("" : "+r"(f))
+
+/* The same with the child's code in two functions, as LLVM splits a C++20 coroutine into its ramp
+ * and its resume function: the child is started by a direct call of `start` (its code up to its
+ * first suspension), and its frame's resume function is its continuation after that. Each has
+ * only its own path's prologue: one function for both saved every register the descent needs on
+ * the resumption path too (docs/measurement.md). */
+static inline __attribute__((always_inline)) cb_cl_status
+cb_cl_await_start(cb_cl_frame *self, cb_cl_frame *child, cb_cl_fn start)
+{
+    if (start(child) == CB_CL_SUSPENDED) {
+        self->suspended = 1;
+        return CB_CL_SUSPENDED;
+    }
+    self->awaited = child->result;
+    cb_cl_free_(child);
+    return CB_CL_DONE;
+}
+
 /* Inside a frame's resume function: a leaf suspension point. */
 static inline cb_cl_status cb_cl_suspend(cb_cl_frame *self)
 {
@@ -133,21 +162,30 @@ static inline cb_cl_status cb_cl_suspend(cb_cl_frame *self)
 /* The task's root completed after it had suspended (closure.c). */
 cb_cl_status cb_cl_finish_(cb_cl_frame *root);
 
+/* In a frame's continuation (it has suspended), its result `value`: complete. The result goes
+ * straight to the parent's awaited (the root's: the task's result), the frame is freed, and the
+ * parent is resumed by a tail call from this function's own code (so each function's resumption
+ * site has its own predictable target), as a completed C# Task runs its awaiter's continuation. */
+static inline __attribute__((always_inline)) cb_cl_status cb_cl_return_resumed(cb_cl_frame *f,
+                                                                               uint64_t value)
+{
+    cb_cl_frame *p = f->parent;
+    if (!p) {
+        f->result = value;
+        return cb_cl_finish_(f);
+    }
+    p->awaited = value;
+    cb_cl_free_(f);
+    return p->resume(p);
+}
+
 /* Inside a frame's resume function, its result set: complete. A frame that never suspended
- * returns to its awaiter, which takes the result. One that suspended runs its continuation
- * here, as a completed Task runs its awaiter's: the parent gets the result and is resumed by a
- * tail call from this function's own code (so each function's resumption site has its own
- * predictable target), and the frame is freed. */
+ * returns to its awaiter, which takes the result; one that suspended completes as above. */
 static inline __attribute__((always_inline)) cb_cl_status cb_cl_done(cb_cl_frame *f)
 {
     if (!f->suspended)
         return CB_CL_DONE;
-    cb_cl_frame *p = f->parent;
-    if (!p)
-        return cb_cl_finish_(f);
-    p->awaited = f->result;
-    cb_cl_free_(f);
-    return p->resume(p);
+    return cb_cl_return_resumed(f, f->result);
 }
 
 #endif

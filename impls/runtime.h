@@ -10,11 +10,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* heap_allocs and heap_live_bytes are not adjacent: GCC updated the pair as one 16-byte vector
+ * (load, add, store) per allocation, where two adds do (closure's frames, docs/measurement.md). */
 typedef struct cb_rt_stats {
     uint64_t suspensions;     /* coroutine gave up control while not finished */
     uint64_t heap_allocs;     /* runtime-owned allocations (frames, control blocks) */
-    uint64_t heap_live_bytes; /* bytes currently allocated by the runtime */
     uint64_t stack_copy_bytes; /* stack bytes copied by switches (copystack: out plus in) */
+    uint64_t heap_live_bytes; /* bytes currently allocated by the runtime */
     uint64_t hooked_calls;     /* calls that went through the interposition layer (hook.h) */
 } cb_rt_stats;
 

@@ -385,6 +385,9 @@ static int pp_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
 }
 
 /* ---- closure: a heap frame per call of the loop and of every chain level --------------------- */
+/* A chain level is two functions (cb_cl_await_start): its start, called by its caller's await,
+ * which goes down or suspends, and its continuation, the frame's resume function, which takes
+ * the received value or the level below's result up and completes. */
 
 typedef struct pp_cl_chain {
     cb_cl_frame h;
@@ -393,11 +396,8 @@ typedef struct pp_cl_chain {
     uint64_t v;
 } pp_cl_chain;
 
-typedef struct pp_cl_loop {
-    cb_cl_frame h;
-    pp_shared *sh;
-    uint64_t v;
-} pp_cl_loop;
+/* The loop is level 0 of the chain, with the same locals. */
+typedef pp_cl_chain pp_cl_loop;
 
 typedef struct pp_cl {
     pp_shared sh;
@@ -405,45 +405,49 @@ typedef struct pp_cl {
     const cb_params *p;
 } pp_cl;
 
-/* An async call of chain level `level` with argument v from frame parent. */
-PP_INLINE pp_cl_chain *pp_cl_call(cb_cl_frame *parent, pp_shared *sh, cb_cl_fn chain, int64_t level,
-                               uint64_t v)
+/* An async call of the chain level below frame f's (level 1 from the loop, level 0): the callee's
+ * frame, its arguments computed from f's locals read back from f once the frame is allocated
+ * (CB_CL_RELOAD). */
+PP_INLINE pp_cl_chain *pp_cl_call(pp_cl_chain *f, cb_cl_fn cont, uint64_t salt)
 {
-    pp_cl_chain *c = cb_cl_new(parent->task, parent, chain, sizeof *c);
-    c->sh = sh;
-    c->level = level;
-    c->v = v;
+    pp_cl_chain *c = cb_cl_new(f->h.task, &f->h, cont, sizeof *c);
+    CB_CL_RELOAD(f);
+    c->sh = f->sh;
+    c->level = f->level + 1;
+    c->v = pp_down(f->v, f->level, salt);
     return c;
 }
 
-PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn self)
+/* A chain level's continuation: its code after it suspended (the bottom's receipt, or the
+ * result of the level below), then its completion. */
+PP_INLINE cb_cl_status pp_cl_chain_cont(cb_cl_frame *fh)
 {
     pp_cl_chain *f = (pp_cl_chain *)fh;
-    switch (f->h.state) {
-    case 0:
-        if (f->level == f->sh->depth) {
-            f->sh->msg = f->v;
-            f->h.state = 1;
-            return cb_cl_suspend(&f->h);
-        }
-        f->h.state = 2;
-        if (cb_cl_await(&f->h, &pp_cl_call(&f->h, f->sh, self, f->level + 1,
-                                           pp_down(f->v, f->level, salt))
-                                 ->h) == CB_CL_SUSPENDED)
-            return CB_CL_SUSPENDED;
-        /* fall through */
-    case 2:
-        f->h.result = pp_up(f->h.awaited, f->level);
-        return cb_cl_done(&f->h);
-    case 1:
-        f->h.result = pp_receive(f->sh, f->sh->msg);
-        return cb_cl_done(&f->h);
+    if (f->h.state == 2)
+        return cb_cl_return_resumed(&f->h, pp_up(f->h.awaited, f->level));
+    return cb_cl_return_resumed(&f->h, pp_receive(f->sh, f->sh->msg));
+}
+
+/* A chain level's start, run by its caller's await: down to the next level or suspend. */
+PP_INLINE cb_cl_status pp_cl_chain_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn self,
+                                        cb_cl_fn cont)
+{
+    pp_cl_chain *f = (pp_cl_chain *)fh;
+    if (f->level == f->sh->depth) {
+        f->sh->msg = f->v;
+        f->h.state = 1;
+        return cb_cl_suspend(&f->h);
     }
-    __builtin_unreachable();
+    f->h.state = 2;
+    if (cb_cl_await_start(&f->h, &pp_cl_call(f, cont, salt)->h, self) == CB_CL_SUSPENDED)
+        return CB_CL_SUSPENDED;
+    f->h.result = pp_up(f->h.awaited, f->level);
+    return cb_cl_done(&f->h);
 }
 
 /* The loop is chain level 0: at depth 0 it switches itself, else it awaits level 1. */
-PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn chain)
+PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn chain,
+                                       cb_cl_fn cont)
 {
     pp_cl_loop *f = (pp_cl_loop *)fh;
     switch (f->h.state) {
@@ -465,8 +469,7 @@ PP_INLINE cb_cl_status pp_cl_loop_body(cb_cl_frame *fh, uint64_t salt, cb_cl_fn 
                 continue;
             }
             f->h.state = 2;
-            if (cb_cl_await(&f->h, &pp_cl_call(&f->h, f->sh, chain, 1, pp_down(f->v, 0, salt))
-                                         ->h) == CB_CL_SUSPENDED)
+            if (cb_cl_await_start(&f->h, &pp_cl_call(f, cont, salt)->h, chain) == CB_CL_SUSPENDED)
                 return CB_CL_SUSPENDED;
             /* fall through */
         case 2:
@@ -509,21 +512,30 @@ static PP_NOFOLD cb_cl_status pp_cl_none_b(cb_cl_frame *f)
     return pp_cl_none_body(f);
 }
 
+/* The continuations have no salt: no_icf keeps the two sides' copies apart. */
+static PP_NOFOLD cb_cl_status pp_cl_cont_a(cb_cl_frame *f)
+{
+    return pp_cl_chain_cont(f);
+}
+static PP_NOFOLD cb_cl_status pp_cl_cont_b(cb_cl_frame *f)
+{
+    return pp_cl_chain_cont(f);
+}
 static PP_NOINLINE cb_cl_status pp_cl_chain_a(cb_cl_frame *f)
 {
-    return pp_cl_chain_body(f, PP_SALT_A, pp_cl_chain_a);
+    return pp_cl_chain_body(f, PP_SALT_A, pp_cl_chain_a, pp_cl_cont_a);
 }
 static PP_NOINLINE cb_cl_status pp_cl_chain_b(cb_cl_frame *f)
 {
-    return pp_cl_chain_body(f, PP_SALT_B, pp_cl_chain_b);
+    return pp_cl_chain_body(f, PP_SALT_B, pp_cl_chain_b, pp_cl_cont_b);
 }
 static PP_NOINLINE cb_cl_status pp_cl_loop_a(cb_cl_frame *f)
 {
-    return pp_cl_loop_body(f, PP_SALT_A, pp_cl_chain_a);
+    return pp_cl_loop_body(f, PP_SALT_A, pp_cl_chain_a, pp_cl_cont_a);
 }
 static PP_NOINLINE cb_cl_status pp_cl_loop_b(cb_cl_frame *f)
 {
-    return pp_cl_loop_body(f, PP_SALT_B, pp_cl_chain_b);
+    return pp_cl_loop_body(f, PP_SALT_B, pp_cl_chain_b, pp_cl_cont_b);
 }
 
 static void *pp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
@@ -551,6 +563,7 @@ static int pp_cl_run(void *inst, char *err, size_t errlen)
         if (!started[cur]) {
             pp_cl_loop *root = cb_cl_new(&w->task[cur], NULL, loop[cur], sizeof *root);
             root->sh = &w->sh;
+            root->level = 0;
             started[cur] = 1;
             st = cb_cl_start(&w->task[cur], &root->h);
         } else {
