@@ -1273,11 +1273,12 @@ static void c_peers(const ctx *c, claim *o)
 /* ---- The thread's four remaining claims (issue 21): hooks, asymmetric switching, awaits
  * that complete at once, depth-first scheduling. ---- */
 
-/* The stackful implementations, corobench's asm first: the first with ok plain cells at both
- * parameter sets a and b of workload wl sharing a value of x gives *impl and the largest such
- * value *at. */
-static const char *const stackful_order[] = {"asm", "asmjmp", "fcontext", "ucontext",
-                                             "copystack", "thread"};
+/* The stackful implementations, corobench's asm first, then its other two asm switches (asmjmp
+ * and inline, the switch inlined at the call site), then the peers: the first with ok plain
+ * cells at both parameter sets a and b of workload wl sharing a value of x gives *impl and the
+ * largest such value *at. */
+static const char *const stackful_order[] = {"asm",      "asmjmp",    "inline", "fcontext",
+                                             "ucontext", "copystack", "thread"};
 
 static int pair_point(const ctx *c, const char *wl, const char *a, const char *b,
                       const char *x, const char **impl, long *at)
@@ -1309,10 +1310,11 @@ static int same_work(json_t *a, json_t *b)
     "corobench run --workload io --impl asm --param style=explicit,blocking --param conns=16"
 
 /* 12: hooks make blocking code asynchronous at a cost of X per call. At the most connections
- * with both styles (asm first): the blocking cell must do explicit's work with suspensions (it
- * went asynchronous; else contradicted), and blocking over explicit below 1 + EQUIV supports
- * (the hooks cost under 10% of a message), above it contradicts. X = (blocking - explicit) ns
- * per message / calls through the hooks per message, with the cells' intervals combined. */
+ * with both styles (stackful_order's first): the blocking cell must do explicit's work with
+ * suspensions (it went asynchronous; else contradicted), and blocking over explicit below
+ * 1 + EQUIV supports (the hooks cost under 10% of a message), above it contradicts. X =
+ * (blocking - explicit) ns per message / calls through the hooks per message, with the cells'
+ * intervals combined. */
 static void c_hooks(const ctx *c, claim *o)
 {
     const char *impl;
@@ -1493,10 +1495,10 @@ static void c_await(const ctx *c, claim *o)
 }
 
 /* 15: depth-first scheduling improves locality. pipeline at the most stages with both schedules
- * (asm first): direct (each stage switches straight to its consumer) over fifo (a central run
- * queue) decided faster beyond DIFF supports; the same or slower contradicts. L1 data misses per
- * item where a PMU counted them; sm's pair (its direct hand-over goes through its driver) is
- * reported. */
+ * (stackful_order's first): direct (each stage switches straight to its consumer) over fifo (a
+ * central run queue) decided faster beyond DIFF supports; the same or slower contradicts. L1 data
+ * misses per item where a PMU counted them; sm's pair (its direct hand-over goes through its
+ * driver) is reported. */
 #define PIPE_CMD                                                                               \
     "corobench run --workload pipeline --impl asm,sm --param stages=4,32 "                     \
     "--param sched=fifo,direct"
