@@ -114,6 +114,13 @@ wl_grid=(--workload recursive,spawn,io,pingpong,pipeline
 suite_reps=(--invocations 3 --reps 3 --warmup 1 --min-rep-ms 2)
 pp_grid+=("${suite_reps[@]}")
 wl_grid+=("${suite_reps[@]}")
+# The switches alone (work=none, depth 0) of inline, asmjmp and sm, with and without the FPU
+# control words (fpu=0,1; sm has no fpu): claim 19 sets inline against sm there, with fpu=0 as
+# sm keeps no floating-point state, and inline against asmjmp with the same fpu. 5 cells, in the
+# suite and in --quick alike.
+sw_grid=(--workload pingpong --param depth=0 --param work=none --param fpu=0,1
+         --param switches=20000 "${suite_reps[@]}")
+sw_sel=(--impl inline,asmjmp,sm)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 "${suite_reps[@]}")
@@ -140,16 +147,19 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
-    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() ;; esac
+    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
+sw_out="${out%.json}-switch.json"
 # Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
-nstages=3
-[ ${#impl_sel[@]} -gt 0 ] && nstages=4
+nstages=4
+[ ${#impl_sel[@]} -gt 0 ] && nstages=5
 stage=0
-for run in pingpong workloads; do
+for run in pingpong switch workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
+    elif [ "$run" = switch ]; then
+        args=("${sw_grid[@]}") file=$sw_out sel=("${sw_sel[@]}")
     else
         args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out sel=("${wl_sel[@]}")
     fi
@@ -169,9 +179,10 @@ dry=0
 user_gave --dry-run && dry=1
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
-    echo "run.sh: results in $out (pingpong; results/latest.json points at it) and $wl_out"
+    echo "run.sh: results in $out (pingpong; results/latest.json points at it), $sw_out and" \
+        "$wl_out"
 fi
-reports=("$out" "$wl_out")
+reports=("$out" "$sw_out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking (the stackful
