@@ -1,11 +1,16 @@
 /* The commands' option tables for `help COMMAND` and `COMMAND --help`: one row per option with
  * its argument, its default and one line on what it does, so a user never has to read the source
- * for a default. tests/test_cli.c checks that every option a command's parser accepts (the
- * "valid: ..." list of its unknown-option message) has a row here. */
+ * for a default. A numeric default is the parser's own definition (cb_run_default and the
+ * others), formatted here, never a second copy. tests/test_cli.c checks that every option a
+ * command's parser accepts (the "valid: ..." list of its unknown-option message) has a row here
+ * and every row's option is one the parser accepts, and that the defaults printed are what the
+ * parsers do. */
 #include <string.h>
 
 #include "help.h"
+#include "report/commands.h"
 #include "run/commands.h"
+#include "run/options.h"
 
 typedef struct opt_row {
     const char *option; /* "--reps N" */
@@ -16,6 +21,32 @@ typedef struct opt_row {
 /* A default that starts with this is in calibrate's directory (this tree's results/calibration
  * unless COROBENCH_CALIBRATION_DIR says otherwise), printed as the path. */
 #define CAL_DIR "<calibration dir>"
+
+/* The defaults the parsers define (run/options.h, run/commands.h, report/commands.h), written
+ * here as text before a usage is printed (fill_defaults): a row never states its own. */
+static char run_invocations[16], run_reps[48], run_warmup[16], run_min_rep[48], run_timeout[16],
+    run_entries[48], cal_switches[24], cal_reps[16], cal_runs[16], cal_min_rep[24],
+    cal_depth[16], cmp_threshold[24];
+
+static void fill_defaults(void)
+{
+    const cb_run_defaults *r = &cb_run_default;
+    snprintf(run_invocations, sizeof run_invocations, "%u", r->invocations);
+    snprintf(run_reps, sizeof run_reps, "%u; --quick: %u", r->reps, r->quick_reps);
+    snprintf(run_warmup, sizeof run_warmup, "%u", r->warmup);
+    snprintf(run_min_rep, sizeof run_min_rep, "%g; --quick: %g", r->min_rep_ms,
+             r->quick_min_rep_ms);
+    snprintf(run_timeout, sizeof run_timeout, "%g", r->timeout_s);
+    snprintf(run_entries, sizeof run_entries, "the model's: circular %u, underflow-btb %u",
+             r->rsb_entries, r->rsb_entries_underflow);
+    const cb_calibrate_defaults *c = &cb_calibrate_default;
+    snprintf(cal_switches, sizeof cal_switches, "%ld", c->switches);
+    snprintf(cal_reps, sizeof cal_reps, "%ld", c->reps);
+    snprintf(cal_runs, sizeof cal_runs, "%ld", c->runs);
+    snprintf(cal_min_rep, sizeof cal_min_rep, "%g", c->min_rep_ms);
+    snprintf(cal_depth, sizeof cal_depth, "%ld", c->max_depth);
+    snprintf(cmp_threshold, sizeof cmp_threshold, "%g", cb_compare_default_threshold);
+}
 
 typedef struct cmd_help {
     const char *name, *synopsis, *summary;
@@ -28,14 +59,14 @@ static const opt_row run_rows[] = {
     {"--workload LIST", "all", "workloads to run (`corobench list workloads`; all skips fault)"},
     {"--param NAME=V1,V2,...", "each one's default", "a parameter's values; the grid is their "
                                                      "product (WORKLOAD.NAME: that workload's)"},
-    {"--invocations K", "3", "processes per cell, interleaved across the cells (A1 B1 ... A2 B2 "
+    {"--invocations K", run_invocations, "processes per cell, interleaved across the cells (A1 B1 ... A2 B2 "
                               "...): the interval is over them"},
-    {"--reps N", "5; --quick: 3", "timed repetitions per invocation"},
-    {"--warmup N", "2", "untimed repetitions before them"},
-    {"--min-rep-ms MS", "10; --quick: 2", "each repetition batched to last at least this long"},
+    {"--reps N", run_reps, "timed repetitions per invocation"},
+    {"--warmup N", run_warmup, "untimed repetitions before them"},
+    {"--min-rep-ms MS", run_min_rep, "each repetition batched to last at least this long"},
     {"--quick", "off", "fewer repetitions, shorter ones: a first look, not a measurement"},
     {"--pin CPU", "none", "pin the measured child to this CPU"},
-    {"--timeout SEC", "60", "a cell running longer is killed and recorded as timed out"},
+    {"--timeout SEC", run_timeout, "a cell running longer is killed and recorded as timed out"},
     {"-o, --output FILE", "results/<host>-<UTC time>.json", "where the results go"},
     {"--force", "off", "let -o replace an existing regular file"},
     {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
@@ -53,7 +84,7 @@ static const opt_row run_rows[] = {
     {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret"},
     {"--rsb sim|off", "off", "count return-stack mispredictions on the simulated model"},
     {"--rsb-model M", "auto", "auto (the calibration's, else the vendor's), circular, underflow-btb"},
-    {"--rsb-entries N", "the model's, 32 or 16", "entries of the simulated return stack"},
+    {"--rsb-entries N", run_entries, "entries of the simulated return stack"},
     {"--rsb-candidates", "off", "also count every candidate model (docs/rsb.md)"},
     {"-h, --help", "", "this text"},
     {NULL, NULL, NULL},
@@ -69,7 +100,7 @@ static const opt_row list_rows[] = {
 
 static const opt_row export_rows[] = {
     {"RESULTS.json", "", "the results to export"},
-    {"--format F", "gnuplot", "gnuplot, csv, gbench, github-bench, bmf or deterministic"},
+    {"--format F", cb_export_default_format, "gnuplot, csv, gbench, github-bench, bmf or deterministic"},
     {"--workload W", "all; gnuplot needs it", "only this workload's cells"},
     {"--where NAME=VALUE", "none", "only cells with this parameter (or field) value; repeats"},
     {"--x PARAM", "none; gnuplot needs it", "gnuplot: the numeric parameter on the x axis"},
@@ -99,8 +130,7 @@ static const opt_row report_rows[] = {
 static const opt_row compare_rows[] = {
     {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list"},
     {"--baseline NAME", "none", "BASE is results/baselines/NAME.json (run --save-baseline NAME)"},
-    {"--threshold PERCENT", "5", "a time change smaller than this is never a regression"},
-    {"--alpha A", "0.05", "significance level of the test on each cell's samples"},
+    {"--threshold PERCENT", cmp_threshold, "a time change smaller than this is never a regression"},
     {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all"},
     {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure"},
     {"--format F", "text", "text, md or json"},
@@ -111,11 +141,11 @@ static const opt_row compare_rows[] = {
 
 static const opt_row calibrate_rows[] = {
     {"--pin CPU", "the last CPU allowed", "pin the measured child to this CPU"},
-    {"--switches N", "2000", "switches per instance of each calibration cell"},
-    {"--reps N", "9", "timed repetitions per cell"},
-    {"--runs N", "3", "sweeps of the depths, the fit on their medians"},
-    {"--min-rep-ms MS", "2", "each repetition batched to last at least this long"},
-    {"--max-depth D", "40", "the deepest call depth swept"},
+    {"--switches N", cal_switches, "switches per instance of each calibration cell"},
+    {"--reps N", cal_reps, "timed repetitions per cell"},
+    {"--runs N", cal_runs, "sweeps of the depths, the fit on their medians"},
+    {"--min-rep-ms MS", cal_min_rep, "each repetition batched to last at least this long"},
+    {"--max-depth D", cal_depth, "the deepest call depth swept"},
     {"--baseline B", "auto", "the twin the model is fitted against: auto, jmpret or sites"},
     {"-o FILE.json", CAL_DIR "/<cpu key>.json", "where the calibration goes"},
     {"--data FILE.dat", "none", "also write the plot data (plots/rsb-calibration.gp)"},
@@ -192,6 +222,7 @@ int cb_help_command(FILE *f, const char *name)
         const cmd_help *h = &helps[i];
         if (strcmp(h->name, name))
             continue;
+        fill_defaults();
         fprintf(f, "usage: corobench %s %s\n%s\n\n", h->name, h->synopsis, h->summary);
         int w = 0;
         for (const opt_row *r = h->rows; r->option; r++)

@@ -146,7 +146,95 @@ CB_TEST(cli_help_every_command)
                 CB_FAIL("help %s lacks %s (named by: %s)", a[0], opt, e.err);
             p += n;
         }
+        /* And the other way: every option a row of the help names is one the parser accepts
+         * (help compare had a row for an --alpha that compare never took). */
+        for (const char *l = h.out; (l = strstr(l, "\n  -")); l++) {
+            const char *p = strstr(l, "--");
+            const char *eol = strchr(l + 1, '\n');
+            if (!p || (eol && p > eol))
+                continue;
+            size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", (int)n, p);
+            if (strcmp(opt, "--help") && !strstr(v, opt))
+                CB_FAIL("help %s has a row for %s, which its parser does not take (valid: %s)",
+                        a[0], opt, v);
+        }
     }
+}
+
+/* The default that help prints for option (after "default: ", to the row's end), or "". */
+static void help_default(const char *help, const char *option, char *buf, size_t len)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n  %s ", option);
+    const char *row = strstr(help, key), *end = row ? strstr(row + 1, "\n  -") : NULL;
+    const char *d = row ? strstr(row, "default: ") : NULL;
+    buf[0] = '\0';
+    if (!d || (end && d > end))
+        return;
+    d += strlen("default: ");
+    size_t n = strcspn(d, "\n");
+    if (n && d[n - 1] == ')')
+        n--;
+    snprintf(buf, len, "%.*s", (int)n, d);
+}
+
+/* help's defaults are what the parsers do: run's parser given no option (and --quick) against
+ * the rows of `help run`; compare's threshold against the rule compare prints; calibrate's and
+ * export's from the definitions their parsers start from. */
+CB_TEST(cli_help_shows_the_parsers_defaults)
+{
+    cb_test_cli h = cb_test_corobench("help", "run", NULL);
+    CB_CHECK_EQ_INT(h.status, 0);
+    cb_run_opts o, q;
+    char *plain[] = {"run", NULL}, *quick[] = {"run", "--quick", NULL};
+    CB_CHECK_EQ_INT(cb_run_opts_parse(1, plain, &o), CB_OPTS_PARSED);
+    CB_CHECK_EQ_INT(cb_run_opts_parse(2, quick, &q), CB_OPTS_PARSED);
+    char got[128], want[128];
+    struct { const char *option; } rows[5] = {
+        {"--invocations K"}, {"--reps N"}, {"--warmup N"}, {"--min-rep-ms MS"}, {"--timeout SEC"}};
+    for (int i = 0; i < 5; i++) {
+        switch (i) {
+        case 0: snprintf(want, sizeof want, "%u", o.invocations); break;
+        case 1: snprintf(want, sizeof want, "%u; --quick: %u", o.measure.reps, q.measure.reps);
+            break;
+        case 2: snprintf(want, sizeof want, "%u", o.measure.warmup); break;
+        case 3:
+            snprintf(want, sizeof want, "%g; --quick: %g", o.measure.min_rep_ms,
+                     q.measure.min_rep_ms);
+            break;
+        default: snprintf(want, sizeof want, "%g", o.timeout_s);
+        }
+        help_default(h.out, rows[i].option, got, sizeof got);
+        if (strcmp(got, want))
+            CB_FAIL("help run: %s's default '%s', the parser's '%s'", rows[i].option, got, want);
+    }
+    /* compare: the threshold of the rule it applies, on a file against itself */
+    char fx[512];
+    snprintf(fx, sizeof fx, "%s/tests/claims/jmpret/inconclusive-same-overlaps.json",
+             cb_test_root());
+    cb_test_cli c = cb_test_corobench("compare", fx, fx, NULL);
+    const char *rule = strstr(c.out, "lies above 1 + ");
+    CB_CHECK(rule != NULL);
+    h = cb_test_corobench("help", "compare", NULL);
+    help_default(h.out, "--threshold PERCENT", got, sizeof got);
+    snprintf(want, sizeof want, "%.*s", (int)strcspn(rule + 15, "%"), rule + 15);
+    CB_CHECK_STREQ(got, want);
+    h = cb_test_corobench("help", "calibrate", NULL);
+    const cb_calibrate_defaults *cd = &cb_calibrate_default;
+    help_default(h.out, "--switches N", got, sizeof got);
+    snprintf(want, sizeof want, "%ld", cd->switches);
+    CB_CHECK_STREQ(got, want);
+    help_default(h.out, "--max-depth D", got, sizeof got);
+    snprintf(want, sizeof want, "%ld", cd->max_depth);
+    CB_CHECK_STREQ(got, want);
+    help_default(h.out, "--runs N", got, sizeof got);
+    snprintf(want, sizeof want, "%ld", cd->runs);
+    CB_CHECK_STREQ(got, want);
+    h = cb_test_corobench("help", "export", NULL);
+    help_default(h.out, "--format F", got, sizeof got);
+    CB_CHECK_STREQ(got, cb_export_default_format);
 }
 
 CB_TEST(cli_list_names_everything)

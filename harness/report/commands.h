@@ -6,7 +6,11 @@
 int cb_cmd_report(int argc, char **argv);
 /* export.c: gnuplot data blocks. */
 int cb_cmd_export(int argc, char **argv);
+/* export's --format when none is given (its parser's and `help export`'s). */
+extern const char cb_export_default_format[];
 /* compare.c: the same cells of two documents side by side. */
 int cb_cmd_compare(int argc, char **argv);
+/* compare's --threshold in percent when none is given (its parser's and `help compare`'s). */
+extern const double cb_compare_default_threshold;
 
 #endif

@@ -399,9 +399,11 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
     return 0;
 }
 
+const double cb_compare_default_threshold = 5;
+
 int cb_cmd_compare(int argc, char **argv)
 {
-    cmp_opts o = {.threshold = 5, .time = 1, .deterministic = 1};
+    cmp_opts o = {.threshold = cb_compare_default_threshold, .time = 1, .deterministic = 1};
     const char *files[2];
     int rc = parse_opts(argc, argv, &o, files);
     if (rc)

@@ -696,9 +696,11 @@ static void free_where(cb_export_opts *o)
         free(o->w[i].name);
 }
 
+const char cb_export_default_format[] = "gnuplot";
+
 int cb_cmd_export(int argc, char **argv)
 {
-    cb_export_opts o = {.format = "gnuplot"};
+    cb_export_opts o = {.format = cb_export_default_format};
     cb_out out;
     int rc = parse(argc, argv, &o);
     if (!rc)

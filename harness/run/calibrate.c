@@ -215,6 +215,9 @@ static int last_allowed_cpu(cpu_set_t *set)
     return 0;
 }
 
+const cb_calibrate_defaults cb_calibrate_default = {.switches = 2000, .reps = 9, .runs = 3,
+                                                    .max_depth = 40, .min_rep_ms = 2};
+
 /* CB_OPTS_PARSED to carry on, else the exit status (0 after --help or --print-key), as run's
  * parser (options.h). */
 static int parse_opts(int argc, char **argv, cal_opts *o)
@@ -231,9 +234,10 @@ static int parse_opts(int argc, char **argv, cal_opts *o)
     long v = 0;
     int c, rc = 0;
     cpu_set_t allowed;
-    *o = (cal_opts){.pin_cpu = last_allowed_cpu(&allowed), .switches = 2000,
-                    .reps = 9, .max_depth = 40, .min_rep_ms = 2, .runs = 3,
-                    .baseline = CB_RSBFIT_AUTO};
+    const cb_calibrate_defaults *d = &cb_calibrate_default;
+    *o = (cal_opts){.pin_cpu = last_allowed_cpu(&allowed), .switches = d->switches,
+                    .reps = d->reps, .max_depth = d->max_depth, .min_rep_ms = d->min_rep_ms,
+                    .runs = d->runs, .baseline = CB_RSBFIT_AUTO};
     opterr = 0;
     optind = 1;
     unsigned char seen[128] = {0};

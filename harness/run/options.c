@@ -345,9 +345,9 @@ static int finish(cb_run_opts *o, const parse_state *ps)
                               "--events-kernel)");
     if (o->quick) {
         if (!ps->reps_set)
-            o->measure.reps = 3;
+            o->measure.reps = cb_run_default.quick_reps;
         if (!ps->min_set)
-            o->measure.min_rep_ms = 2;
+            o->measure.min_rep_ms = cb_run_default.quick_min_rep_ms;
     }
     if (!o->nvariants) /* this binary's own */
         o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
@@ -378,7 +378,8 @@ static int finish(cb_run_opts *o, const parse_state *ps)
             o->measure.rsb_entries = cfg.entries;
     } else if (!o->measure.rsb_entries) {
         o->measure.rsb_entries =
-            o->measure.rsb_model == CB_RSB_UNDERFLOW_BTB ? 16 : CB_RSBSIM_DEFAULT_ENTRIES;
+            o->measure.rsb_model == CB_RSB_UNDERFLOW_BTB ? cb_run_default.rsb_entries_underflow
+                                                         : cb_run_default.rsb_entries;
     }
     o->impls = cb_xcalloc(cb_nimpls, sizeof *o->impls);
     o->workloads = cb_xcalloc(cb_nworkloads, sizeof *o->workloads);
@@ -391,15 +392,23 @@ static int finish(cb_run_opts *o, const parse_state *ps)
     return CB_OPTS_PARSED;
 }
 
+/* 5 repetitions in each of 3 processes: the repetitions go where the variance is
+ * (docs/measurement.md, "Invocations"). */
+const cb_run_defaults cb_run_default = {.invocations = CB_DEFAULT_INVOCATIONS, .reps = 5,
+                                        .warmup = 2, .quick_reps = 3, .min_rep_ms = 10,
+                                        .quick_min_rep_ms = 2, .timeout_s = 60,
+                                        .rsb_entries = CB_RSBSIM_DEFAULT_ENTRIES,
+                                        .rsb_entries_underflow = 16};
+
 int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
 {
     cb_cell_mode mode = o->cell_mode;
     size_t index = o->cell_index;
-    /* 5 repetitions in each of 3 processes: the repetitions go where the variance is
-     * (docs/measurement.md, "Invocations"). */
-    *o = (cb_run_opts){.measure = {.reps = 5, .warmup = 2, .min_rep_ms = 10},
-                       .invocations = CB_DEFAULT_INVOCATIONS,
-                       .pin_cpu = -1, .timeout_s = 60, .print_table = 1, .argc = argc,
+    const cb_run_defaults *d = &cb_run_default;
+    *o = (cb_run_opts){.measure = {.reps = d->reps, .warmup = d->warmup,
+                                   .min_rep_ms = d->min_rep_ms},
+                       .invocations = d->invocations,
+                       .pin_cpu = -1, .timeout_s = d->timeout_s, .print_table = 1, .argc = argc,
                        .argv = argv, .cell_mode = mode, .cell_index = index};
     parse_state ps = {.impl_arg = "all", .wl_arg = "all"};
     int rc, c;

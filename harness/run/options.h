@@ -23,6 +23,16 @@ typedef enum cb_cell_mode { CB_CELL_NONE, CB_CELL_TIME, CB_CELL_COUNT } cb_cell_
  * interval.h widens K = 2's by 9x). */
 enum { CB_DEFAULT_INVOCATIONS = 3, CB_MAX_INVOCATIONS = 1000 };
 
+/* run's defaults, defined once: the parser starts from them and `help run` prints them
+ * (harness/help.c), so the two cannot differ. --quick replaces reps and min_rep_ms with its own
+ * unless they are given. */
+typedef struct cb_run_defaults {
+    unsigned invocations, reps, warmup, quick_reps;
+    double min_rep_ms, quick_min_rep_ms, timeout_s;
+    unsigned rsb_entries, rsb_entries_underflow; /* --rsb-model circular's, underflow-btb's */
+} cb_run_defaults;
+extern const cb_run_defaults cb_run_default;
+
 typedef struct cb_run_opts {
     const cb_impl **impls;
     size_t nimpls;
