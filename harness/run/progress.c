@@ -35,12 +35,15 @@ void cb_progress_clock(double s, char *buf, size_t len)
         snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
-void cb_progress_start(cb_progress *p, FILE *f, size_t steps, double budget)
+void cb_progress_start(cb_progress *p, FILE *f, size_t cells, unsigned invocations,
+                       double budget)
 {
     memset(p, 0, sizeof *p);
     p->f = f;
     p->tty = isatty(fileno(f));
-    p->steps = steps;
+    p->cells = cells;
+    p->invocations = invocations ? invocations : 1;
+    p->steps = cells * p->invocations;
     p->budget = budget;
     p->t0 = now();
     const char *stage = getenv("COROBENCH_STAGE");
@@ -48,37 +51,43 @@ void cb_progress_start(cb_progress *p, FILE *f, size_t steps, double budget)
         snprintf(p->stage, sizeof p->stage, "[%s] ", stage);
 }
 
-/* "[stage] [i/N 0:12, ETA 1:40]": the remaining budget scaled by how the finished steps ran
- * against theirs (the plan's alone before any step ends). */
-static void head(const cb_progress *p, size_t i, char *buf, size_t len)
+/* "[stage] [cell 56/102, invocation 2/3, 52%; 1:10, ETA 1:05]": the budget left scaled by how
+ * the finished invocations ran against theirs (the plan's alone before any has ended); the
+ * share of the whole counts the invocations done, skipped ones included. */
+static void head(const cb_progress *p, size_t cell, unsigned inv, size_t done, char *buf,
+                 size_t len)
 {
     double el = now() - p->t0, left = p->budget - p->spent;
     if (p->spent > 0 && el > 0)
         left *= el / p->spent;
-    char e[32], r[32];
+    char e[32], r[32], where[64] = "";
     cb_progress_clock(el, e, sizeof e);
     cb_progress_clock(left, r, sizeof r);
-    snprintf(buf, len, "%s[%zu/%zu %s, ETA %s]", p->stage, i, p->steps, e, r);
+    if (p->invocations > 1)
+        snprintf(where, sizeof where, ", invocation %u/%u", inv + 1, p->invocations);
+    snprintf(buf, len, "%s[cell %zu/%zu%s, %d%%; %s, ETA %s]", p->stage, cell + 1, p->cells,
+             where, p->steps ? (int)(100 * done / p->steps) : 100, e, r);
 }
 
-void cb_progress_begin(cb_progress *p, const char *what)
+void cb_progress_begin(cb_progress *p, size_t cell, unsigned inv, const char *what)
 {
     if (!p->tty)
         return;
-    char h[160];
-    head(p, p->done + 1, h, sizeof h);
+    char h[192];
+    head(p, cell, inv, p->done, h, sizeof h);
     fprintf(p->f, "\r\033[K%s %s", h, what);
     fflush(p->f);
 }
 
-void cb_progress_end(cb_progress *p, const char *what, const char *outcome, double share)
+void cb_progress_end(cb_progress *p, size_t cell, unsigned inv, const char *what,
+                     const char *outcome, double share)
 {
     p->done++;
     p->spent += share;
     if (p->tty)
         return;
-    char h[160];
-    head(p, p->done, h, sizeof h);
+    char h[192];
+    head(p, cell, inv, p->done, h, sizeof h);
     fprintf(p->f, "%s %s: %s\n", h, what, outcome);
     fflush(p->f);
 }
@@ -86,7 +95,7 @@ void cb_progress_end(cb_progress *p, const char *what, const char *outcome, doub
 void cb_progress_skip(cb_progress *p, size_t count, double share)
 {
     p->done += count;
-    p->spent += share;
+    p->budget -= share; /* it will not run: no time to wait for, none to learn the pace from */
 }
 
 void cb_progress_finish(cb_progress *p)

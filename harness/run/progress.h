@@ -1,9 +1,12 @@
-/* A run's progress on stderr. On a terminal: one line updated in place, step i of N (a step is
- * one invocation of one cell), the time elapsed and an ETA; not on a terminal (a pipe, a CI
- * log): one line per finished step. The ETA starts from the plan's budget (cb_progress_budget)
- * and is corrected by how long the steps so far took against theirs. COROBENCH_STAGE, when set
- * (run.sh: "2/3 workloads"), prefixes every line, so a run that is one stage of several says
- * where it is in the whole. */
+/* A run's progress on stderr, in the run's own order: invocations are interleaved (every cell's
+ * first invocation, then every cell's second...), so the line says both where in the round and
+ * which round: "[cell 56/102, invocation 2/3, 52%; 1:10, ETA 1:05]". On a terminal: one line
+ * updated in place; not on a terminal (a pipe, a CI log): one line per finished invocation.
+ * The ETA is the budget left (cb_progress_budget, per invocation) scaled by how long the
+ * invocations so far took against theirs; one that will not run (its cell unsupported, failed
+ * or timed out) leaves the budget, so it neither shortens nor lengthens the ETA.
+ * COROBENCH_STAGE, when set (run.sh: "stage 2/4: workloads"), prefixes every line, so a run
+ * that is one stage of several says where it is in the whole. */
 #ifndef CB_PROGRESS_H
 #define CB_PROGRESS_H
 
@@ -13,9 +16,10 @@
 typedef struct cb_progress {
     FILE *f;
     int tty;
-    size_t steps, done;
+    size_t cells, steps, done; /* steps: cells x invocations */
+    unsigned invocations;
     double t0;              /* monotonic seconds at the start */
-    double budget, spent;   /* the whole plan's budget; the finished steps' share of it */
+    double budget, spent;   /* the budget of what runs; the finished invocations' share of it */
     char stage[64];
 } cb_progress;
 
@@ -23,14 +27,17 @@ typedef struct cb_progress {
  * least min_rep_ms each, and the process's own start, memory pass and exit. */
 double cb_progress_budget(unsigned warmup, unsigned reps, double min_rep_ms);
 
-/* Starts counting steps steps of budget seconds in all, on f. */
-void cb_progress_start(cb_progress *p, FILE *f, size_t steps, double budget);
-/* A step begins (a terminal's line shows what runs now). */
-void cb_progress_begin(cb_progress *p, const char *what);
-/* A step ended, having used share seconds of the budget; outcome: its figure or its failure. */
-void cb_progress_end(cb_progress *p, const char *what, const char *outcome, double share);
-/* count steps that will not run (a cell unsupported, failed or timed out after its first
- * invocation), share seconds of the budget in all: counted as done, printed nowhere. */
+/* Starts counting cells cells of invocations invocations each, budget seconds in all, on f. */
+void cb_progress_start(cb_progress *p, FILE *f, size_t cells, unsigned invocations,
+                       double budget);
+/* Invocation inv (from 0) of cell (from 0) begins: a terminal's line shows what runs now. */
+void cb_progress_begin(cb_progress *p, size_t cell, unsigned inv, const char *what);
+/* It ended, having used share seconds of the budget; outcome: its figure or its failure. */
+void cb_progress_end(cb_progress *p, size_t cell, unsigned inv, const char *what,
+                     const char *outcome, double share);
+/* count invocations that will not run (a cell unsupported, failed or timed out after its first
+ * invocation), share seconds of the budget in all: counted as done, taken out of the budget,
+ * printed nowhere. */
 void cb_progress_skip(cb_progress *p, size_t count, double share);
 /* Clears a terminal's line. */
 void cb_progress_finish(cb_progress *p);

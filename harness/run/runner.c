@@ -287,13 +287,13 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
     json_t **cell = cb_xcalloc(n + 1, sizeof *cell), **invs = cb_xcalloc(n + 1, sizeof *invs);
     char *done = cb_xcalloc(n + 1, 1); /* 1: the cell's outcome is settled (not ok) */
     int stop = 0;
-    /* Progress on stderr (progress.h): a step is one invocation of one cell. */
+    /* Progress on stderr (progress.h): cell i of n, invocation r of k. */
     cb_progress pr;
     double step_s = cb_progress_budget(o->measure.warmup, o->measure.reps, o->measure.min_rep_ms),
            budget = 0;
     for (size_t i = 0; i < n; i++)
         budget += k * step_s + (plan->cells[i].counter ? step_s : 0);
-    cb_progress_start(&pr, stderr, n * k, budget);
+    cb_progress_start(&pr, stderr, n, k, budget);
     /* Interleaved: round r runs invocation r of every cell, in plan order. */
     for (unsigned r = 0; r < k && !stop; r++) {
         for (size_t i = 0; i < n; i++) {
@@ -319,9 +319,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
                      strcmp(pc->variant, "plain") ? " (" : "",
                      strcmp(pc->variant, "plain") ? pc->variant : "",
                      strcmp(pc->variant, "plain") ? ")" : "", p);
-            if (k > 1)
-                cb_append(what, sizeof what, " (invocation %u of %u)", r + 1, k);
-            cb_progress_begin(&pr, what);
+            cb_progress_begin(&pr, i, r, what);
             int killed;
             json_t *m = run_invocation(o, pc, r, cell[i], &killed);
             if (killed) {
@@ -339,7 +337,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
                 char why[300];
                 snprintf(why, sizeof why, "%s: %s", cb_str(cell[i], "status"),
                          cb_str(cell[i], "error") ? cb_str(cell[i], "error") : "no reason given");
-                cb_progress_end(&pr, what, why, share);
+                cb_progress_end(&pr, i, r, what, why, share);
                 continue;
             }
             char fig[128];
@@ -347,7 +345,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
                 json_number_value(json_object_get(json_object_get(m, "ns_per_op"), "median"));
             snprintf(fig, sizeof fig, med >= 1000 ? "%.0f ns/%s" : "%.4g ns/%s", med,
                      cb_str(cell[i], "unit") ? cb_str(cell[i], "unit") : "op");
-            cb_progress_end(&pr, what, fig, share);
+            cb_progress_end(&pr, i, r, what, fig, share);
             cb_inv_layout lay; /* as run_invocation drew it */
             cb_inv_layout_draw(o->layout_seed, pc->index, r, &lay);
             cb_inv_record(m, r, seq++, &lay);
