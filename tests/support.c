@@ -166,3 +166,33 @@ pid_t cb_test_child_of(pid_t parent, long *cpu_ticks)
         closedir(d);
     return found;
 }
+
+/* Does a line starting at s begin a block of its own (not more of a paragraph)? */
+static int md_block_start(const char *s)
+{
+    return !*s || *s == '\n' || *s == '|' || *s == '#' || (s[0] == '-' && s[1] == ' ') ||
+           (s[0] == '!' && s[1] == '[');
+}
+
+char *cb_test_md_unwrap(char *md)
+{
+    char *w = md;
+    const char *r = md, *line = md;
+    while (*r) {
+        if (*r == '\n' && r[1] && r[1] != '\n' && !md_block_start(r + 1) &&
+            *line != '|' && *line != '#' && *line != '\n' && line != r &&
+            !(line[0] == '!' && line[1] == '[')) {
+            /* a soft break: one space, the next line's indent dropped */
+            *w++ = ' ';
+            r++;
+            while (*r == ' ')
+                r++;
+            continue;
+        }
+        if (*r == '\n')
+            line = r + 1;
+        *w++ = *r++;
+    }
+    *w = '\0';
+    return md;
+}

@@ -155,6 +155,10 @@ pid_t cb_test_child_of(pid_t parent, long *cpu_ticks);
 void cb_test_tmp_path(char *buf, size_t len, const char *name);
 /* The whole file, malloc'd; fails the test when it cannot be read. */
 char *cb_test_slurp(const char *path);
+/* The report's Markdown with the lines that the 120-column wrap broke (harness/report/mdfit.c)
+ * joined again, as a Markdown reader joins them: a paragraph or a list item one line each, so a
+ * test can look for a sentence wherever the wrap fell. In place; returns md. */
+char *cb_test_md_unwrap(char *md);
 /* The workload's and the implementation's parameters at their defaults, except those named in
  * set (name, value, name, value, ..., NULL; set may be NULL); fails the test on a bad value. */
 void cb_test_params(const cb_workload *wl, const cb_impl *im, const char *const *set,

@@ -13,6 +13,11 @@
 #include <unistd.h>
 
 #include "harness/report/claims.h"
+#include "harness/report/commands.h"
+#include "harness/report/html.h"
+#include "harness/report/mdfit.h"
+#include "harness/run/commands.h"
+#include "harness/run/options.h"
 #include "harness/common/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
@@ -535,13 +540,14 @@ CB_TEST_T(cli_export_and_report, 120)
     text = NULL;
     CB_CHECK(f && getdelim(&text, &len, '\0', f) > 0);
     fclose(f);
-    CB_CHECK_CONTAINS(text, "## pingpong (ns per switch: the median of the invocations' medians");
+    CB_CHECK_CONTAINS(text, "### pingpong\n\npingpong (ns per switch: the median of the invocations' "
+                            "medians");
     CB_CHECK_CONTAINS(text, "| point | asm | sm |");
     CB_CHECK_CONTAINS(text, "| depth=3 switches=2000 sites=distinct work=chain mode=symmetric |");
     /* Memory at a rest point: spawn has one, pingpong has none. */
-    CB_CHECK_CONTAINS(text, "## spawn memory (bytes per coroutine at rest");
+    CB_CHECK_CONTAINS(text, "### spawn memory\n\nspawn memory (bytes per coroutine at rest");
     CB_CHECK_CONTAINS(text, "| n=100 depth=0 frame=64 layout=aligned order=fifo seed=1 | 4096 / ");
-    CB_CHECK(strstr(text, "## pingpong memory") == NULL);
+    CB_CHECK(strstr(text, "### pingpong memory") == NULL);
     free(text);
     expect_usage("export needs RESULTS.json", NULL, "export", out, "--workload", "pingpong",
                  NULL);
@@ -580,9 +586,9 @@ CB_TEST_T(cli_report_unit_per_point, 120)
     json_decref(doc);
     cb_test_cli r = cb_test_corobench("report", out, "-o", md, "--no-plots", NULL);
     CB_CHECK_EQ_INT(r.status, 0);
-    char *text = cb_test_slurp(md);
-    CB_CHECK_CONTAINS(text, "## pingpong (ns per op, the unit each point names: the median of the "
-                            "invocations' medians");
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
+    CB_CHECK_CONTAINS(text, "### pingpong\n\npingpong (ns per op, the unit each point names: the "
+                            "median of the invocations' medians");
     CB_CHECK_CONTAINS(text, "work=chain mode=symmetric (per switch) |");
     CB_CHECK_CONTAINS(text, "work=chain mode=asymmetric (per round trip) |");
     free(text);
@@ -890,14 +896,13 @@ static void set_samples(json_t *doc, const char *wl, const char *impl, const cha
 static void expect_verdict(const char *md, int k, const char *verdict)
 {
     char row[32], want[64];
-    snprintf(row, sizeof row, "\n| %d | ", k);
+    snprintf(row, sizeof row, "\n- %d. **", k);
     const char *r = strstr(md, row);
     if (!r)
         CB_FAIL("no claim %d in the report", k);
     const char *end = strchr(r + 1, '\n');
-    snprintf(want, sizeof want, "| **%s** |", verdict);
-    const char *v = strstr(r, want);
-    if (!v || v > end)
+    snprintf(want, sizeof want, "\n- %d. **%s**: ", k, verdict);
+    if (strncmp(r, want, strlen(want)))
         CB_FAIL("claim %d: want %s in \"%.*s\"", k, verdict, (int)(end - r - 1), r + 1);
 }
 
@@ -926,7 +931,12 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     c = cb_test_corobench("report", out, "-o", md, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     char *text = cb_test_slurp(md);
-    char *claims = strstr(text, "\n## Claims\n"), *table = strstr(text, "\n## pingpong (");
+    /* Every line within 120 columns: the claims' text, their tables, the appendix. */
+    for (const char *l = text, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+        if (nl - l > 120)
+            CB_FAIL("report line of %d columns: %.*s", (int)(nl - l), (int)(nl - l), l);
+    cb_test_md_unwrap(text); /* a sentence wherever the wrap fell */
+    char *claims = strstr(text, "\n## Claims\n"), *table = strstr(text, "\n### pingpong\n");
     CB_CHECK(claims && table && claims < table);
     /* The answer first: the summary (a row per workload with both families), then the
      * caveats, then the claims. */
@@ -943,12 +953,9 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     for (int k = 1; k <= (int)cb_claims_count(); k++) {
         int found = 0;
         for (int v = 0; v < 4 && !found; v++) {
-            char row[32], want[64];
-            snprintf(row, sizeof row, "\n| %d | ", k);
-            snprintf(want, sizeof want, "| **%s** |", verdicts[v]);
-            const char *r = strstr(text, row), *e = r ? strchr(r + 1, '\n') : NULL;
-            const char *w = r ? strstr(r, want) : NULL;
-            found = w && w < e;
+            char want[64];
+            snprintf(want, sizeof want, "\n- %d. **%s**: ", k, verdicts[v]);
+            found = strstr(text, want) != NULL;
         }
         if (!found)
             CB_FAIL("claim %d has no verdict", k);
@@ -1038,12 +1045,6 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     char swatch[64];
     snprintf(swatch, sizeof swatch, "class=\"sw\" style=\"background:%s\"", sm_hex);
     CB_CHECK_CONTAINS(page, swatch);
-    /* Swatches mark labels, not prose that starts with a name: claim 4's text in the claims
-     * table ("ucontext is far slower ...") has none; a labelled figure ("sm 20.8 ns") has. */
-    CB_CHECK_CONTAINS(page, "<td>ucontext is far slower");
-    CB_CHECK(!strstr(page, "</span>ucontext is far slower"));
-    snprintf(swatch, sizeof swatch, "style=\"background:%s\"></span>sm ", sm_hex);
-    CB_CHECK_CONTAINS(page, swatch);
     /* Nothing fetched: no source, link or import; "http" only in the SVGs' namespaces. */
     CB_CHECK(!strstr(page, " src=") && !strstr(page, "<link") && !strstr(page, "@import") &&
              !strstr(page, "url("));
@@ -1058,7 +1059,10 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK_CONTAINS(text, "series counters.ret-mispredicts.per_op skipped");
     /* A variant is never a row's fastest: its ratio is to its plain twin. */
     CB_CHECK_CONTAINS(text, "| point | asm | asm (jmpret) |");
-    const char *row = strstr(table, "\n| depth=4 switches=2000 sites=distinct work=chain mode=symmetric |");
+    /* the parameters every row shares said once under the table (mdfit.c) */
+    const char *row = strstr(table, "\n| depth=4 sites=distinct |");
+    CB_CHECK_CONTAINS(table, "\nParameters every point above has, left out of it: switches=2000 "
+                             "work=chain mode=symmetric.");
     CB_CHECK(row != NULL);
     char line[1024];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
@@ -1094,7 +1098,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     expect_verdict(text, 1, "supported");
     expect_verdict(text, 4, "contradicted");
     CB_CHECK_CONTAINS(text, "each level adds 22.5 ns per switch with distinct sites and 0.5 ns");
@@ -1108,19 +1112,19 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     json_object_set_new(mrsb, "twin", json_null());
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     CB_CHECK_CONTAINS(text, ", uncalibrated default)");
     free(text);
     set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 200, 5, 3);
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     expect_verdict(text, 1, "contradicted");
     free(text);
     set_samples(doc, "pingpong", "asm", "plain", "depth=4 sites=same", 12, 5, 1); /* 1 process */
     CB_CHECK(json_dump_file(doc, mod, 0) == 0);
     c = cb_test_corobench("report", mod, "-o", mdmod, "--force", "--no-plots", NULL);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     expect_verdict(text, 1, "inconclusive");
     free(text);
     json_decref(doc);
@@ -1134,7 +1138,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
         setenv("PATH", saved_path, 1);
     free(saved_path);
     CB_CHECK_EQ_INT(c.status, 0);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     CB_CHECK_CONTAINS(text, "### io\n\nio: messages per second vs connections.\n\nNot drawn: "
                             "cannot run gnuplot");
     CB_CHECK_CONTAINS(text, "Plots: io (not drawn: cannot run gnuplot");
@@ -1143,7 +1147,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
      * file named. */
     c = cb_test_corobench("report", out, mod, "-o", mdmod, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     CB_CHECK(strstr(text, "Machines side by side") == NULL);
     CB_CHECK_CONTAINS(text, "- also: `");
     const char *first = strstr(text, "\n## Claims\n");
@@ -1156,7 +1160,7 @@ CB_TEST_T(cli_report_claims_and_plots, 300)
     json_decref(doc);
     c = cb_test_corobench("report", out, mod, "-o", mdmod, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    text = cb_test_slurp(mdmod);
+    text = cb_test_md_unwrap(cb_test_slurp(mdmod));
     CB_CHECK_CONTAINS(text, "## Machines side by side");
     CB_CHECK_CONTAINS(text, "other-host");
     CB_CHECK_CONTAINS(text, "### pingpong (median ns per op; x = times machine A)");
@@ -1197,7 +1201,7 @@ static char *claim11(json_t *doc, const char *json, const char *md, const char *
     CB_CHECK(json_dump_file(doc, json, 0) == 0);
     cb_test_cli c = cb_test_corobench("report", json, "-o", md, "--force", "--no-plots", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     expect_verdict(text, 11, verdict);
     return text;
 }
@@ -1239,7 +1243,9 @@ CB_TEST_T(cli_report_claim_peers, 120)
     /* 14% slower than fcontext: contradicted, and the row says where. */
     set_samples(doc, "pingpong", "fcontext", "plain", peer, 14, 5, 3);
     text = claim11(doc, out, md, "contradicted");
-    CB_CHECK_CONTAINS(text, "| 1 | asm 16.0 ns | fcontext 14.0 ns | 1.14x [");
+    /* the one row, 130 columns, is written turned: a row per column (mdfit.c) */
+    CB_CHECK_CONTAINS(text, "\n| corobench's fastest | asm 16.0 ns |\n| peer | fcontext 14.0 ns |\n"
+                            "| corobench's / peer [95%] | 1.14x [");
     CB_CHECK_CONTAINS(text, "slower beyond that at 1,");
     free(text);
     /* Within the noise of the fastest peer: supported (as fast as). */
@@ -1854,7 +1860,7 @@ CB_TEST_T(cli_report_direct_and_kernel_bytes, 120)
     CB_CHECK_EQ_INT(c.status, 0);
     cb_test_cli r = cb_test_corobench("report", out, "-o", md, NULL);
     CB_CHECK_EQ_INT(r.status, 0);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     CB_CHECK_CONTAINS(text, "[+d] = ns over direct");
     CB_CHECK_CONTAINS(text, "page tables / kernel");
     json_t *doc = load(out), *asm_ = json_array_get(json_object_get(doc, "cells"), 0);
@@ -2107,4 +2113,105 @@ CB_TEST(cell_flags_only_where_they_tell)
     CB_CHECK_STREQ(cb_cell_flags_kept(json_array_get(cells, 0), keep, f, sizeof f), "D");
     CB_CHECK_STREQ(cb_cell_flags_kept(json_array_get(cells, 3), keep, f, sizeof f), "");
     json_decref(cells);
+}
+
+/* The HTML page made from md (html.c), malloc'd. */
+static char *html_of(const char *md)
+{
+    char *html = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&html, &len);
+    CB_CHECK(f != NULL);
+    CB_CHECK_EQ_INT(cb_html_from_md(f, md, ""), 0);
+    fclose(f);
+    return html;
+}
+
+/* html: a colour swatch before an implementation's label (a name alone, with its variant, a
+ * figure or another name), not before prose that starts with a name (claim 4's text had
+ * ucontext's). */
+CB_TEST(report_html_swatch_labels_not_prose)
+{
+    static const char md[] = "# t\n\n| what | fastest |\n|---|---|\n"
+                             "| ucontext is far slower than asm | sm 20.8 ns |\n"
+                             "| asm (jmpret) | asm, ucontext |\n";
+    char *html = html_of(md);
+    CB_CHECK_CONTAINS(html, "<td>ucontext is far slower");
+    CB_CHECK_CONTAINS(html, "</span>sm 20.8 ns");
+    CB_CHECK_CONTAINS(html, "</span>asm (jmpret)");
+    CB_CHECK_CONTAINS(html, "</span>asm, ucontext");
+    free(html);
+}
+
+/* Does every word of a (table pipes and separator rows aside) occur in b? */
+static void words_kept(const char *a, const char *b)
+{
+    char *copy = strdup(a), *save = NULL;
+    for (char *w = strtok_r(copy, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+        if (strcmp(w, "|") && strspn(w, "|-:") != strlen(w) && !strstr(b, w))
+            CB_FAIL("'%s' lost in:\n%s", w, b);
+    free(copy);
+}
+
+/* The report's Markdown within 120 columns and nothing lost (mdfit.c): a paragraph and a list
+ * item wrapped (never so that a line starts a list), a heading cut with its text under it, a
+ * wide table's shared parameters said once and its columns split into tables of the same rows,
+ * a table whose one column cannot fit written as a list; the HTML made from it keeps a bold
+ * span that a line's end cut. */
+CB_TEST(report_md_fit_120_columns)
+{
+    char md[8192], *p = md;
+    p += sprintf(p, "# report\n\n### 1. %s\n\n", "a heading that goes on and on past the "
+                 "width of a terminal and of a code review, which is one hundred and twenty "
+                 "columns wide");
+    for (int i = 0; i < 12; i++)
+        p += sprintf(p, "**word%d in bold** text - %d ", i, i);
+    p += sprintf(p, "\n\n- an item %s\n\n", "that is long enough to need a second line, "
+                 "with more words than one line of one hundred and twenty columns can hold");
+    p += sprintf(p, "| workload | point | a | b | c |\n|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < 4; i++)
+        p += sprintf(p, "| pingpong | depth=%d switches=20000 work=chain mode=symmetric | "
+                     "%d1.25 [+0.4] (1.1x [0.92, 1.31]) | %d2.50 [+1.0] (2.2x [1.80, 2.61]) | "
+                     "%d3.75 [+2.0] (3.3x [2.70, 3.92]) |\n", i, i, i, i);
+    p += sprintf(p, "\n| point | aa | bb | cc |\n|---|---:|---:|---:|\n| n=1000 depth=0 "
+                 "frame=64 layout=aligned order=fifo seed=1 | 4096 / 80 / 4170 / 135 / 479 | "
+                 "4096 / 88 / 4186 / 135 / 479 | 8 / 368 / 389 / 0 / 1 |\n");
+    p += sprintf(p, "\n| # | claim |\n|---|---|\n| 1 | %s |\n", "a sentence of a claim so "
+                 "long that it alone is wider than the width, beside its number, and has to "
+                 "become an item of a list instead");
+    char *fit = cb_md_fit(md, 120);
+    for (const char *l = fit, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+        if (nl - l > 120)
+            CB_FAIL("line of %d columns: %.*s", (int)(nl - l), (int)(nl - l), l);
+    words_kept(md, fit);
+    CB_CHECK(!strstr(fit, "\n- 1 ") && !strstr(fit, "\n- 2 ")); /* "- 1" broke no line */
+    CB_CHECK_CONTAINS(fit, "\n| pingpong | depth=0 | ");
+    CB_CHECK_CONTAINS(fit, "pingpong: switches=20000 work=chain");
+    CB_CHECK_CONTAINS(fit, "...\n\nIn full: 1. a heading that goes on");
+    /* a line's end inside a bold span (an odd number of "**" on the line) */
+    int odd = 0;
+    for (const char *l = fit, *nl; (nl = strchr(l, '\n')); l = nl + 1) {
+        int k = 0;
+        for (const char *b = l; (b = strstr(b, "**")) && b < nl; b += 2)
+            k++;
+        odd |= k % 2;
+    }
+    CB_CHECK(odd);
+    CB_CHECK_CONTAINS(fit, "The same rows, continued:");
+    CB_CHECK_CONTAINS(fit, "\n- 1: claim: a sentence");
+    /* one row, too wide: turned, a row per column */
+    CB_CHECK_CONTAINS(fit, "\n| point | n=1000 depth=0 frame=64 layout=aligned order=fifo seed=1 |\n"
+                           "| --- | ---: |\n| aa | 4096 / 80 / 4170 / 135 / 479 |\n");
+    char *html = html_of(fit);
+    CB_CHECK(!strstr(html, "**"));
+    /* every bold span opened and closed, the one cut by a line's end too */
+    int open = 0, close = 0;
+    for (const char *b = html; (b = strstr(b, "<strong>word")); b++)
+        open++;
+    for (const char *b = html; (b = strstr(b, "bold</strong>")); b++)
+        close++;
+    CB_CHECK_EQ_INT(open, 12);
+    CB_CHECK_EQ_INT(close, 12);
+    free(html);
+    free(fit);
 }

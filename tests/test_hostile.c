@@ -265,7 +265,7 @@ CB_TEST(report_thirty_machines_unique_labels)
     char *full[42] = {path};
     memcpy(full + 1, argv, (n + 1) * sizeof *argv);
     CB_CHECK_EQ_INT(cb_test_spawn(full, &out, &err), 0);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     CB_CHECK_CONTAINS(text, "\n# Machine Z\n");
     CB_CHECK_CONTAINS(text, "\n# Machine AA\n");
     CB_CHECK_CONTAINS(text, "\n# Machine AD\n");
@@ -318,7 +318,7 @@ CB_TEST(report_names_escaped_and_dashdash)
     cb_test_cli r = cb_test_corobench("report", in, "-o", md, NULL);
     if (r.status != 0)
         CB_FAIL("report: exit %d: %s", r.status, r.err);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     /* Every link to a plot is in angle brackets, its spaces kept. */
     CB_CHECK_CONTAINS(text, "](<r with space-plots/");
     CB_CHECK(!strstr(text, "](r with space-plots/"));
@@ -327,6 +327,7 @@ CB_TEST(report_names_escaped_and_dashdash)
     free(r.err);
     r = cb_test_corobench("report", nl, "--no-plots", NULL);
     CB_CHECK_EQ_INT(r.status, 0);
+    cb_test_md_unwrap(r.out);
     CB_CHECK_CONTAINS(r.out, "- results: `");
     CB_CHECK_CONTAINS(r.out, "new?line.json`");
     CB_CHECK(!strstr(r.out, "--plots)"));
@@ -517,7 +518,7 @@ CB_TEST(report_huge_times_not_printed_whole)
     CB_CHECK_EQ_INT(times_huge(a, a), 0);
     cb_test_cli r = cb_test_corobench("report", a, "-o", md, "--no-plots", NULL);
     CB_CHECK_EQ_INT(r.status, 0);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     CB_CHECK_CONTAINS(text, "1e+308");
     size_t run = 0, longest = 0;
     for (const char *p = text; *p; p++) {
@@ -542,7 +543,7 @@ CB_TEST(report_claim_slope_of_huge_times_not_nan)
     CB_CHECK_EQ_INT(times_huge("tests/claims/depth/supported-same-flat.json", a), 0);
     cb_test_cli r = cb_test_corobench("report", a, "-o", md, "--no-plots", NULL);
     CB_CHECK_EQ_INT(r.status, 0);
-    char *text = cb_test_slurp(md);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
     CB_CHECK_CONTAINS(text, "the cost per level has no finite value");
     if (strstr(text, "nan"))
         CB_FAIL("the report prints a NaN: ...%.80s", strstr(text, "nan") - 40);

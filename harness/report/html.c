@@ -443,30 +443,45 @@ int cb_html_from_md(FILE *out, const char *md, const char *dir)
         } else if (l[0] == '-' && l[1] == ' ') {
             fputs("<ul>\n", out);
             for (; i < n && lines[i][0] == '-' && lines[i][1] == ' '; i++) {
-                fputs("<li>", out);
-                inline_md(out, lines[i] + 2, strlen(lines[i] + 2));
-                /* a continuation line of the item (indented) */
+                /* the item with its continuation lines (indented) as one text: a span (bold,
+                 * code, a link) may go on over a line's end (mdfit.c wraps at any space) */
+                char *item = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&item, &len);
+                if (!m)
+                    abort();
+                fputs(lines[i] + 2, m);
                 while (i + 1 < n && lines[i + 1][0] == ' ' && lines[i + 1][1]) {
-                    fputc(' ', out);
-                    inline_md(out, lines[i + 1], strlen(lines[i + 1]));
+                    fprintf(m, " %s", lines[i + 1] + strspn(lines[i + 1], " "));
                     i++;
                 }
+                fclose(m);
+                fputs("<li>", out);
+                inline_md(out, item, len);
                 fputs("</li>\n", out);
+                free(item);
             }
             fputs("</ul>\n", out);
         } else if (l[0] == '!' && l[1] == '[') {
             figure(out, l, dir);
             i++;
         } else {
-            fputs("<p>", out);
+            /* the paragraph's lines as one text, as an item's */
+            char *para = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&para, &len);
+            if (!m)
+                abort();
             for (; i < n && lines[i][0] && lines[i][0] != '|' && lines[i][0] != '#' &&
                    !(lines[i][0] == '-' && lines[i][1] == ' ') &&
                    !(lines[i][0] == '!' && lines[i][1] == '[');
-                 i++) {
-                inline_md(out, lines[i], strlen(lines[i]));
-                fputc('\n', out);
-            }
+                 i++)
+                fprintf(m, "%s\n", lines[i]);
+            fclose(m);
+            fputs("<p>", out);
+            inline_md(out, para, len);
             fputs("</p>\n", out);
+            free(para);
         }
     }
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_js);

@@ -24,6 +24,7 @@
 #include "harness/common/output.h"
 #include "harness/results/load.h"
 #include "html.h"
+#include "mdfit.h"
 #include "plots.h"
 
 /* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),
@@ -188,7 +189,13 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
     for (i = 0; i < n; i++)
         at[e[i].row * nc + e[i].col] = &e[i];
     if (nr) {
-        fprintf(out, "\n## %s %s\n\n| point |", wl, title);
+        /* a heading of the workload alone, its caption under it (the two made a heading of
+         * 200 columns) */
+        size_t hl = strcspn(title, "(");
+        while (hl && title[hl - 1] == ' ')
+            hl--;
+        fprintf(out, "\n### %s%s%.*s\n\n%s %s\n\n| point |", wl, hl ? " " : "", (int)hl, title,
+                wl, title);
         for (size_t k = 0; k < nc; k++)
             fprintf(out, " %s |", json_string_value(json_array_get(cols, k)));
         fprintf(out, "\n|---|");
@@ -435,8 +442,9 @@ static void tables_and_failures(FILE *out, json_t *doc)
     json_array_foreach(cells, i, c) intern(wls, cb_str(c, "workload"));
     json_array_foreach(wls, i, v) glance_table(out, cells, json_string_value(v));
     fprintf(out, "\n## Appendix: every implementation\n\nA table per workload with a column per "
-                 "implementation and build variant (wider than a screen; every field of every "
-                 "cell: `corobench export R.json --format csv`).\n");
+                 "implementation and build variant (one too wide for 120 columns goes on as tables "
+                 "of the same rows; every field of every cell: `corobench export R.json --format "
+                 "csv`).\n");
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
     json_decref(wls);
     int header = 0;
@@ -796,10 +804,15 @@ int cb_cmd_report(int argc, char **argv)
         json_decref(plots);
     }
     fclose(out);
-    if (html)
+    /* The Markdown with every line within 120 columns (mdfit.h); the HTML from the lines as
+     * written, whose tables a browser lays out and sorts whole (split, they would sort apart). */
+    if (html) {
         cb_html_from_md(cb_out_stream(&o), mdtext, out_path ? dir : "");
-    else
-        fwrite(mdtext, 1, mdlen, cb_out_stream(&o));
+    } else {
+        char *fit = cb_md_fit(mdtext, CB_REPORT_WIDTH);
+        fputs(fit, cb_out_stream(&o));
+        free(fit);
+    }
     free(mdtext);
     rc = cb_out_commit(&o) ? CB_EXIT_CELLS_FAILED : 0;
     for (size_t f = 0; f < n; f++) {
