@@ -2029,6 +2029,11 @@ CB_TEST(report_style_one_per_impl)
     CB_CHECK_EQ_INT((long long)cb_plot_linetype("cxx20-clang"),
                     (long long)cb_plot_linetype("cxx20-clang-jmpret"));
     CB_CHECK(cb_plot_linetype("cxx20-clang") != cb_plot_linetype("cxx20"));
+    /* a series named with a parameter (closure's alloc) or drawn as one with others: the first
+     * implementation's (both had a spare colour, in every pingpong plot of run.sh's suite) */
+    CB_CHECK_EQ_INT((long long)cb_plot_linetype("closure alloc=pool"),
+                    (long long)cb_plot_linetype("closure"));
+    CB_CHECK_EQ_INT((long long)cb_plot_linetype("asm, ucontext"), (long long)cb_plot_linetype("asm"));
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
             if (!strcmp(s[i].colour, s[j].colour))

@@ -3,6 +3,7 @@
  * oranges and pinks, the baseline black, the languages' runtimes in darker or greyer tones; the
  * point type separates neighbours of one hue. Spares serve an implementation the table does
  * not name (a plugin, --impl-lib), first come first served. */
+#include <stdio.h>
 #include <string.h>
 
 #include "style.h"
@@ -52,7 +53,9 @@ size_t cb_plot_linetype(const char *series)
 {
     static char spare_for[STYLE_SPARES][64];
     char name[64];
-    size_t len = strlen(series);
+    /* the implementation is the series' first word ("closure alloc=pool": closure's; "asm,
+     * ucontext", drawn as one line: asm's) */
+    size_t len = strcspn(series, " ,");
     for (int pass = 0; pass < 2; pass++) {
         if (len >= sizeof name)
             len = sizeof name - 1;
@@ -62,16 +65,17 @@ size_t cb_plot_linetype(const char *series)
             if (!strcmp(styles[k].impl, name))
                 return k + 1;
         /* a build variant ("asm-jmpret"): the implementation's style */
-        const char *dash = strrchr(series, '-');
+        const char *dash = memrchr(series, '-', len);
         if (!dash)
             break;
         len = (size_t)(dash - series);
     }
     size_t first = STYLES - STYLE_SPARES;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(series, " ,"), series); /* its first word */
     for (size_t s = 0; s < STYLE_SPARES; s++) {
         if (!spare_for[s][0])
-            strncpy(spare_for[s], series, sizeof spare_for[s] - 1);
-        if (!strcmp(spare_for[s], series))
+            snprintf(spare_for[s], sizeof spare_for[s], "%s", name);
+        if (!strcmp(spare_for[s], name))
             return first + s + 1;
     }
     return first + 1; /* more unknown names than spares: they share the first */

@@ -15,7 +15,7 @@ typedef struct cb_plot_style {
 const cb_plot_style *cb_plot_styles(size_t *n);
 
 /* The linetype (1-based) of a series: its implementation's ("sm"; "asm-jmpret" is asm's, a
- * build variant keeps its implementation's colour); a name the table lacks takes the next
+ * build variant keeps its implementation's colour; "closure alloc=pool" is closure's); a name the table lacks takes the next
  * spare, the same one each time it is asked within one process. */
 size_t cb_plot_linetype(const char *series);
 

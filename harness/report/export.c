@@ -63,7 +63,9 @@ static const char *series_name(json_t *cell, char *buf, size_t len)
 }
 
 /* A gnuplot series: the implementation and variant, then NAME=VALUE of each parameter in vary
- * (those besides x that differ among the exported cells), so that a series has one y per x. */
+ * (those besides x that differ among the exported cells) that the cell has, so that a series
+ * has one y per x. A parameter only some implementations have (closure's alloc) names no one
+ * else's series: "asm", not "asm alloc=-", which no style and no reader knew as asm. */
 static const char *plot_series(json_t *cell, json_t *vary, char *buf, size_t len)
 {
     series_name(cell, buf, len);
@@ -75,8 +77,8 @@ static const char *plot_series(json_t *cell, json_t *vary, char *buf, size_t len
         json_t *v = json_object_get(json_object_get(cell, "params"), k);
         if (json_is_integer(v))
             cb_append(buf, len, " %s=%lld", k, (long long)json_integer_value(v));
-        else
-            cb_append(buf, len, " %s=%s", k, json_is_string(v) ? json_string_value(v) : "-");
+        else if (json_is_string(v))
+            cb_append(buf, len, " %s=%s", k, json_string_value(v));
     }
     return buf;
 }

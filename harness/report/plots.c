@@ -295,6 +295,41 @@ static int in_set(const set_data *d, size_t linetype)
     return 0;
 }
 
+/* A key entry's width: the title of identical series drawn as one ("asm, inline, ucontext, sm,
+ * ...") keeps the names that fit in about this many characters and says how many more ("asm,
+ * inline +5 more"; the report lists them all under the plot): one entry of 76 characters
+ * squeezed pingpong-mispredict's panels to nothing, and gnuplot 5.4 draws an entry of several
+ * lines over the next one. */
+enum { KEY_LINE = 32 };
+
+/* Writes title as the column header gnuplot reads for the key; returns its length. */
+static size_t put_key_title(FILE *f, const char *title)
+{
+    size_t len = 0, names = 1, shown = 0;
+    for (const char *p = title; (p = strstr(p, ", ")); p += 2)
+        names++;
+    const char *p = title;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        if (shown && len + 2 + n + 8 > KEY_LINE && shown + 1 < names)
+            break;
+        if (shown)
+            len += (size_t)fprintf(f, ", ");
+        else
+            fputc('"', f);
+        fwrite(p, 1, n, f);
+        len += n;
+        shown++;
+        p += n;
+        if (*p == ',')
+            p += 1 + (p[1] == ' ');
+    }
+    if (shown < names)
+        len += (size_t)fprintf(f, " +%zu more", names - shown);
+    fputs("\"\n", f);
+    return len;
+}
+
 /* Writes the shaped data to path (a regular file there is replaced, nothing else is), with the
  * linetypes of its series in order into lt ("3 1 7") and what its columns hold into st. */
 static int emit_set(const set_data *d, const char *path, char *lt, size_t ltlen, set_stats *st)
@@ -310,11 +345,12 @@ static int emit_set(const set_data *d, const char *path, char *lt, size_t ltlen,
         const block *b = &d->b[i];
         if (b->dropped)
             continue;
-        fprintf(f, "%s# %s\n\"%s\"\n%s%s", st->series ? "\n\n" : "", b->name, b->title,
-                b->cols ? b->cols : "", b->rows);
+        fprintf(f, "%s# %s\n", st->series ? "\n\n" : "", b->name);
+        size_t kw = put_key_title(f, b->title);
+        fprintf(f, "%s%s", b->cols ? b->cols : "", b->rows);
         cb_append(lt, ltlen, "%s%zu", *lt ? " " : "", cb_plot_linetype(b->name));
-        if (strlen(b->title) > st->keyw)
-            st->keyw = strlen(b->title);
+        if (kw > st->keyw)
+            st->keyw = kw;
         st->series++;
         char *rows = cb_xstrdup(b->rows), *save = NULL;
         for (char *line = strtok_r(rows, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
