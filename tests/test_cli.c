@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
@@ -2014,6 +2015,51 @@ CB_TEST_T(invocations_test_slowdown_knob, 120)
     CB_CHECK_STREQ(json_string_value(json_object_get(sm, "impl")), "sm");
     CB_CHECK(json_number_value(json_object_get(sm, "test_slowdown")) == 1.5);
     CB_CHECK(json_object_get(asm_cell, "test_slowdown") == NULL);
+    json_decref(doc);
+    unlink(out);
+}
+
+/* A repetition the process was preempted in (another task's time in its clock) is redone, at
+ * most --reps times per invocation, and the cell counts the redos; not for thread, whose own
+ * hand-offs preempt each other. A busy loop pinned to the cell's CPU makes the preemptions. */
+CB_TEST_T(invocations_preempted_repetition_redone, 120)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(1, &set))
+        CB_SKIP("CPU 1 is not ours to use here");
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "preempted.json");
+    pid_t hog = fork();
+    if (hog == 0) {
+        CPU_ZERO(&set);
+        CPU_SET(1, &set);
+        sched_setaffinity(0, sizeof set, &set);
+        for (;;)
+            ;
+    }
+    CB_CHECK(hog > 0);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm,thread", "--workload", "pingpong",
+                                      "--param", "switches=2000", "--reps", "3", "--min-rep-ms",
+                                      "20", "--invocations", "2", "--pin", "1", "--no-table",
+                                      "-o", out, NULL);
+    kill(hog, SIGKILL);
+    waitpid(hog, NULL, 0);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cells = json_object_get(doc, "cells"), *cell, *inv;
+    size_t i, j;
+    json_array_foreach(cells, i, cell)
+    {
+        const char *impl = json_string_value(json_object_get(cell, "impl"));
+        long long redone = json_integer_value(json_object_get(cell, "preempted_redone"));
+        if (!strcmp(impl, "thread")) {
+            CB_CHECK_EQ_INT(redone, 0);
+            continue;
+        }
+        /* 20 ms repetitions sharing their CPU with a busy loop: each is preempted */
+        CB_CHECK(redone >= 1);
+        json_array_foreach(json_object_get(cell, "invocations"), j, inv)
+            CB_CHECK(json_integer_value(json_object_get(inv, "preempted_redone")) <= 3);
+    }
     json_decref(doc);
     unlink(out);
 }

@@ -52,6 +52,7 @@ typedef struct measure {
     int have_susp;
     unsigned warmups;      /* warm-up repetitions run */
     unsigned redone;       /* kept repetitions redone at a larger batch because they were short */
+    unsigned redone_preempted; /* kept repetitions redone because they were preempted */
     unsigned short_reps;   /* kept repetitions shorter than min_rep_ms */
     double shortest_ns;    /* the shortest kept repetition */
     uint64_t steal_ns;     /* steal time of the cell's CPU (or all) over the kept repetitions */
@@ -250,7 +251,11 @@ static int warm_up(measure *ms)
 /* Step 3, the kept repetitions: ns per op, and create_ns_per_coro where the workload has a rest
  * point. A repetition shorter than min_rep_ms (a quieter moment than the warm-up's) is redone at
  * a larger batch while the batch can grow (at most `reps` redos); one still short is kept and
- * counted (batch_limited). Steal time is read around them all. */
+ * counted (batch_limited). A repetition during which the process was preempted (an involuntary
+ * context switch: another task's time is in its clock) is redone, at most `reps` times, and
+ * one still preempted is kept and counted (preemptions); not for coroutines that are OS
+ * threads, whose own hand-offs preempt each other on the pinned CPU. Steal time is read around
+ * them all. */
 static int time_repetitions(measure *ms)
 {
     int cpu = cb_env_pinned_cpu();
@@ -264,6 +269,12 @@ static int time_repetitions(measure *ms)
         if (t.ns < ms->m->min_rep_ms * 1e6 && !memory && ms->redone < ms->m->reps &&
             grow_batch(ms, &t)) {
             ms->redone++;
+            k--;
+            continue;
+        }
+        if (t.preempted > 0 && !memory && ms->redone_preempted < ms->m->reps &&
+            !(ms->c->impl->backend && ms->c->impl->backend->own_thread)) {
+            ms->redone_preempted++;
             k--;
             continue;
         }
@@ -409,6 +420,7 @@ static json_t *to_json(const measure *ms, json_t *cell)
         json_array_append_new(arr, json_real(ms->samples[i]));
     json_object_set_new(cell, "samples_ns_per_op", arr);
     json_object_set_new(cell, "preemptions", json_integer(ms->preempted));
+    json_object_set_new(cell, "preempted_redone", json_integer(ms->redone_preempted));
     json_object_set_new(cell, "steal_ns_per_rep",
                         ms->have_steal ? json_real((double)ms->steal_ns / ms->m->reps)
                                        : json_null());

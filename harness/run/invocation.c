@@ -188,7 +188,7 @@ static json_t *invocation_entry(json_t *m)
     static const char *const keep[] = {"invocation", "sequence", "layout", "ns_per_op",
                                        "samples_ns_per_op", "create_ns_per_coro",
                                        "malloc_free_ns", "batch",
-                                       "warmup_reps", "shortest_rep_ms", "preemptions",
+                                       "warmup_reps", "shortest_rep_ms", "preemptions", "preempted_redone",
                                        "steal_ns_per_rep", "drift_pct", "runtime"};
     json_t *e = json_object();
     for (size_t f = 0; f < sizeof keep / sizeof keep[0]; f++) {
@@ -251,7 +251,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     double **x = cb_xcalloc(k + 1, sizeof *x);
     size_t *n = cb_xcalloc(k + 1, sizeof *n);
     json_t *all = json_array(), *entries = json_array();
-    long preempted = 0;
+    long preempted = 0, redone = 0;
     double steal = 0, shortest = INFINITY, worst_drift = 0;
     size_t nsteal = 0, warm = 0;
     int limited = 0, have_create = 1, have_mf = 1;
@@ -263,6 +263,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
         for (size_t j = 0; j < n[i]; j++)
             json_array_append_new(all, json_real(x[i][j]));
         preempted += (long)json_integer_value(json_object_get(m, "preemptions"));
+        redone += (long)json_integer_value(json_object_get(m, "preempted_redone"));
         warm += (size_t)json_integer_value(json_object_get(m, "warmup_reps"));
         if (json_is_number(json_object_get(m, "steal_ns_per_rep")))
             steal += num(m, "steal_ns_per_rep", NULL), nsteal++;
@@ -304,6 +305,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     }
     json_object_set_new(cell, "samples_ns_per_op", all);
     json_object_set_new(cell, "preemptions", json_integer(preempted));
+    json_object_set_new(cell, "preempted_redone", json_integer(redone));
     json_object_set_new(cell, "warmup_reps", json_integer((json_int_t)warm));
     json_object_set_new(cell, "steal_ns_per_rep", nsteal ? json_real(steal / (double)nsteal)
                                                          : json_null());
