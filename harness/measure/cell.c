@@ -33,6 +33,11 @@ enum {
     CB_MAX_WARMUPS = 32,
 };
 #define CB_BATCH_MARGIN 1.125
+/* A preempted repetition is redone when its process was off the CPU for more than this share
+ * of its clock time (1%: at that the preemption moves the figure as much as the machine's
+ * quietest run-to-run noise; a kernel thread's tens of microseconds in a 2 ms repetition do
+ * not). */
+#define CB_PREEMPT_REDO_SHARE 0.01
 /* Medians of the two halves of the samples further apart than this: the cell is unstable. */
 #define CB_DRIFT_PCT 3.0
 
@@ -84,6 +89,7 @@ typedef struct rep {
     uint64_t hooked; /* calls through the interposition layer during it */
     uint64_t allocs; /* cb_rt allocations made by its runs (setup's and finish's not counted) */
     long preempted;  /* involuntary context switches during it */
+    double off_cpu_ns; /* its clock time the process spent off the CPU (clock minus CPU time) */
 } rep;
 
 static json_t *failed(json_t *cell, const char *err)
@@ -192,6 +198,11 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     out->t0 = t0;
     out->ns = (double)(t1 - t0 - cb_mem_rep_paused()) * 1e9 / ms->hz;
     out->preempted = ru1.ru_nivcsw - ru0.ru_nivcsw;
+    double cpu_ns = ((double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+                     (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec)) * 1e9 +
+                    ((double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) +
+                     (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec)) * 1e3;
+    out->off_cpu_ns = (double)(t1 - t0) * 1e9 / ms->hz - cpu_ns;
     out->copied = cb_rt.stack_copy_bytes - copied0;
     out->hooked = cb_rt.hooked_calls - hooked0;
     out->allocs = allocs;
@@ -252,10 +263,11 @@ static int warm_up(measure *ms)
  * point. A repetition shorter than min_rep_ms (a quieter moment than the warm-up's) is redone at
  * a larger batch while the batch can grow (at most `reps` redos); one still short is kept and
  * counted (batch_limited). A repetition during which the process was preempted (an involuntary
- * context switch: another task's time is in its clock) is redone, at most `reps` times, and
- * one still preempted is kept and counted (preemptions); not for coroutines that are OS
- * threads, whose own hand-offs preempt each other on the pinned CPU. Steal time is read around
- * them all. */
+ * context switch) for more than CB_PREEMPT_REDO_SHARE of its clock time (the clock minus the
+ * process's CPU time: another task's time in its clock) is redone, at most `reps` times, and
+ * one still preempted is kept and counted (preemptions); a kernel thread's few microseconds
+ * are not worth a repetition. Not for coroutines that are OS threads, whose own hand-offs
+ * preempt each other on the pinned CPU. Steal time is read around them all. */
 static int time_repetitions(measure *ms)
 {
     int cpu = cb_env_pinned_cpu();
@@ -272,7 +284,8 @@ static int time_repetitions(measure *ms)
             k--;
             continue;
         }
-        if (t.preempted > 0 && !memory && ms->redone_preempted < ms->m->reps &&
+        if (t.preempted > 0 && t.off_cpu_ns > CB_PREEMPT_REDO_SHARE * t.ns && !memory &&
+            ms->redone_preempted < ms->m->reps &&
             !(ms->c->impl->backend && ms->c->impl->backend->own_thread)) {
             ms->redone_preempted++;
             k--;
