@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
-#   ./run.sh                 the default suite (5 minutes on 2 cores: 300 s wall, 226 CPU
-#                            seconds at load average 4 on a shared 2-core VM)
+#   ./run.sh                 the default suite (257 s wall, 254 CPU seconds, on a 2-core VM at
+#                            load average 1.3; 300 s with other builds beside it)
 #   ./run.sh --quick         a small grid (72 s once built, same machine)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
