@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -2031,6 +2032,9 @@ CB_TEST_T(invocations_preempted_repetition_redone, 120)
     cb_test_tmp_path(out, sizeof out, "preempted.json");
     pid_t hog = fork();
     if (hog == 0) {
+        /* never outlives this test, even one killed at its time limit */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        alarm(120);
         CPU_ZERO(&set);
         CPU_SET(1, &set);
         sched_setaffinity(0, sizeof set, &set);

@@ -34,9 +34,9 @@ enum {
 };
 #define CB_BATCH_MARGIN 1.125
 /* A preempted repetition is redone when its process was off the CPU for more than this share
- * of its clock time (1%: at that the preemption moves the figure as much as the machine's
- * quietest run-to-run noise; a kernel thread's tens of microseconds in a 2 ms repetition do
- * not). */
+ * of its clock time: 1%, a fifth of compare's default 5% threshold, which a kernel thread's
+ * tens of microseconds in a 2 ms repetition stay under (without it, 2,918 redos in a quiet
+ * default suite; with it, 371: docs/measurement.md). */
 #define CB_PREEMPT_REDO_SHARE 0.01
 /* Medians of the two halves of the samples further apart than this: the cell is unstable. */
 #define CB_DRIFT_PCT 3.0
@@ -326,7 +326,7 @@ static void time_malloc_free(measure *ms)
     unsigned reps = ms->m->reps;
     if (ms->c->impl->style != CB_STYLE_CLOSURE || !bytes || !reps)
         return;
-    ms->malloc_free = calloc(reps, sizeof *ms->malloc_free);
+    ms->malloc_free = cb_xcalloc(reps, sizeof *ms->malloc_free);
     ms->malloc_free_bytes = bytes;
     uint64_t n = 4096;
     double min_ns = ms->m->min_rep_ms * 1e6;
