@@ -84,7 +84,7 @@ status=0
 # counts (docs/rsb.md; x86-64 only, where make builds the variant binaries), the claims about
 # the return stack being pingpong's; recursive, spawn and io in the plain build only, which keeps
 # the suite within 5 minutes. pingpong runs 20,000 switches per instance (ucontext, about
-# 0.3-1.3 us per switch, stays short; batching makes every repetition last 10 ms anyway); io
+# 0.3-1.3 us per switch, stays short; batching makes every repetition last 2 ms anyway); io
 # sends 50 messages per connection; spawn runs both layouts (docs/memory.md): aligned, the
 # regular layout's best case, and offset, every stack top and stackless frame moved by a seeded
 # multiple of 64 bytes.
