@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: small, fast, and the same sequence on every machine for a seed. */
-static uint64_t next_u64(uint64_t *s)
+uint64_t cb_boot_next(uint64_t *s)
 {
     uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -22,10 +21,9 @@ static uint64_t next_u64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Uniform in [0, n). */
-static size_t pick(uint64_t *s, size_t n)
+size_t cb_boot_pick(uint64_t *s, size_t n)
 {
-    return (size_t)(((unsigned __int128)next_u64(s) * n) >> 64);
+    return (size_t)(((unsigned __int128)cb_boot_next(s) * n) >> 64);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -115,9 +113,9 @@ static double side_stat(side *d, uint64_t *rng)
 {
     const cb_inv_samples *s = d->s;
     for (size_t i = 0; i < s->k; i++) {
-        size_t inv = rng ? pick(rng, s->k) : i, n = s->n[inv];
+        size_t inv = rng ? cb_boot_pick(rng, s->k) : i, n = s->n[inv];
         for (size_t j = 0; j < n; j++)
-            d->reps[j] = s->x[inv][rng ? pick(rng, n) : j];
+            d->reps[j] = s->x[inv][rng ? cb_boot_pick(rng, n) : j];
         d->meds[i] = median_inplace(d->reps, n);
     }
     return median_inplace(d->meds, s->k);

@@ -67,6 +67,12 @@ int cb_estimate_cell_seeded(const cb_inv_samples *s, uint64_t seed, unsigned res
 int cb_estimate_ratio_seeded(const cb_inv_samples *num, const cb_inv_samples *den, uint64_t seed,
                              unsigned resamples, cb_estimate *e);
 
+/* The bootstraps' generator (splitmix64: small, fast, the same sequence on every machine for a
+ * seed): the next value of state *s, and a value uniform in [0, n) (harness/ab/decide.c
+ * resamples rounds with it). */
+uint64_t cb_boot_next(uint64_t *s);
+size_t cb_boot_pick(uint64_t *s, size_t n);
+
 /* t(0.975, df), the two-sided 95% point of Student's t (infinite for df 0). */
 double cb_t975(size_t df);
 /* The factor an interval from K processes is widened by, about the estimate (1 for K < 2). */
