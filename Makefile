@@ -1,7 +1,8 @@
 # corobench build. Every knob is a `?=` default that the command line can override:
 #   make                      bin/corobench for this machine, and on x86-64 its variant builds
 #                             (bin/corobench-jmpret, -rsbsim, -jmpret-rsbsim; docs/rsb.md)
-#   make check                every test: native, the AArch64 port under qemu-aarch64, the whole
+#   make check                installs what it needs (scripts/install-deps.sh test), then every
+#                             test: native, the AArch64 port under qemu-aarch64, the whole
 #                             tree under ASan+UBSan (check-sanitize-all), the runtime and workload
 #                             tests under valgrind, then the deterministic gate (tests/gate.sh)
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
@@ -132,7 +133,7 @@ HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
-.PHONY: all examples tests check aa baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
+.PHONY: all examples tests check check-stages aa baseline check-aarch64 check-aarch64-build check-sanitize check-sanitize-build \
 	check-sanitize-all check-sanitize-all-build clean FORCE variants
 all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples
 
@@ -291,16 +292,25 @@ $(BUILD)/%.o: %.S
 # valgrind's memcheck (which follows the stack switches through the VALGRIND_STACK_REGISTER
 # annotations; any error fails the test), the deterministic gate (tests/gate.sh; docs/ci.md), then
 # the short A/A test (tests/aa.sh --short: compare's false positives on an unchanged build).
-# tests/check.sh prints one summary line at the end.
+# tests/check.sh prints one summary line at the end. First, what the stages need is installed
+# (scripts/install-deps.sh test: apt-get as root, asking nothing; otherwise it names the packages
+# to install), then a new make builds and runs the stages, so the build's probes see what was just
+# installed. A stage whose tool is still missing (the cross compiler, qemu-user, valgrind) is
+# skipped with the reason, not failed.
 VALGRIND_RUN ?= valgrind -q --error-exitcode=99 $(BUILD)/cbtest-core
-check: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples $(BUILD)/cbtest $(BUILD)/cbtest-core
+check:
+	@scripts/install-deps.sh test || echo "make check: not every package of the test set is" \
+		"installed (above): a stage whose tool is missing is skipped" >&2
+	@$(MAKE) --no-print-directory check-stages
+check-stages: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples $(BUILD)/cbtest $(BUILD)/cbtest-core
 	@tests/check.sh \
-		native true "$(BUILD)/cbtest" \
-		aarch64 "$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
-		sanitize-all "$(MAKE) --no-print-directory check-sanitize-all-build" "$(SANALL_RUN)" \
-		valgrind true "$(VALGRIND_RUN)" \
-		gate true "tests/gate.sh check" \
-		aa true "tests/aa.sh --short"
+		native "" true "$(BUILD)/cbtest" \
+		aarch64 "$(CROSS_CC) $(firstword $(QEMU)) /usr/aarch64-linux-gnu/include/stdio.h" \
+			"$(MAKE) --no-print-directory check-aarch64-build" "$(QEMU) build/aarch64/cbtest-core" \
+		sanitize-all "" "$(MAKE) --no-print-directory check-sanitize-all-build" "$(SANALL_RUN)" \
+		valgrind "valgrind" true "$(VALGRIND_RUN)" \
+		gate "" true "tests/gate.sh check" \
+		aa "" true "tests/aa.sh --short"
 
 # The A/A test (docs/ci.md): its figures, minutes of runs; ARGS="--pin 1" pins them.
 aa: all

@@ -846,6 +846,40 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     unlink(copy);
 }
 
+/* make check's stages (tests/check.sh): a stage whose tool is missing (the cross compiler on a
+ * machine where it could not be installed) is skipped with the reason, not failed; the stages
+ * that have their tools run and are summed. Before, the aarch64 stage failed ("build failed")
+ * on a machine without aarch64-linux-gnu-gcc (issue 32). */
+CB_TEST(check_sh_skips_a_stage_without_its_tool)
+{
+    char script[4200];
+    snprintf(script, sizeof script, "%s/tests/check.sh", cb_test_root());
+    char *argv[] = {script,
+                    "one", "", "true", "echo '2 passed, 0 failed'",
+                    "cross", "sh cb-no-such-cross-gcc", "false", "echo '9 passed, 0 failed'",
+                    "file", "/nonexistent/cb-sysroot/stdio.h", "false", "false",
+                    "two", "sh", "true", "echo '3 passed, 0 failed, 1 skipped'",
+                    NULL},
+         *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    CB_CHECK_EQ_INT(st, 0);
+    CB_CHECK_CONTAINS(out, "SKIP cross: cb-no-such-cross-gcc not found");
+    CB_CHECK_CONTAINS(out, "SKIP file: /nonexistent/cb-sysroot/stdio.h not found");
+    CB_CHECK(strstr(out, "build failed") == NULL);
+    CB_CHECK_CONTAINS(out, "stages skipped: cross (cb-no-such-cross-gcc not found) file "
+                           "(/nonexistent/cb-sysroot/stdio.h not found)\n5 passed, 0 failed, "
+                           "1 skipped\n");
+    free(out);
+    free(err);
+    /* A stage with its tools that fails to build still fails. */
+    char *argv2[] = {script, "bad", "sh", "false", "true", NULL};
+    st = cb_test_spawn(argv2, &out, &err);
+    CB_CHECK(st != 0);
+    CB_CHECK_CONTAINS(out, "FAIL bad: build failed");
+    free(out);
+    free(err);
+}
+
 /* Sets the samples of the ok cell matching (workload, impl, variant, "NAME=VALUE ...") to
  * inv invocations of n repetitions, repetition r of invocation j at
  * value * (1 + (r + j) / 1000); fails when there is no such cell. */
