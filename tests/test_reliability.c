@@ -3,6 +3,7 @@
  * once, leading zeros, interrupts that keep the finished cells, and cells that never outlive
  * their run (PR_SET_PDEATHSIG, and their own timer when the run is stopped). */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/common/output.h"
 #include "harness/common/proc.h"
 #include "impls/impls.h"
 #include "test.h"
@@ -84,6 +86,55 @@ static json_t *load(const char *path)
 /* A short ordinary run: two cells. */
 #define QUICK_RUN "run", "--invocations", "1", "--impl", "asm,sm", "--workload", "pingpong", "--param", \
                   "switches=1000", "--reps", "1", "--warmup", "0", "--no-table"
+
+/* The one mkdir -p of the harness (common/output.c; calibrate's default directory, report's
+ * plots, the named baselines): the levels it made are noted and removed again, deepest first,
+ * leaving what was there; a path past max_new new levels, a symbolic link to nothing or a file
+ * in the way is refused with nothing made. */
+CB_TEST(out_mkdirs_notes_and_removes_what_it_made)
+{
+    char dir[256], deep[400], path[400];
+    struct stat st;
+    tmp_dir(dir, sizeof dir, "mkdirs");
+    snprintf(deep, sizeof deep, "%s/a/b/c", dir);
+    cb_made_dirs made = {.n = 0};
+    /* three new levels, two allowed: refused, nothing made */
+    errno = 0;
+    CB_CHECK_EQ_INT(cb_mkdirs(deep, 2, &made), -1);
+    CB_CHECK_EQ_INT(errno, ENOENT);
+    CB_CHECK_EQ_INT(made.n, 0);
+    snprintf(path, sizeof path, "%s/a", dir);
+    CB_CHECK(stat(path, &st) != 0);
+    /* allowed: all three made and noted, top first */
+    CB_CHECK_EQ_INT(cb_mkdirs(deep, 3, &made), 0);
+    CB_CHECK_EQ_INT(made.n, 3);
+    CB_CHECK_STREQ(made.path[0], path);
+    CB_CHECK_STREQ(made.path[2], deep);
+    CB_CHECK(stat(deep, &st) == 0 && S_ISDIR(st.st_mode));
+    /* again: nothing new */
+    cb_made_dirs again = {.n = 0};
+    CB_CHECK_EQ_INT(cb_mkdirs(deep, 0, &again), 0);
+    CB_CHECK_EQ_INT(again.n, 0);
+    /* rolled back: the three gone, the directory that was there kept */
+    cb_rmdirs_made(&made);
+    CB_CHECK_EQ_INT(made.n, 0);
+    CB_CHECK(stat(path, &st) != 0);
+    CB_CHECK(stat(dir, &st) == 0);
+    /* a symbolic link to nothing, a file in the way */
+    snprintf(path, sizeof path, "%s/link", dir);
+    CB_CHECK_EQ_INT(symlink("/nonexistent-cbtest-dir", path), 0);
+    errno = 0;
+    CB_CHECK_EQ_INT(cb_mkdirs(path, 1, &made), -1);
+    CB_CHECK_EQ_INT(errno, ENOENT);
+    snprintf(path, sizeof path, "%s/file", dir);
+    close(open(path, O_WRONLY | O_CREAT, 0600));
+    snprintf(deep, sizeof deep, "%s/file/x", dir);
+    CB_CHECK_EQ_INT(cb_mkdirs(path, 1, &made), -1);
+    CB_CHECK_EQ_INT(errno, ENOTDIR);
+    CB_CHECK_EQ_INT(cb_mkdirs(deep, 1, &made), -1);
+    CB_CHECK_EQ_INT(made.n, 0);
+    rm_dir(dir);
+}
 
 CB_TEST(out_force_keeps_mode)
 {

@@ -53,6 +53,65 @@ static void tmp_of(const char *path, char *tmp, size_t len)
     snprintf(tmp, len, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
 }
 
+int cb_mkdirs(const char *dir, int max_new, cb_made_dirs *made)
+{
+    char d[4096];
+    struct stat st;
+    if (snprintf(d, sizeof d, "%s", dir) >= (int)sizeof d) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    /* The existing ancestors are skipped from the top: how many levels are new is known before
+     * any is made, so a refusal makes nothing. */
+    size_t len = strlen(d);
+    while (len > 1 && d[len - 1] == '/')
+        d[--len] = '\0';
+    int fresh = 0;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s", d);
+    for (;;) {
+        if (stat(probe, &st) == 0)
+            break;
+        if (errno != ENOENT)
+            return -1;
+        /* a symbolic link to nothing is no directory to make */
+        if (lstat(probe, &st) == 0)
+            return errno = ENOENT, -1;
+        fresh++;
+        char *slash = strrchr(probe, '/');
+        if (!slash || slash == probe)
+            break; /* a relative first component, or "/x" */
+        *slash = '\0';
+    }
+    if (fresh > max_new)
+        return errno = ENOENT, -1;
+    for (char *p = d + 1;; p++)
+        if (*p == '/' || !*p) {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(d, 0777) == 0) {
+                if (made && made->n < (int)(sizeof made->path / sizeof made->path[0]))
+                    snprintf(made->path[made->n++], sizeof made->path[0], "%s", d);
+            } else if (errno != EEXIST) {
+                return -1;
+            }
+            if (!(*p = c))
+                break;
+        }
+    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        /* EEXIST also for a symbolic link to nothing or a file in the way */
+        errno = lstat(d, &st) == 0 && S_ISLNK(st.st_mode) ? ENOENT : ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+void cb_rmdirs_made(cb_made_dirs *made)
+{
+    while (made->n > 0)
+        rmdir(made->path[--made->n]);
+}
+
 /* The directory must exist or be one new level below an existing directory, and take a file. */
 static int check_dir(const cb_out *o)
 {
@@ -69,14 +128,17 @@ static int check_dir(const cb_out *o)
                           "directory '%s' does not exist, nor does its parent (valid: an existing "
                           "directory or one new level below one%s)",
                           dir, "");
-        if (mkdir(dir, 0777) == 0)
-            fprintf(stderr, "corobench: created directory '%s'\n", cb_quote(dir));
-        else if (errno == EEXIST && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+        cb_made_dirs made = {.n = 0};
+        if (cb_mkdirs(dir, 1, &made) == 0) {
+            if (made.n)
+                fprintf(stderr, "corobench: created directory '%s'\n", cb_quote(dir));
+        } else if (errno == ENOENT && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
             return refuse(o, "directory '%s' is a symbolic link to nothing%s (valid: a writable "
                              "directory)", dir, "");
-        else if (errno != EEXIST)
+        } else {
             return refuse(o, "cannot create directory '%s': %s (valid: a writable directory)", dir,
                           strerror(errno));
+        }
     } else if (!S_ISDIR(st.st_mode)) {
         return refuse(o, "'%s' is not a directory%s (valid: a path in a directory)", dir, "");
     }

@@ -50,6 +50,19 @@ FILE *cb_out_stream(cb_out *o);
 int cb_out_commit(cb_out *o);
 /* Drops what was written; nothing is created. */
 void cb_out_discard(cb_out *o);
+/* The directories a command made, so that a failure can remove them again (calibrate: a failed
+ * sweep or fit leaves no directory it made). */
+typedef struct cb_made_dirs {
+    char path[8][4096];
+    int n;
+} cb_made_dirs;
+/* mkdir -p: makes dir and its missing parents, at most max_new of them (max_new 1: dir alone,
+ * below an existing parent; 0: none, dir must exist), each one made noted in made (NULL: not
+ * noted). 0 when dir is then a directory; -1 with errno otherwise: ENOENT for a missing parent
+ * past max_new or a symbolic link to nothing, ENOTDIR for a file in the way. Prints nothing. */
+int cb_mkdirs(const char *dir, int max_new, cb_made_dirs *made);
+/* The directories noted in made removed, deepest first, each only if empty; made emptied. */
+void cb_rmdirs_made(cb_made_dirs *made);
 /* The temporary file being written now ("" if none), for an interrupt handler to remove. */
 extern volatile char cb_out_tmp_now[4096];
 

@@ -609,7 +609,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
 json_t *cb_plots_draw(json_t *doc, const char *in, const char *dir, const char *scripts)
 {
     json_t *all = json_array();
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    if (cb_mkdirs(dir, 1, NULL) != 0) {
         char why[512];
         snprintf(why, sizeof why, "cannot create %s: %s", dir, strerror(errno));
         for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++)

@@ -790,7 +790,7 @@ int cb_cmd_report(int argc, char **argv)
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
             snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
-            mkdir(pdir, 0777);
+            cb_mkdirs(pdir, 1, NULL); /* failing, each plot says why it is skipped */
             if (n > 1) {
                 snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "/%s", label);
                 snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);

@@ -1,10 +1,10 @@
 /* Named baselines (baseline.h). */
 #include "baseline.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "harness/common/output.h"
 
 int cb_baseline_name_check(const char *name)
 {
@@ -21,11 +21,4 @@ void cb_baseline_path(const char *name, char *buf, size_t len)
     snprintf(buf, len, "%s/%s.json", CB_BASELINE_DIR, name);
 }
 
-int cb_baseline_mkdir(void)
-{
-    if (mkdir("results", 0777) != 0 && errno != EEXIST)
-        return -1;
-    if (mkdir(CB_BASELINE_DIR, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
+int cb_baseline_mkdir(void) { return cb_mkdirs(CB_BASELINE_DIR, 2, NULL); }
