@@ -136,6 +136,19 @@ CB_TEST_T(plugin_broken_recorded_or_refused, 240)
     CB_CHECK(access(out, F_OK) != 0);
 }
 
+/* A mistyped command: the shell's message names the runtime once. It read "under-test:
+ * under-test: 1: nodee: not found" (issue 32): sh's own "$0: " and the harness's prefix. */
+CB_TEST(external_mistyped_command_named_once)
+{
+    cb_test_cli c = cb_test_corobench("check-external", "cbtest-nodee", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "under-test: 1: cbtest-nodee: not found");
+    CB_CHECK(strstr(c.out, "under-test: under-test:") == NULL);
+    CB_CHECK_CONTAINS(c.out, "NOT CONFORMING");
+    free(c.out);
+    free(c.err);
+}
+
 /* A user's runtime through the external protocol (--external, check-external): the example
  * Python script passes the conformance test and runs as cells with sm's checksum; the same
  * script with its suspensions spoiled fails naming the field, with its checksum spoiled differs

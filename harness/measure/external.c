@@ -142,6 +142,17 @@ static void raise_nofile(void)
     }
 }
 
+/* A failure line without the shell's own "NAME: " in front: a user's command runs as `sh -c
+ * COMMAND NAME`, whose messages begin with $0 ("under-test: 1: nodee: not found"), and the
+ * message below names the runtime once. */
+static const char *without_name(const char *name, const char *failure)
+{
+    size_t n = strlen(name);
+    return !strncmp(failure, name, n) && failure[n] == ':' && failure[n + 1] == ' '
+               ? failure + n + 2
+               : failure;
+}
+
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
                char *err, size_t errlen)
 {
@@ -183,18 +194,19 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     } else if (!r.out[0]) { /* died: in its own words when it said how (Go's panic...) */
         char failure[768];
         cb_proc_failure(&r, failure, sizeof failure);
-        snprintf(err, errlen, "%s: %s, without a reply", name, failure);
+        snprintf(err, errlen, "%s: %s, without a reply", name, without_name(name, failure));
     } else if (!(doc = json_loads(r.out, 0, &je))) {
         char failure[512];
         cb_proc_failure(&r, failure, sizeof failure);
-        snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, je.text, failure);
+        snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, je.text,
+                 without_name(name, failure));
     } else if ((rc = parse_reply(name, doc, rq->batch ? rq->batch : rq->max_batch ? rq->max_batch : 1, out,
                                       err, errlen)) != 0) {
         json_decref(doc);
     } else if (cb_proc_exit_code(r.wait_status) != 0) {
         char failure[512];
         cb_proc_failure(&r, failure, sizeof failure);
-        snprintf(err, errlen, "%s: %s after its reply", name, failure);
+        snprintf(err, errlen, "%s: %s after its reply", name, without_name(name, failure));
         json_decref(doc);
         memset(out, 0, sizeof *out);
         rc = -1;
