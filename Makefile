@@ -167,13 +167,19 @@ $(BIN)/corobench: $(call obj,harness/main.c) $(HARNESS_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(CORE_LIBS)
 
-# Build facts baked into the binary; rebuilt every time so the commit is never stale.
+# Build facts baked into the binary. They are written to $(BUILDINFO_STAMP) on every make, which
+# keeps its time unless they changed: buildinfo.c is recompiled, and the binaries relinked, only
+# when the commit (or its -dirty mark), the compilers or the flags change, never on every make.
 BUILDINFO_DEFS = -DCB_GIT_COMMIT='"$(GIT_COMMIT)"' -DCB_CC='"$(CC)"' \
 	-DCB_CFLAGS='"$(CSTD) $(CFLAGS)"' -DCB_ARCH='"$(ARCH)"' \
 	-DCB_CXX20='"$(if $(filter 1,$(HAVE_CXX20)),$(CXX) $(shell $(CXX) -dumpfullversion 2>/dev/null) $(ALL_CXXFLAGS))"' \
 	-DCB_CXX20_CLANG='"$(if $(CLANG_OBJ),$(CLANGXX) $(shell $(CLANGXX) -dumpversion 2>/dev/null) -std=c++20 -fno-exceptions -fno-rtti $(CXX20_CLANG_FLAGS))"'
+BUILDINFO_STAMP = $(BUILD)/buildinfo.defs
+$(BUILDINFO_STAMP): FORCE
+	$(shell mkdir -p $(@D))$(file >$@.tmp,$(BUILDINFO_DEFS))
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(BUILD)/harness/common/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
-$(BUILD)/harness/common/buildinfo.o: FORCE
+$(BUILD)/harness/common/buildinfo.o: $(BUILDINFO_STAMP)
 
 $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c harness/common/alloc.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -239,7 +245,7 @@ $$($(1)_ASM_I): $$($(1)_DIR)/workloads/inline/%.s: workloads/%.c
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_CPPFLAGS) $$(INLINE_DEFS) $$(ALL_CFLAGS) -MMD -MP -MT $$@ -S -o $$@ $$<
 $$($(1)_DIR)/harness/common/buildinfo.s: ALL_CPPFLAGS += $$(BUILDINFO_DEFS) -DCB_VARIANT='"$(3)"'
-$$($(1)_DIR)/harness/common/buildinfo.s: FORCE
+$$($(1)_DIR)/harness/common/buildinfo.s: $(BUILDINFO_STAMP)
 # One pass over all files (the rewriter needs them all); unchanged outputs keep their times.
 $$($(1)_DIR)/rewritten: $$($(1)_ASM) $(ASMRW)
 	$(ASMRW) $(2) $$($(1)_ASM)

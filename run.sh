@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results.
-#   ./run.sh                 the default suite (257 s wall, 254 CPU seconds, on a 2-core VM at
-#                            load average 1.3; 300 s with other builds beside it)
+#   ./run.sh                 the default suite (257 s wall once built, 254 CPU seconds, on a
+#                            2-core VM at load average 1.3; 300 s with other builds beside it;
+#                            a first run builds first, a line per step: minutes)
 #   ./run.sh --quick         a small grid (72 s once built, same machine)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
@@ -24,14 +25,30 @@ while [ $# -gt 0 ]; do
     --calibrate) calibrate=1; shift ;;
     --ci) ci=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
 done
 
 scripts/install-deps.sh run
-make -j"$(nproc)" all >/dev/null
+# The build, a line per step (make's commands condensed; its whole output in build/make.log),
+# and how long it took. Once built, make only checks: bin/corobench is relinked when a source,
+# the commit or the flags changed (the Makefile's BUILDINFO_STAMP), not on every run.
+mkdir -p build
+echo "run.sh: building (make -j$(nproc) all; its output in build/make.log)" >&2
+build_t0=$(date +%s.%N)
+if ! make -j"$(nproc)" all 2>&1 | tee build/make.log | condense_make build/make.steps >&2; then
+    echo "run.sh: the build failed after $(human_secs "$(secs_since "$build_t0")")" \
+        "(build/make.log has make's whole output)" >&2
+    exit 1
+fi
+build_secs=$(secs_since "$build_t0")
+if [ "$(cat build/make.steps)" -eq 0 ]; then
+    echo "run.sh: the build is up to date (checked in $(human_secs "$build_secs"))" >&2
+else
+    echo "run.sh: built in $(human_secs "$build_secs") ($(cat build/make.steps) steps)" >&2
+fi
 
 # Pin the measured children to the last CPU we may use (away from CPU 0's interrupts).
 pin=$(last_allowed_cpu)

@@ -41,3 +41,41 @@ drop_given() { # ARRAY-NAME: its options the user also gives removed
     done
     arr=("${kept[@]}")
 }
+
+# make's output condensed (stdin to stdout, a line as it comes): a compiler's or a tool's command
+# becomes one line naming the step and what it makes ("  CC   build/x86_64/harness/run/plan.o");
+# anything else (a warning, an error, make's own messages) passes as it is. With a file argument,
+# the number of steps is written there at the end.
+condense_make() {
+    awk -v countfile="${1:-}" '
+    $1 ~ /^((aarch64-linux-gnu-)?gcc|cc|g\+\+|c\+\+|clang|clang\+\+)$/ {
+        out = ""; step = "LD"
+        for (i = 2; i <= NF; i++) {
+            if ($i == "-o" && i < NF) out = $(i + 1)
+            else if ($i == "-c" || $i == "-S") step = "CC"
+            else if ($i == "-E") step = "CPP"
+        }
+        sub(/\.tmp$/, "", out)
+        printf "  %-5s %s\n", step, out; fflush(); n++; next
+    }
+    $1 ~ /cb_asmrw$/ { printf "  %-5s %s%s\n", "RW", $2, ($3 ~ /^--/ ? " " $3 : ""); fflush(); n++
+        next }
+    $1 ~ /objcopy$/ { next } # the second half of a CC step above
+    $1 == "mcs" { o = ""; for (i = 2; i <= NF; i++) if ($i ~ /^-out:/) o = substr($i, 6)
+        printf "  %-5s %s\n", "MCS", o; fflush(); n++; next }
+    $1 == "cd" && $2 == "impls/go" { skip = 1 }
+    skip { if ($0 !~ /\\$/) { skip = 0; printf "  %-5s %s\n", "GO", "bin/corobench-go"; fflush(); n++ }
+           next }
+    $1 == "printf" && /BuildInfo/ { next }
+    { print; fflush() }
+    END { if (countfile != "") print n + 0 > countfile }'
+}
+
+# Seconds as "4 min 20 s" (or "12.3 s" under a minute).
+human_secs() {
+    awk -v s="$1" 'BEGIN { if (s < 60) printf "%.1f s\n", s; else printf "%d min %d s\n", s / 60, s % 60 }'
+}
+# Seconds since T0 (a `date +%s.%N`).
+secs_since() {
+    awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
+}

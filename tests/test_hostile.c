@@ -51,6 +51,30 @@ CB_TEST(runsh_user_arguments_win)
     free(out);
 }
 
+CB_TEST(runsh_build_condensed)
+{
+    /* ./run.sh --quick printed nothing for 4 min 20 s while it built (make >/dev/null): it now
+     * shows a line per step, make's commands condensed, and passes errors through whole. */
+    char *out = run_args_sh(
+        "printf '%s\\n' 'gcc -D_GNU_SOURCE -I. -std=gnu11 -O2 -MMD -MP -c -o "
+        "build/x86_64/harness/run/plan.o harness/run/plan.c' 'harness/run/plan.c:3:1: error: x' "
+        "'gcc -std=gnu11 -O2 -o bin/corobench build/x86_64/harness/main.o -ljansson' "
+        "'gcc -DCB_CO_INLINE=1 -c -o build/x86_64/workloads/inline/io.o.tmp workloads/io.c' "
+        "'objcopy -G cb_wl_io_inline build/x86_64/workloads/inline/io.o.tmp "
+        "build/x86_64/workloads/inline/io.o' 'build/x86_64/tools/cb_asmrw --jmpret a.s b.s' "
+        "| condense_make /tmp/cbtest-steps-$$; echo steps $(cat /tmp/cbtest-steps-$$); "
+        "rm -f /tmp/cbtest-steps-$$; human_secs 260; human_secs 12.34");
+    CB_CHECK_STREQ(out, "  CC    build/x86_64/harness/run/plan.o\n"
+                        "harness/run/plan.c:3:1: error: x\n"
+                        "  LD    bin/corobench\n"
+                        "  CC    build/x86_64/workloads/inline/io.o\n"
+                        "  RW    --jmpret\n"
+                        "steps 4\n"
+                        "4 min 20 s\n"
+                        "12.3 s\n");
+    free(out);
+}
+
 /* A tree of its own for bin/corobench (a copy), with a Makefile and impls/ so that it finds
  * its root there (impls/root.h), and the given bin/corobench-go script (NULL: none). */
 static void fake_tree(char *root, size_t len, const char *go_script, int go_mode)
