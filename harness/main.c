@@ -3,6 +3,8 @@
  * list of an unknown command all come from it. Each command lives in its module: run/ for run,
  * list and the hidden cell, report/ for report, export and compare. */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,13 +130,29 @@ static int dispatch(int argc, char **argv)
     return unknown_command(cmd);
 }
 
+/* Whether fd is a pipe whose reader has gone (poll's POLLERR on its write end). */
+static int reader_gone(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int main(int argc, char **argv)
 {
+    /* A closed pipe on stdout or stderr (`run ... 2>&1 >/dev/null | head -1`) must not kill
+     * the run before its results are written: writes to it fail with EPIPE instead, and the
+     * exit status says so below. */
+    signal(SIGPIPE, SIG_IGN);
     int rc = dispatch(argc, argv);
-    /* Standard output on a full device or a closed pipe: say so and fail, never exit 0. */
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    int out_bad = fflush(stdout) != 0 || ferror(stdout), err_bad = ferror(stderr);
+    if (!out_bad && !err_bad)
+        return rc;
+    /* A reader that went away: 128 + SIGPIPE, as the shell reports a program SIGPIPE ended,
+     * unless the command has a failure of its own to report. */
+    if (reader_gone(out_bad ? 1 : 2))
+        return rc ? rc : CB_EXIT_CLOSED_PIPE;
+    /* Standard output on a full device: say so and fail, never exit 0. */
+    if (out_bad)
         fprintf(stderr, "corobench: cannot write to standard output: %s\n", strerror(errno));
-        return rc ? rc : CB_EXIT_CELLS_FAILED;
-    }
-    return rc;
+    return rc ? rc : CB_EXIT_CELLS_FAILED;
 }

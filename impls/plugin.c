@@ -4,10 +4,13 @@
 
 #include <ctype.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "include/corobench/runtime.h"
 #include "impls.h"
@@ -39,6 +42,27 @@ static int load_one(const char *path, char *err, size_t len)
                  "built against include/corobench/runtime.h)", path);
         return -1;
     }
+    /* dlopen of a FIFO waits for a writer for ever, and of a device reads it: only a regular
+     * file is opened (without blocking: O_NONBLOCK, so a FIFO is seen, not waited on). */
+    struct stat st;
+    int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *what = fd < 0 ? NULL
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISDIR(st.st_mode)  ? "a directory"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "a device or special file";
+        if (what)
+            snprintf(err, len, "invalid --impl-lib '%s': %s, not a regular file (valid: a path "
+                     "to a shared object built against include/corobench/runtime.h)", path, what);
+        else
+            snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared "
+                     "object built against include/corobench/runtime.h)", path);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]) && !strcmp(cb_impl_plugin_path(&cb_impls[i]), real))
             return 0;

@@ -8,7 +8,9 @@
 #include "params/params.h" /* cb_quote: every message quotes a value through it */
 
 /* Exit statuses of the CLI. */
-enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2 };
+/* CB_EXIT_CLOSED_PIPE: stdout or stderr was a pipe whose reader went away (128 + SIGPIPE, what
+ * the shell shows for a program SIGPIPE ended); the command's own work, a results file, is done. */
+enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2, CB_EXIT_CLOSED_PIPE = 141 };
 
 /* One command: `corobench NAME ...` calls handler(argc - 1, argv + 1), so argv[0] is NAME. */
 typedef struct cb_command {

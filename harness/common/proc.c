@@ -1,6 +1,7 @@
 /* Start, wait with a deadline, reap; and wait-status wording (proc.h). */
 #include "proc.h"
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -131,6 +132,9 @@ int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *ar
                 _exit(CB_CHILD_SETUP_FAILED);
             }
         }
+        /* The parent ignores SIGPIPE (main.c); a child gets the default back, so what it
+         * execs (a cell, a runtime, gnuplot) starts as any program does. */
+        signal(SIGPIPE, SIG_DFL);
         int rc = body(arg);
         fflush(NULL);
         _exit(rc);
@@ -236,11 +240,7 @@ void cb_proc_last_line(const char *s, char *buf, size_t len)
             break;
         end = start;
     }
-    size_t n = (size_t)(end - start);
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, start, n);
-    buf[n] = '\0';
+    cb_text_clean(buf, len, start, (size_t)(end - start), 1);
 }
 
 /* The line of s that holds needle, copied into buf; 0 if none. */
@@ -251,10 +251,7 @@ static int line_with(const char *s, const char *needle, char *buf, size_t len)
         return 0;
     while (at > s && at[-1] != '\n')
         at--;
-    size_t n = strcspn(at, "\n");
-    n = n < len ? n : len - 1;
-    memcpy(buf, at, n);
-    buf[n] = '\0';
+    cb_text_clean(buf, len, at, strcspn(at, "\n"), 1);
     return 1;
 }
 
@@ -284,8 +281,9 @@ static void append_line(char *buf, size_t len, const char *sep, const char *l)
     size_t used = strlen(buf);
     if (!l || used + strlen(sep) + 1 >= len)
         return;
-    int n = (int)strcspn(l, "\n");
-    snprintf(buf + used, len - used, "%s%.*s", sep, n, l);
+    snprintf(buf + used, len - used, "%s", sep);
+    used = strlen(buf);
+    cb_text_clean(buf + used, len - used, l, strcspn(l, "\n"), 1);
 }
 
 /* The line of a language runtime's stderr that names how it died, if it printed one: Go's
@@ -322,6 +320,13 @@ void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len)
         !line_with(r->err, "runtime error:", line, sizeof line))
         cb_proc_last_line(r->err, line, sizeof line);
     cb_proc_describe(r->wait_status, st, sizeof st);
+    /* the status is kept whole: the line is cut (on a character) to leave it room */
+    size_t room = len > strlen(st) + 4 ? len - strlen(st) - 3 : 4;
+    if (line[0] && room < sizeof line && strlen(line) >= room) {
+        char cut[sizeof line];
+        cb_text_clean(cut, room, line, strlen(line), 1);
+        memcpy(line, cut, sizeof line);
+    }
     if (line[0])
         snprintf(buf, len, "%s [%s]", line, st);
     else

@@ -14,6 +14,7 @@
 #include "harness/common/proc.h"
 #include "impls/languages.h"
 #include "harness/common/stats.h"
+#include "harness/common/untrusted.h"
 
 /* Warm-up of every external cell: V8 compiles the hot paths while it runs (the C cells' one
  * warm-up repetition would time its interpreter); go and node get the same. */
@@ -58,7 +59,8 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     memset(out, 0, sizeof *out);
     json_t *e = json_object_get(doc, "error");
     if (e && json_is_string(e)) {
-        snprintf(err, errlen, "%s", json_string_value(e));
+        /* the runtime's own words: cut on a character, control characters shown as '?' */
+        cb_text_clean(err, errlen, json_string_value(e), json_string_length(e), 1);
         return json_is_true(json_object_get(doc, "unsupported")) ? 1 : -1;
     }
     const char *proto = json_string_value(json_object_get(doc, "protocol"));
@@ -271,11 +273,18 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
     getrusage(RUSAGE_CHILDREN, &ru1);
     if (rc != 0) {
         char buf[1100];
-        snprintf(buf, sizeof buf, "%s%s", rc > 0 ? "unsupported: " : "", err);
+        char raw[1100];
+        snprintf(raw, sizeof raw, "%s%s", rc > 0 ? "unsupported: " : "", err);
+        cb_text_clean(buf, sizeof buf, raw, strlen(raw), 1);
         return json_pack("{s:s, s:s}", "status", rc > 0 ? "unsupported" : "failed", "error", buf);
     }
     char sum[19];
     cb_checksum_text(rp.checksum, sum);
+    /* the runtime's name and version, as it says them: one line, bounded */
+    json_t *rt = json_object_get(rp.doc, "runtime");
+    char *runtime = json_is_string(rt) ? cb_text_clean_dup(json_string_value(rt),
+                                                           json_string_length(rt), 256, 1)
+                                       : NULL;
     json_t *cell = json_pack(
         "{s:s, s:n, s:I, s:s, s:I, s:I, s:n, s:o, s:n, s:n, s:O, s:I, s:o, s:s?}", "status", "ok",
         "error", "ops", (json_int_t)rp.ops, "checksum", sum, "suspensions",
@@ -283,7 +292,8 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
         stats_object(rp.samples), "create_ns_per_coro", "heap_allocs_per_op",
         "samples_ns_per_op", rp.samples,
         "preemptions", (json_int_t)(ru1.ru_nivcsw - ru0.ru_nivcsw), "memory", memory_json(&rp),
-        "runtime", json_string_value(json_object_get(rp.doc, "runtime")));
+        "runtime", runtime);
+    free(runtime);
     json_decref(rp.doc);
     return cell;
 }

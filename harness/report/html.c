@@ -15,21 +15,12 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 #include "html.h"
 #include "harness/common/style.h"
 
-static void esc(FILE *out, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n && s[i]; i++) {
-        switch (s[i]) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(s[i], out);
-        }
-    }
-}
+/* Every string of the page goes through the HTML sink of untrusted.h. */
+static void esc(FILE *out, const char *s, size_t n) { cb_esc_html(out, s, n); }
 
 /* A destination as written by cb_md_dest: <...> with %XX escapes; the decoded path in buf. */
 static void dest_decode(const char *s, size_t n, char *buf, size_t len)
@@ -65,7 +56,7 @@ static void inline_md(FILE *out, const char *s, size_t n)
 {
     int strong = 0, em = 0;
     for (size_t i = 0; i < n;) {
-        if (s[i] == '\\' && i + 1 < n && strchr("\\`*_[]()|<>#-", s[i + 1])) {
+        if (s[i] == '\\' && i + 1 < n && ispunct((unsigned char)s[i + 1])) {
             esc(out, s + i + 1, 1);
             i += 2;
         } else if (s[i] == '`') {
@@ -87,7 +78,9 @@ static void inline_md(FILE *out, const char *s, size_t n)
             if (run > 1 && a < b && s[a] == ' ' && s[b - 1] == ' ')
                 a++, b--;
             fputs("<code>", out);
-            esc(out, s + a, b - a);
+            for (size_t k = a; k < b; k++) /* a table cell's "\|" is a pipe (GFM) */
+                if (!(s[k] == '\\' && k + 1 < b && s[k + 1] == '|'))
+                    esc(out, s + k, 1);
             fputs("</code>", out);
             i = end + run;
         } else if (s[i] == '*' && i + 1 < n && s[i + 1] == '*') {
@@ -121,16 +114,26 @@ static void inline_md(FILE *out, const char *s, size_t n)
             }
             char path[4096], name[256];
             dest_decode(s + d, de - d, path, sizeof path);
-            if (plot_name(path, name, sizeof name)) {
+            /* only in-page and relative targets: a link from a results file's text
+             * ("javascript:...", "https://...") is shown as its text and target, not made */
+            int local = cb_url_local(path);
+            if (local && plot_name(path, name, sizeof name)) {
                 fputs("<a href=\"#plot-", out);
                 esc(out, name, strlen(name));
-            } else {
+                fputs("\">", out);
+            } else if (local) {
                 fputs("<a href=\"", out);
                 esc(out, path, strlen(path));
+                fputs("\">", out);
             }
-            fputs("\">", out);
             inline_md(out, s + t, te - t);
-            fputs("</a>", out);
+            if (local) {
+                fputs("</a>", out);
+            } else {
+                fputs(" (", out);
+                esc(out, path, strlen(path));
+                fputs(")", out);
+            }
             i = de + 1;
         } else {
             esc(out, s + i, 1);
@@ -335,7 +338,7 @@ static void figure(FILE *out, const char *line, const char *dir)
         return;
     }
     dest_decode(d + 2, (size_t)(de - d - 2), rel, sizeof rel);
-    if (!plot_name(rel, name, sizeof name))
+    if (!cb_url_local(rel) || strstr(rel, "..") || !plot_name(rel, name, sizeof name))
         return;
     snprintf(path, sizeof path, "%s%s%.*s.svg", dir, *dir ? "/" : "", (int)strlen(rel) - 4, rel);
     fputs("<figure id=\"plot-", out);

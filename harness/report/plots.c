@@ -13,6 +13,7 @@
 
 #include "export.h"
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 #include "harness/results/fields.h"
 #include "harness/common/output.h"
 #include "harness/common/proc.h"
@@ -412,6 +413,20 @@ static int has_impl(json_t *doc, const char *workload, const char *impl)
     return 0;
 }
 
+/* Appends "NAME=VALUE; " to the gnuplot assignments in buf, the value a string literal
+ * (untrusted.h: a path or a results file's text is data, never code); a value that does not fit
+ * is left out, and the script then fails on the missing variable. */
+static void set_str(char *buf, size_t len, const char *name, const char *value)
+{
+    size_t k = strlen(buf);
+    cb_append(buf, len, "%s=", name);
+    if (cb_esc_gnuplot(buf, len, value) != 0 || strlen(buf) + 3 > len) {
+        buf[k] = '\0';
+        return;
+    }
+    cb_append(buf, len, "; ");
+}
+
 /* The child's body: gnuplot found on PATH. */
 static int exec_gnuplot(void *argv)
 {
@@ -474,7 +489,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     json_t *notes = json_object_get(res, "notes");
     char assign[8192] = "", path[4096], titles[1024] = "";
     size_t sets_with_data = 0, keyw = 0;
-    cb_append(assign, sizeof assign, "plotdir='%s'; ", scripts);
+    set_str(assign, sizeof assign, "plotdir", scripts);
     /* The line styles: linetype k is the style table's entry k (plots/common.gp sets them). */
     size_t nstyles;
     const cb_plot_style *sty = cb_plot_styles(&nstyles);
@@ -558,11 +573,14 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         sets_with_data++;
         if (p->list) {
             /* one variable per file: a path may hold spaces, a word list could not */
-            cb_append(assign, sizeof assign, "file%zu='%s'; ", sets_with_data, path);
+            char var[32];
+            snprintf(var, sizeof var, "file%zu", sets_with_data);
+            set_str(assign, sizeof assign, var, path);
             cb_append(titles, sizeof titles, "%s%s", *titles ? " " : "", s->var);
             cb_append(assign, sizeof assign, "lt%zu='%s'; ", sets_with_data, lt);
         } else {
-            cb_append(assign, sizeof assign, "%s='%s'; %s_lt='%s'; ", s->var, path, s->var, lt);
+            set_str(assign, sizeof assign, s->var, path);
+            cb_append(assign, sizeof assign, "%s_lt='%s'; ", s->var, lt);
         }
     }
     /* A plot needs all its sets (a list plot: one), each with some value. */
@@ -582,7 +600,8 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     if (!strcmp(p->name, "pingpong-mispredict") || !strcmp(p->name, "pingpong-modes")) {
         char model[128];
         model_text(doc, model, sizeof model);
-        cb_append(assign, sizeof assign, "model='%s'; hw=%d; ", model, hw);
+        set_str(assign, sizeof assign, "model", model);
+        cb_append(assign, sizeof assign, "hw=%d; ", hw);
     }
     char script[4096], why[512] = "";
     snprintf(script, sizeof script, "%s/%s.gp", scripts, p->script);
@@ -593,7 +612,8 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         char one[8192 + 4096] = "", tmp[4200];
         snprintf(path, sizeof path, "%s/%s.%s", dir, p->name, exts[e]);
         snprintf(tmp, sizeof tmp, "%s/.%s.tmp%ld.%s", dir, p->name, (long)getpid(), exts[e]);
-        cb_append(one, sizeof one, "%sout='%s'", assign, tmp);
+        cb_append(one, sizeof one, "%s", assign);
+        set_str(one, sizeof one, "out", tmp);
         if (gnuplot(one, script, why, sizeof why) != 0 || rename(tmp, path) != 0) {
             if (!why[0])
                 cb_append(why, sizeof why, "cannot rename %s: %s", tmp, strerror(errno));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "harness/common/untrusted.h"
 
 const cb_det_field cb_det_fields[] = {
     {"checksum", CB_DET_WORK},
@@ -96,24 +97,7 @@ void cb_md_dest(FILE *out, const char *dir, const char *base)
     fputc('>', out);
 }
 
-void cb_md_code(FILE *out, const char *text)
-{
-    size_t run = 0, most = 0;
-    for (const char *p = text; *p; p++) {
-        run = *p == '`' ? run + 1 : 0;
-        most = run > most ? run : most;
-    }
-    for (size_t i = 0; i <= most; i++)
-        fputc('`', out);
-    if (most)
-        fputc(' ', out);
-    for (const char *p = text; *p; p++)
-        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
-    if (most)
-        fputc(' ', out);
-    for (size_t i = 0; i <= most; i++)
-        fputc('`', out);
-}
+void cb_md_code(FILE *out, const char *text) { cb_esc_md_code(out, text); }
 
 void cb_machine_label(size_t i, char *buf, size_t len)
 {

@@ -46,8 +46,8 @@ int cb_has_token(const char *text, const char *token);
 
 /* Markdown: a link destination "<dir/base>" (dir may be NULL) with the characters a destination
  * in angle brackets cannot hold (<, >, newline, control characters) percent-encoded, so a path
- * with spaces or newlines links right; and text in a code span, control characters shown as ?,
- * fenced with more backticks than it holds. */
+ * with spaces or newlines links right; and text in a code span (untrusted.h's cb_esc_md_code:
+ * control characters shown as ?, '|' as "\|", fenced with more backticks than it holds). */
 void cb_md_dest(FILE *out, const char *dir, const char *base);
 void cb_md_code(FILE *out, const char *text);
 /* A report's label for the i-th machine (from 0): A..Z, then AA, AB..., never repeating. */

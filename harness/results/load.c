@@ -17,6 +17,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
+#include "harness/common/untrusted.h"
 #include "harness/measure/rsbcal.h"
 
 typedef struct checker {
@@ -241,15 +242,28 @@ static int check_cell(checker *k, json_t *cell)
         want_object(k, cell, "params", "params", REQUIRED) ||
         want_string(k, cell, "status", "status", 0, REQUIRED))
         return -1;
+    /* Names and parameters are identifiers every reader writes as they are (a table's column,
+     * a plot's key, a CSV's row): plain, or the file is refused (docs/bad-input.md). */
+    static const char *const names[] = {"impl", "family", "workload", "variant", "unit"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *s = json_string_value(json_object_get(cell, names[i]));
+        if (s && !cb_plain_name(s, i == 4))
+            return bad(k, names[i], "is '%s' (valid: %s%s)", cb_quote(s), CB_PLAIN_NAME_VALID,
+                       i == 4 ? ", or spaces" : "");
+    }
     const char *name;
     json_t *v;
     json_object_foreach(json_object_get(cell, "params"), name, v)
     {
-        if (!json_is_integer(v) && !json_is_string(v)) {
-            char f[160];
-            snprintf(f, sizeof f, "params.%s", cb_quote(name));
+        char f[160];
+        snprintf(f, sizeof f, "params.%s", cb_quote(name));
+        if (!json_is_integer(v) && !json_is_string(v))
             return bad(k, f, "is %s (valid: an integer or a string)", json_kind(v));
-        }
+        if (!cb_plain_name(name, 0))
+            return bad(k, f, "has a name that is not plain (valid: %s)", CB_PLAIN_NAME_VALID);
+        if (json_is_string(v) && !cb_plain_name(json_string_value(v), 0))
+            return bad(k, f, "is '%s' (valid: an integer, or %s)", cb_quote(json_string_value(v)),
+                       CB_PLAIN_NAME_VALID);
     }
     const char *st = json_string_value(json_object_get(cell, "status"));
     size_t s = 0;
@@ -333,11 +347,13 @@ static int check_top(checker *k, json_t *doc)
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), key, v)
     {
-        if (!json_is_string(v)) {
-            char f[160];
-            snprintf(f, sizeof f, "unavailable.%s", cb_quote(key));
+        char f[160];
+        snprintf(f, sizeof f, "unavailable.%s", cb_quote(key));
+        if (!json_is_string(v))
             return bad(k, f, "is %s (valid: a string, the reason)", json_kind(v));
-        }
+        if (!cb_plain_name(key, 0))
+            return bad(k, f, "has a name that is not plain (valid: an implementation's name, %s)",
+                       CB_PLAIN_NAME_VALID);
     }
     json_t *cells = json_object_get(doc, "cells");
     if (!json_is_array(cells))

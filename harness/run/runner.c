@@ -28,6 +28,7 @@
 #include "harness/measure/cell.h"
 #include "harness/measure/clock.h"
 #include "harness/common/proc.h"
+#include "harness/common/untrusted.h"
 #include "harness/measure/rsbsim.h"
 #include "harness/results/fields.h"
 #include "invocation.h"
@@ -54,7 +55,7 @@ static int write_all(const char *text)
 static int print_cell(json_t *res)
 {
     char *text = json_dumps(res, JSON_COMPACT);
-    int rc = write_all(text);
+    int rc = text ? write_all(text) : -1; /* NULL: a string that was not UTF-8 */
     free(text);
     json_decref(res);
     return rc ? CB_CHILD_WRITE_FAILED : 0;
@@ -150,7 +151,11 @@ static json_t *run_child(const cb_run_opts *o, const cb_plan_cell *pc, const cb_
 static void set_outcome(json_t *cell, const char *status, const char *error)
 {
     json_object_set_new(cell, "status", json_string(status));
-    json_object_set_new(cell, "error", error ? json_string(error) : json_null());
+    /* An error is text from outside (a child's stderr line, a runtime's reply): valid UTF-8
+     * and bounded, or json_string would be NULL and the cell written without it. */
+    char *text = error ? cb_text_clean_dup(error, strlen(error), CB_TEXT_ERROR_MAX, 1) : NULL;
+    json_object_set_new(cell, "error", text ? json_string(text) : json_null());
+    free(text);
 }
 
 /* The counting pass, after an ok timed run: adds "rsbsim", or fails the cell (its timed fields

@@ -1,0 +1,211 @@
+/* Reproductions of issue 30's hostile-tester defects: strings and bytes from files, programs
+ * and users (results files, an external runtime's reply and stderr, a plugin), and the process
+ * around a run (a closed pipe, a FIFO given as a plugin). Each test names its docs/bad-input.md
+ * row. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/common/untrusted.h"
+#include "test.h"
+
+/* A private directory for this test process. */
+static const char *tdir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-untrusted", (long)getpid());
+    mkdir(dir, 0700);
+    return dir;
+}
+
+static void tdir_cleanup(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tdir());
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
+
+/* HIGH 5: `run ... 2>&1 >/dev/null | head -1` exited 141 by SIGPIPE and the results file was
+ * never written. Now the run goes on, writes its file, and exits 141 itself. */
+CB_TEST(closed_stderr_pipe_results_kept)
+{
+    char out[300], bin[4200];
+    snprintf(out, sizeof out, "%s/piped.json", tdir());
+    snprintf(bin, sizeof bin, "%s/bin/corobench", cb_test_root());
+    int fds[2];
+    CB_CHECK_EQ_INT(pipe(fds), 0);
+    close(fds[0]); /* the reader has gone before the first line */
+    pid_t pid = fork();
+    CB_CHECK(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(fds[1], 2);
+        signal(SIGPIPE, SIG_DFL);
+        execl(bin, bin, "run", "--impl", "sm", "--workload", "recursive", "--param", "height=4",
+              "--invocations", "1", "--reps", "1", "--warmup", "0", "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int st;
+    CB_CHECK_EQ_INT(waitpid(pid, &st, 0), pid);
+    if (!WIFEXITED(st))
+        CB_FAIL("run was killed by signal %d (the closed pipe killed it)", WTERMSIG(st));
+    CB_CHECK_EQ_INT(WEXITSTATUS(st), 141);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e);
+    if (!doc)
+        CB_FAIL("no results file after a closed stderr: %s", e.text);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 1);
+    json_decref(doc);
+    tdir_cleanup();
+}
+
+/* A results file of sm pingpong, depth 0 and 4, both sites, counted by the simulator: what the
+ * mispredictions plot (which names the model) is drawn from. */
+static void rsb_results(const char *path)
+{
+    cb_test_cli r = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                                      "depth=0,4", "--param", "sites=distinct,same", "--param",
+                                      "switches=1000", "--rsb", "sim", "--invocations", "1",
+                                      "--reps", "2", "--min-rep-ms", "1", "--no-table", "-o",
+                                      path, NULL);
+    if (r.status != 0)
+        CB_FAIL("run: exit %d: %s", r.status, r.err);
+    free(r.out);
+    free(r.err);
+}
+
+/* HIGH 1: run.rsb_model and the -o path were spliced into `gnuplot -e "...='%s'"`: a quote in
+ * either ran gnuplot's system(). Now each is a gnuplot string literal: the plot is drawn with
+ * the text as its title, and nothing runs. */
+CB_TEST_T(report_gnuplot_strings_are_data, 180)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        CB_SKIP("gnuplot not installed");
+    char bin[4200], root[4096];
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    snprintf(bin, sizeof bin, "%s/bin/corobench", root);
+    CB_CHECK_EQ_INT(chdir(tdir()), 0);
+    setenv("CB_BUILD_ROOT", root, 1);
+    rsb_results("good.json");
+    json_error_t e;
+    json_t *doc = json_load_file("good.json", 0, &e);
+    CB_CHECK(doc != NULL);
+    json_object_set_new(json_object_get(doc, "run"), "rsb_model",
+                        json_string("x'; system('touch PWNED'); y='"));
+    CB_CHECK_EQ_INT(json_dump_file(doc, "evil.json", 0), 0);
+    json_decref(doc);
+    char *argv[] = {bin, "report", "evil.json", "-o", "r.md", NULL}, *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != 0)
+        CB_FAIL("report: exit %d: %s", st, err);
+    free(out);
+    free(err);
+    CB_CHECK(access("PWNED", F_OK) != 0);
+    CB_CHECK_EQ_INT(access("r-plots/pingpong-mispredict.png", F_OK), 0);
+    char *argv2[] = {bin, "report", "good.json", "-o", "x';system('touch PWNED2');'.md", NULL};
+    st = cb_test_spawn(argv2, &out, &err);
+    if (st != 0)
+        CB_FAIL("report: exit %d: %s", st, err);
+    CB_CHECK(access("PWNED2", F_OK) != 0);
+    /* a quote in the path no longer fails every plot ("line 0: invalid command") */
+    CB_CHECK_EQ_INT(access("x';system('touch PWNED2');'-plots/pingpong-mispredict.png", F_OK), 0);
+    free(out);
+    free(err);
+    tdir_cleanup();
+}
+
+/* Writes text to path, mode 0755. */
+static void write_script(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CB_CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    CB_CHECK_EQ_INT(chmod(path, 0755), 0);
+}
+
+/* One recursive cell of the external runtime `x` running script (a shell script's text): the
+ * cell, whatever the run's exit. */
+static json_t *external_cell(const char *script)
+{
+    char sh[300], ext[400], out[300];
+    snprintf(sh, sizeof sh, "%s/x.sh", tdir());
+    snprintf(ext, sizeof ext, "x=%s", sh);
+    snprintf(out, sizeof out, "%s/x.json", tdir());
+    unlink(out);
+    write_script(sh, script);
+    cb_test_cli r = cb_test_corobench("run", "--external", ext, "--impl", "x", "--workload",
+                                      "recursive", "--param", "height=4", "--invocations", "1",
+                                      "--reps", "1", "--warmup", "0", "--timeout", "20",
+                                      "--no-table", "-o", out, NULL);
+    if (r.status != 0 && r.status != 1)
+        CB_FAIL("run: exit %d: %s", r.status, r.err);
+    free(r.out);
+    free(r.err);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e);
+    if (!doc)
+        CB_FAIL("results: %s", e.text);
+    json_t *cell = json_incref(json_array_get(json_object_get(doc, "cells"), 0));
+    json_decref(doc);
+    return cell;
+}
+
+/* HIGH 4: an invalid byte on an external's stderr, or a reply's error of 2000 x "é" (cut in the
+ * middle of a character), crashed the cell's process (strlen of the NULL that json_dumps gives
+ * for invalid UTF-8): "killed by signal 11", and an unsupported reply became a failure. */
+CB_TEST(external_text_cut_on_characters)
+{
+    json_t *cell = external_cell("#!/bin/sh\nprintf 'fatal: \\377\\n' >&2\nexit 3\n");
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "failed");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")),
+                      "fatal: " CB_TEXT_REPLACEMENT " [exit status 3]");
+    json_decref(cell);
+    for (int unsupported = 0; unsupported < 2; unsupported++) {
+        char script[400];
+        snprintf(script, sizeof script,
+                 "#!/bin/sh\nexec python3 -c 'import json; print(json.dumps({\"error\": "
+                 "\"\\u00e9\" * 2000%s}))'\n",
+                 unsupported ? ", \"unsupported\": True" : "");
+        cell = external_cell(script);
+        const char *err = json_string_value(json_object_get(cell, "error"));
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")),
+                       unsupported ? "unsupported" : "failed");
+        CB_CHECK(err != NULL);
+        CB_CHECK_CONTAINS(err, "\xc3\xa9\xc3\xa9\xc3\xa9");
+        CB_CHECK(strlen(err) <= CB_TEXT_ERROR_MAX);
+        CB_CHECK(cb_text_is_clean(err, strlen(err)));
+        json_decref(cell);
+    }
+    tdir_cleanup();
+}
+
+/* HIGH 4, the parent's side: a cell whose process died after printing "boom \xff" (or 1000 x
+ * "é") was written without its error field, and every reader refused the file. The line kept
+ * is valid UTF-8, cut on a character. */
+CB_TEST(failure_line_valid_utf8)
+{
+    char line[64];
+    cb_proc_last_line("boom \xff\n", line, sizeof line);
+    CB_CHECK_STREQ(line, "boom " CB_TEXT_REPLACEMENT);
+    char many[2001] = "";
+    for (int i = 0; i < 1000; i++)
+        strcat(many, "\xc3\xa9");
+    cb_proc_last_line(many, line, sizeof line);
+    CB_CHECK(cb_text_is_clean(line, strlen(line)));
+    CB_CHECK(strlen(line) < sizeof line);
+    cb_proc_result r = {.err = many, .wait_status = 6}; /* killed by SIGABRT */
+    char buf[100];
+    cb_proc_failure(&r, buf, sizeof buf);
+    CB_CHECK(cb_text_is_clean(buf, strlen(buf)));
+    CB_CHECK_CONTAINS(buf, "... [killed by signal 6");
+    /* cb_text_clean: every kind of bad byte replaced, the cut on a boundary */
+    char out[32];
+    cb_text_clean(out, sizeof out, "a\xc0\xaf" "b\xed\xa0\x80" "c\x1b[2Jd\xc2\x9b", 15, 1);
+    CB_CHECK_STREQ(out, "a" CB_TEXT_REPLACEMENT CB_TEXT_REPLACEMENT "b" CB_TEXT_REPLACEMENT
+                        CB_TEXT_REPLACEMENT CB_TEXT_REPLACEMENT "c?[2Jd?");
+}
