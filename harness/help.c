@@ -16,6 +16,8 @@ typedef struct opt_row {
     const char *option; /* "--reps N" */
     const char *dflt;   /* the default, as the user would type it; "" when none */
     const char *what;   /* one line */
+    const char *values; /* a closed set of values for the option's argument ("md|html"), which
+                         * the commands' overview shows in its place; NULL: none */
 } opt_row;
 
 /* A default that starts with this is in calibrate's directory (this tree's results/calibration
@@ -55,115 +57,119 @@ typedef struct cmd_help {
 } cmd_help;
 
 static const opt_row run_rows[] = {
-    {"--impl LIST", "all", "implementations to run (`corobench list impls`)"},
-    {"--workload LIST", "all", "workloads to run (`corobench list workloads`; all skips fault)"},
+    {"--impl LIST", "all", "implementations to run (`corobench list impls`)", NULL},
+    {"--workload LIST", "all", "workloads to run (`corobench list workloads`; all skips fault)", NULL},
     {"--param NAME=V1,V2,...", "each one's default", "a parameter's values; the grid is their "
-                                                     "product (WORKLOAD.NAME: that workload's)"},
+                                                     "product (WORKLOAD.NAME: that workload's)", NULL},
     {"--invocations K", run_invocations, "processes per cell, interleaved across the cells (A1 B1 ... A2 B2 "
-                              "...): the interval is over them"},
-    {"--reps N", run_reps, "timed repetitions per invocation"},
-    {"--warmup N", run_warmup, "untimed repetitions before them"},
-    {"--min-rep-ms MS", run_min_rep, "each repetition batched to last at least this long"},
-    {"--quick", "off", "fewer repetitions, shorter ones: a first look, not a measurement"},
-    {"--pin CPU", "none", "pin the measured child to this CPU"},
-    {"--timeout SEC", run_timeout, "a cell running longer is killed and recorded as timed out"},
-    {"-o, --output FILE", "results/<host>-<UTC time>.json", "where the results go"},
-    {"--force", "off", "let -o replace an existing regular file"},
+                              "...): the interval is over them", NULL},
+    {"--reps N", run_reps, "timed repetitions per invocation", NULL},
+    {"--warmup N", run_warmup, "untimed repetitions before them", NULL},
+    {"--min-rep-ms MS", run_min_rep, "each repetition batched to last at least this long", NULL},
+    {"--quick", "off", "fewer repetitions, shorter ones: a first look, not a measurement", NULL},
+    {"--pin CPU", "none", "pin the measured child to this CPU", NULL},
+    {"--timeout SEC", run_timeout, "a cell running longer is killed and recorded as timed out", NULL},
+    {"-o, --output FILE", "results/<host>-<UTC time>.json", "where the results go", NULL},
+    {"--force", "off", "let -o replace an existing regular file", NULL},
     {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
-                                     "(docs/ci.md)"},
+                                     "(docs/ci.md)", NULL},
     {"--impl-lib PATH[,PATH...]", "none", "load runtime plugins (shared objects built against "
-                                          "include/corobench/runtime.h; docs/plugin.md)"},
+                                          "include/corobench/runtime.h; docs/plugin.md)", NULL},
     {"--external NAME=COMMAND", "none", "a runtime of your own as a program speaking "
-                                        "docs/external.md's protocol; repeats"},
-    {"--no-table", "off", "do not print the table of results on standard output"},
+                                        "docs/external.md's protocol; repeats", NULL},
+    {"--no-table", "off", "do not print the table of results on standard output", NULL},
     {"--wide", "off", "the table with every column (mad, suspensions, checksum), uncut; without "
-                      "it, 120 columns"},
-    {"--dry-run", "off", "print the plan (cells, invocations, estimated time) and run nothing"},
-    {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)"},
-    {"--events-kernel", "off", "count kernel mode too"},
-    {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret"},
-    {"--rsb sim|off", "off", "count return-stack mispredictions on the simulated model"},
-    {"--rsb-model M", "auto", "auto (the calibration's, else the vendor's), circular, underflow-btb"},
-    {"--rsb-entries N", run_entries, "entries of the simulated return stack"},
-    {"--rsb-candidates", "off", "also count every candidate model (docs/rsb.md)"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+                      "it, 120 columns", NULL},
+    {"--dry-run", "off", "print the plan (cells, invocations, estimated time) and run nothing", NULL},
+    {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)", NULL},
+    {"--events-kernel", "off", "count kernel mode too", NULL},
+    {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret", NULL},
+    {"--rsb sim|off", "off", "count return-stack mispredictions on the simulated model", NULL},
+    {"--rsb-model M", "auto", "auto (the calibration's, else the vendor's), circular, underflow-btb",
+     "auto|circular|underflow-btb"},
+    {"--rsb-entries N", run_entries, "entries of the simulated return stack", NULL},
+    {"--rsb-candidates", "off", "also count every candidate model (docs/rsb.md)", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row list_rows[] = {
-    {"impls|workloads|events", "all three", "only that section"},
-    {"--wide", "off", "descriptions and parameters in full, however wide; without it, 120 columns"},
-    {"--impl-lib PATH[,PATH...]", "none", "list these runtime plugins too (docs/plugin.md)"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+    {"impls|workloads|events", "all three", "only that section", NULL},
+    {"--wide", "off", "descriptions and parameters in full, however wide; without it, 120 columns", NULL},
+    {"--impl-lib PATH[,PATH...]", "none", "list these runtime plugins too (docs/plugin.md)", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row export_rows[] = {
-    {"RESULTS.json", "", "the results to export"},
-    {"--format F", cb_export_default_format, "gnuplot, csv, gbench, github-bench, bmf or deterministic"},
-    {"--workload W", "all; gnuplot needs it", "only this workload's cells"},
-    {"--where NAME=VALUE", "none", "only cells with this parameter (or field) value; repeats"},
-    {"--x PARAM", "none; gnuplot needs it", "gnuplot: the numeric parameter on the x axis"},
-    {"--y FIELD", "median, MAD, min, max of ns per op", "gnuplot: a dotted field per column; repeats"},
-    {"--relative-to IMPL", "none", "gnuplot: every y divided by IMPL's at the same point"},
-    {"--aggregates-only", "off", "gbench: only the mean/median/stddev rows"},
-    {"-o FILE", "standard output", "where the export goes"},
-    {"--force", "off", "let -o replace an existing regular file"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+    {"RESULTS.json", "", "the results to export", NULL},
+    {"--format F", cb_export_default_format, "gnuplot, csv, gbench, github-bench, bmf or deterministic",
+     "gnuplot|csv|gbench|github-bench|bmf|deterministic"},
+    {"--workload W", "all; gnuplot needs it", "only this workload's cells", NULL},
+    {"--where NAME=VALUE", "none", "only cells with this parameter (or field) value; repeats", NULL},
+    {"--x PARAM", "none; gnuplot needs it", "gnuplot: the numeric parameter on the x axis", NULL},
+    {"--y FIELD", "median, MAD, min, max of ns per op", "gnuplot: a dotted field per column; repeats", NULL},
+    {"--relative-to IMPL", "none", "gnuplot: every y divided by IMPL's at the same point", NULL},
+    {"--aggregates-only", "off", "gbench: only the mean/median/stddev rows", NULL},
+    {"-o FILE", "standard output", "where the export goes", NULL},
+    {"--force", "off", "let -o replace an existing regular file", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row report_rows[] = {
-    {"RESULTS.json...", "", "results files; files of one machine are read as one"},
+    {"RESULTS.json...", "", "results files; files of one machine are read as one", NULL},
     {"-o FILE", "standard output", "where the report goes (FILE.md, or FILE.html for --format "
-                                   "html); its plots in FILE-plots/ beside it"},
+                                   "html); its plots in FILE-plots/ beside it", NULL},
     {"--format F", "md (html when -o ends in .html)",
      "md (Markdown) or html (one self-contained page: inline SVG plots with their data, "
-     "sortable tables)"},
-    {"--force", "off", "let -o replace an existing report and its plots directory"},
-    {"--no-plots", "off", "do not draw the plots (no gnuplot needed)"},
-    {"-- FILES...", "", "the rest are results files, even names starting with -"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+     "sortable tables)", "md|html"},
+    {"--force", "off", "let -o replace an existing report and its plots directory", NULL},
+    {"--no-plots", "off", "do not draw the plots (no gnuplot needed)", NULL},
+    {"-- FILES...", "", "the rest are results files, even names starting with -", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row compare_rows[] = {
-    {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list"},
-    {"--baseline NAME", "none", "BASE is results/baselines/NAME.json (run --save-baseline NAME)"},
-    {"--threshold PERCENT", cmp_threshold, "a time change smaller than this is never a regression"},
-    {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all"},
-    {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure"},
-    {"--format F", "text", "text, md or json"},
-    {"--only-changed", "off", "list only the cells that changed"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+    {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list", NULL},
+    {"--baseline NAME", "none", "BASE is results/baselines/NAME.json (run --save-baseline NAME)", NULL},
+    {"--threshold PERCENT", cmp_threshold, "a time change smaller than this is never a regression", NULL},
+    {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all",
+     "time|deterministic|all"},
+    {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure", NULL},
+    {"--format F", "text", "text, md or json", "text|md|json"},
+    {"--only-changed", "off", "list only the cells that changed", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row calibrate_rows[] = {
-    {"--pin CPU", "the last CPU allowed", "pin the measured child to this CPU"},
-    {"--switches N", cal_switches, "switches per instance of each calibration cell"},
-    {"--reps N", cal_reps, "timed repetitions per cell"},
-    {"--runs N", cal_runs, "sweeps of the depths, the fit on their medians"},
-    {"--min-rep-ms MS", cal_min_rep, "each repetition batched to last at least this long"},
-    {"--max-depth D", cal_depth, "the deepest call depth swept"},
-    {"--baseline B", "auto", "the twin the model is fitted against: auto, jmpret or sites"},
-    {"-o FILE.json", CAL_DIR "/<cpu key>.json", "where the calibration goes"},
-    {"--data FILE.dat", "none", "also write the plot data (plots/rsb-calibration.gp)"},
-    {"--force", "off", "let -o and --data replace existing files"},
-    {"--print-key", "", "print this CPU's key and exit"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+    {"--pin CPU", "the last CPU allowed", "pin the measured child to this CPU", NULL},
+    {"--switches N", cal_switches, "switches per instance of each calibration cell", NULL},
+    {"--reps N", cal_reps, "timed repetitions per cell", NULL},
+    {"--runs N", cal_runs, "sweeps of the depths, the fit on their medians", NULL},
+    {"--min-rep-ms MS", cal_min_rep, "each repetition batched to last at least this long", NULL},
+    {"--max-depth D", cal_depth, "the deepest call depth swept", NULL},
+    {"--baseline B", "auto", "the twin the model is fitted against: auto, jmpret or sites",
+     "auto|jmpret|sites"},
+    {"-o FILE.json", CAL_DIR "/<cpu key>.json", "where the calibration goes", NULL},
+    {"--data FILE.dat", "none", "also write the plot data (plots/rsb-calibration.gp)", NULL},
+    {"--force", "off", "let -o and --data replace existing files", NULL},
+    {"--print-key", "", "print this CPU's key and exit", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row check_external_rows[] = {
-    {"COMMAND", "", "a shell command; the request is appended as its last argument"},
-    {"-h, --help", "", "this text"},
-    {NULL, NULL, NULL},
+    {"COMMAND", "", "a shell command; the request is appended as its last argument", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const opt_row help_rows[] = {
-    {"COMMAND", "", "one command's full usage"},
-    {NULL, NULL, NULL},
+    {"COMMAND", "", "one command's full usage", NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const cmd_help helps[] = {
@@ -214,6 +220,56 @@ static void wrap(FILE *f, const char *s, int col, int indent, int width)
         }
     }
     fputc('\n', f);
+}
+
+static const cmd_help *find_help(const char *name)
+{
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+        if (!strcmp(helps[i].name, name))
+            return &helps[i];
+    return NULL;
+}
+
+int cb_help_summary(FILE *f, const char *name)
+{
+    const cmd_help *h = find_help(name);
+    if (!h)
+        return -1;
+    fprintf(f, "  corobench %s %s\n      ", h->name, h->synopsis);
+    wrap(f, h->summary, 6, 6, 100);
+    /* Every option of the command's table, its argument's values in its place where they are a
+     * closed set: the same rows as `help COMMAND`, so the overview cannot drift from it. Each
+     * "[OPTION ARG]" whole on a line of at most 100 columns. */
+    int col = 6, any = 0;
+    for (const opt_row *r = h->rows; r->option; r++) {
+        if (r->option[0] != '-' || !strcmp(r->option, "-h, --help"))
+            continue;
+        const char *opt = r->option;
+        char o[64];
+        if (!strncmp(opt, "-o, ", 4)) { /* "-o, --output FILE": both forms, one token */
+            snprintf(o, sizeof o, "-o|%s", opt + 4);
+            opt = o;
+        }
+        char tok[256];
+        const char *arg = strchr(opt, ' ');
+        if (arg && r->values)
+            snprintf(tok, sizeof tok, "[%.*s %s]", (int)(arg - opt), opt, r->values);
+        else
+            snprintf(tok, sizeof tok, "[%s]", opt);
+        int len = (int)strlen(tok);
+        if (!any)
+            fprintf(f, "      ");
+        else if (col + 1 + len > 100)
+            fprintf(f, "\n      "), col = 6;
+        else
+            fputc(' ', f), col++;
+        fputs(tok, f);
+        col += len;
+        any = 1;
+    }
+    if (any)
+        fputc('\n', f);
+    return 0;
 }
 
 int cb_help_command(FILE *f, const char *name)

@@ -17,58 +17,30 @@
 
 static int cmd_help(int argc, char **argv);
 
+/* The usage text of each command, and the overview's entry, are help.c's (one table of options
+ * per command). */
 static const cb_command commands[] = {
-    {"run", "[options]", "measure the grid of cells", cb_cmd_run},
-    {"list", "[impls|workloads|events] [--wide] [--impl-lib PATH[,PATH...]]",
-     "implementations, workloads, parameters", cb_cmd_list},
-    {"export",
-     "RESULTS.json [--format gnuplot|csv|gbench|deterministic]\n"
-     "                         [--workload W] [--x PARAM] [--where N=V]... [--y FIELD]...\n"
-     "                         [--relative-to IMPL] [-o FILE [--force]]",
-     "plot data, CSV, google benchmark JSON", cb_cmd_export},
-    {"report", "RESULTS.json [MORE.json...] [-o FILE.md [--force]] [--no-plots]",
-     "claims with verdicts, plots, tables", cb_cmd_report},
-    {"compare",
-     "BASE.json NEW.json [--threshold PERCENT] [--alpha A]\n"
-     "                         [--metric time|deterministic|all] [--allow-missing]",
-     "same cells side by side; exit 1 if a cell\n"
-     "                                      regressed, failed, is missing or changed",
-     cb_cmd_compare},
-    {"calibrate", "[options]",
-     "fit the return-stack model to this CPU",
-     cb_cmd_calibrate},
-    {"check-external", "COMMAND",
-     "does COMMAND speak docs/external.md's protocol\n"
-     "                                      and do corobench's work? exit 1 if not",
-     cb_cmd_check_external},
-    /* hidden: how a run executes a cell in another build variant (run/commands.h) */
-    {"cell", "INDEX time|count RUN-OPTIONS...", NULL, cb_cmd_cell},
-    {"help", "[COMMAND]", "this text, or one command's full usage (every option, its default)",
-     cmd_help},
+    {"run", 0, cb_cmd_run},
+    {"list", 0, cb_cmd_list},
+    {"export", 0, cb_cmd_export},
+    {"report", 0, cb_cmd_report},
+    {"compare", 0, cb_cmd_compare},
+    {"calibrate", 0, cb_cmd_calibrate},
+    {"check-external", 0, cb_cmd_check_external},
+    /* how a run executes a cell in another build variant (run/commands.h) */
+    {"cell", 1, cb_cmd_cell},
+    {"help", 0, cmd_help},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
-/* One command's usage line and summary (in a column, or on the next line under it when the
- * usage is long). */
-static void usage_line(FILE *f, const cb_command *c, const char *lead)
-{
-    char line[256];
-    snprintf(line, sizeof line, "corobench %s%s%s", c->name, c->usage[0] ? " " : "", c->usage);
-    if (strlen(line) <= 30)
-        fprintf(f, "%-7s%-31s%s\n", lead, line, c->summary);
-    else
-        fprintf(f, "%-7s%s\n%38s%s\n", lead, line, "", c->summary);
-}
-
+/* The overview: every command's synopsis, summary and options, from help.c's tables. */
 static void usage(FILE *f)
 {
-    fprintf(f, "corobench %s (%s)\n", CB_VERSION, cb_build_commit);
-    int first = 1;
+    fprintf(f, "corobench %s (%s)\nusage: corobench COMMAND [ARGUMENTS]\n", CB_VERSION,
+            cb_build_commit);
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (commands[i].summary) {
-            usage_line(f, &commands[i], first ? "usage:" : "");
-            first = 0;
-        }
+        if (!commands[i].hidden)
+            cb_help_summary(f, commands[i].name);
     fprintf(f, "'corobench help COMMAND' or 'corobench COMMAND --help': every option with its "
                "default.\n");
 }
@@ -78,7 +50,7 @@ static int unknown_command(const char *cmd)
     char valid[256];
     size_t n = 0;
     for (size_t i = 0; i < NCOMMANDS && n < sizeof valid; i++)
-        if (commands[i].summary)
+        if (!commands[i].hidden)
             n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
                                   commands[i].name);
     return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
@@ -95,9 +67,8 @@ static int cmd_help(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
-        if (commands[i].summary && !strcmp(argv[1], commands[i].name)) {
-            if (cb_help_command(stdout, argv[1]) != 0)
-                usage_line(stdout, &commands[i], "usage:");
+        if (!commands[i].hidden && !strcmp(argv[1], commands[i].name)) {
+            cb_help_command(stdout, argv[1]);
             return 0;
         }
     return unknown_command(argv[1]);
@@ -114,7 +85,7 @@ static int dispatch(int argc, char **argv)
         if (strcmp(cmd, commands[i].name))
             continue;
         /* COMMAND --help (or -h) anywhere before a "--": its full usage, exit 0. */
-        for (int k = 2; commands[i].summary && k < argc && strcmp(argv[k], "--"); k++)
+        for (int k = 2; !commands[i].hidden && k < argc && strcmp(argv[k], "--"); k++)
             if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
                 char *help_argv[] = {"help", (char *)cmd, NULL};
                 return cmd_help(2, help_argv);

@@ -138,6 +138,8 @@ CB_TEST(cli_help_every_command)
         {"export", "x.json", "--bogus"}, {"report", "x.json", "--bogus"},
         {"compare", "a", "b", "--bogus"}, {"list", "--bogus"},
     };
+    cb_test_cli top = cb_test_corobench("help", NULL);
+    CB_CHECK_EQ_INT(top.status, 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *const *a = bad[i];
         cb_test_cli e = cb_test_corobench(a[0], a[1], a[2], a[3], a[4], NULL);
@@ -153,6 +155,45 @@ CB_TEST(cli_help_every_command)
                 CB_FAIL("help %s lacks %s (named by: %s)", a[0], opt, e.err);
             p += n;
         }
+        /* The overview (`corobench help`) names every one of them in the command's entry, and
+         * only those (it listed compare's --alpha, which compare refuses, and left out
+         * --format, --only-changed and --baseline). */
+        char key[64];
+        snprintf(key, sizeof key, "\n  corobench %s ", a[0]);
+        const char *sec = strstr(top.out, key);
+        if (!sec)
+            CB_FAIL("corobench help has no entry for %s:\n%s", a[0], top.out);
+        const char *sec_end = strstr(sec + 1, "\n  corobench ");
+        size_t sec_len = sec_end ? (size_t)(sec_end - sec) : strlen(sec);
+        char *entry = strndup(sec, sec_len);
+        for (const char *p = v; (p = strstr(p, "--")); ) {
+            size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", (int)n, p);
+            /* the option whole: "[--rsb" is not "[--rsb-model" */
+            int found = 0;
+            for (const char *q = entry; !found && (q = strstr(q, opt)); q += n)
+                found = (q[-1] == '[' || q[-1] == '|') && !strchr("abcdefghijklmnopqrstuvwxyz-", q[n]);
+            /* an option the message names in prose ("saved by run --save-baseline") has no
+             * row of the command's own */
+            char row[80], row_o[80];
+            snprintf(row, sizeof row, "\n  %s", opt);
+            snprintf(row_o, sizeof row_o, "\n  -o, %s", opt);
+            int has_row = strstr(h.out, row) || strstr(h.out, row_o);
+            if (strcmp(opt, "--bogus") && strcmp(opt, "--help") && has_row && !found)
+                CB_FAIL("corobench help's %s entry lacks %s (named by: %s):\n%s", a[0], opt,
+                        e.err, entry);
+            p += n;
+        }
+        for (const char *p = entry; (p = strstr(p, "[--")); p++) {
+            size_t n = strspn(p + 3, "abcdefghijklmnopqrstuvwxyz-") + 2;
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", (int)n, p + 1);
+            if (!strstr(v, opt))
+                CB_FAIL("corobench help's %s entry has %s, which its parser does not take "
+                        "(valid: %s)", a[0], opt, v);
+        }
+        free(entry);
         /* And the other way: every option a row of the help names is one the parser accepts
          * (help compare had a row for an --alpha that compare never took). */
         for (const char *l = h.out; (l = strstr(l, "\n  -")); l++) {
@@ -167,6 +208,51 @@ CB_TEST(cli_help_every_command)
                 CB_FAIL("help %s has a row for %s, which its parser does not take (valid: %s)",
                         a[0], opt, v);
         }
+    }
+}
+
+/* The overview shows an option's values where they are a closed set: the values each parser
+ * names for a bad one ("(valid: md, html)"), no more and no fewer (it showed export's --format
+ * without github-bench and bmf). */
+CB_TEST(cli_help_overview_values_are_the_parsers)
+{
+    static const char *const bad[][6] = {
+        {"--format", "export", "x.json", "--format", "bogus"},
+        {"--format", "report", "x.json", "--format", "bogus"},
+        {"--format", "compare", "a", "b", "--format", "bogus"},
+        {"--metric", "compare", "a", "b", "--metric", "bogus"},
+        {"--baseline", "calibrate", "--baseline", "bogus"},
+        {"--rsb-model", "run", "--rsb-model", "bogus"},
+    };
+    cb_test_cli top = cb_test_corobench("help", NULL);
+    CB_CHECK_EQ_INT(top.status, 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *const *a = bad[i];
+        cb_test_cli e = cb_test_corobench(a[1], a[2], a[3], a[4], a[5], NULL);
+        CB_CHECK_EQ_INT(e.status, 2);
+        const char *v = strstr(e.err, "(valid: ");
+        CB_CHECK(v != NULL);
+        char want[256] = "", key[64];
+        size_t n = 0;
+        v += strlen("(valid: ");
+        for (size_t k = 0; v[k] && v[k] != ')'; k++) /* "md, html" -> "md|html" */
+            if (v[k] == ',' && v[k + 1] == ' ')
+                want[n++] = '|', k++;
+            else if (n + 1 < sizeof want)
+                want[n++] = v[k];
+        want[n] = '\0';
+        /* the command's entry, then the option's token in it */
+        snprintf(key, sizeof key, "\n  corobench %s ", a[1]);
+        const char *sec = strstr(top.out, key), *end = sec ? strstr(sec + 1, "\n  corobench ") : NULL;
+        CB_CHECK(sec != NULL);
+        snprintf(key, sizeof key, "[%s ", a[0]);
+        const char *tok = strstr(sec, key);
+        if (!tok || (end && tok > end))
+            CB_FAIL("corobench help's %s entry has no %s", a[1], key);
+        tok += strlen(key);
+        if (strncmp(tok, want, n) || tok[n] != ']')
+            CB_FAIL("corobench help: %s %s shows '%.*s', its parser takes %s", a[1], a[0],
+                    (int)strcspn(tok, "]"), tok, want);
     }
 }
 

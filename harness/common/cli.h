@@ -15,8 +15,7 @@ enum { CB_EXIT_OK = 0, CB_EXIT_CELLS_FAILED = 1, CB_EXIT_USAGE = 2, CB_EXIT_CLOS
 /* One command: `corobench NAME ...` calls handler(argc - 1, argv + 1), so argv[0] is NAME. */
 typedef struct cb_command {
     const char *name;
-    const char *usage;   /* the arguments, after the name, as in the usage text */
-    const char *summary; /* one line; NULL: hidden (not in the usage text nor "valid: ...") */
+    int hidden; /* not in the usage text nor "valid: ..." */
     int (*handler)(int argc, char **argv);
 } cb_command;
 
