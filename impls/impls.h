@@ -7,10 +7,11 @@
 #include "params/params.h"
 #include "coro.h"
 
-/* Which body of a workload an implementation runs. The last three are the languages' own
- * runtimes (docs/external.md): lua's body of every workload is its Lua file, run in the cell's
- * process (impls/lua/cb_lua.c); go's and node's are programs of their own, measured through the
- * external protocol, so no workload has a C body for them. */
+/* Which body of a workload an implementation runs. Five are the languages' own runtimes
+ * (docs/external.md): lua's body of every workload is its Lua file, run in the cell's process
+ * (impls/lua/cb_lua.c); go's, node's, csharp's and luajit's are programs of their own, measured
+ * through the external protocol as a user's runtime (external) is, so no workload has a C body
+ * for them. cxx20 and cxx20-clang are the C++20 bodies beside each workload's C ones. */
 typedef enum cb_style {
     CB_STYLE_STACKFUL,
     CB_STYLE_SM,

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/results/cell.h"
 #include "test.h"
 
 /* bash -c SCRIPT with run.sh's functions sourced; its stdout (malloc'd), or fails. */
@@ -666,4 +667,22 @@ CB_TEST(failure_line_and_bad_sample_name_what_they_saw)
     free(r.out);
     free(r.err);
     tdir_cleanup();
+}
+
+/* One rule for every figure a reader prints (results/cell.h's cb_fig; report.c and the claims
+ * had three copies of it): fixed decimals, or three significant figures, and from 1e12 on an
+ * exponent. */
+CB_TEST(report_one_figure_rule)
+{
+    char b[32];
+    CB_CHECK_STREQ(cb_fig(7.2912, CB_FIG_SIG3, b, sizeof b), "7.29");
+    CB_CHECK_STREQ(cb_fig(43.81, CB_FIG_SIG3, b, sizeof b), "43.8");
+    CB_CHECK_STREQ(cb_fig(175.4, CB_FIG_SIG3, b, sizeof b), "175");
+    CB_CHECK_STREQ(cb_fig(18924.3, CB_FIG_SIG3, b, sizeof b), "18924");
+    CB_CHECK_STREQ(cb_fig(-43.81, CB_FIG_SIG3, b, sizeof b), "-43.8");
+    CB_CHECK_STREQ(cb_fig(12.345, 1, b, sizeof b), "12.3");
+    CB_CHECK_STREQ(cb_fig(999999999999.0, 2, b, sizeof b), "999999999999.00");
+    CB_CHECK_STREQ(cb_fig(1e12, 2, b, sizeof b), "1e+12");
+    CB_CHECK_STREQ(cb_fig(1e308, CB_FIG_SIG3, b, sizeof b), "1e+308");
+    CB_CHECK_STREQ(cb_fig(-1.5e13, 1, b, sizeof b), "-1.5e+13");
 }

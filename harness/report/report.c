@@ -63,21 +63,11 @@ static size_t intern(json_t *arr, const char *s)
  * table has ratios) and its text; 0 when the cell has nothing for this table. */
 typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, size_t len);
 
-/* Three significant figures without an exponent: 7.29, 43.8, 175, 18924; from 1e12 on with one
- * (a time of 1e308 ns printed whole was a 309-digit number: issue 25, row 21). */
-static void num3(double v, char *buf, size_t len)
-{
-    double a = v < 0 ? -v : v;
-    snprintf(buf, len, a >= 1e12 ? "%.3g" : a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
-}
+/* Three significant figures (results/cell.h's cb_fig: 7.29, 43.8, 175, 18924). */
+static void num3(double v, char *buf, size_t len) { cb_fig(v, CB_FIG_SIG3, buf, len); }
 
-/* A figure of a table: two decimals, or three significant digits from 1e12 on (row 21, as
- * num3). buf holds 32 characters. */
-static const char *fig(double v, char *buf)
-{
-    snprintf(buf, 32, fabs(v) < 1e12 ? "%.2f" : "%.3g", v);
-    return buf;
-}
+/* A figure of a table: two decimals (cb_fig). buf holds 32 characters. */
+static const char *fig(double v, char *buf) { return cb_fig(v, 2, buf, 32); }
 
 /* The median, its overhead over the direct cell of the same point ("+d" ns per op: the price of
  * the model itself) where the results have one, and the flags that make it doubtful. */

@@ -165,3 +165,13 @@ void cb_results_rsb_label(json_t *machine_rsb, const char *run_model, long run_e
     else
         snprintf(buf, len, "%s %ld, uncalibrated default", run_model, run_entries);
 }
+
+const char *cb_fig(double v, int decimals, char *buf, size_t len)
+{
+    double a = v < 0 ? -v : v;
+    if (a >= 1e12)
+        snprintf(buf, len, "%.3g", v);
+    else
+        snprintf(buf, len, "%.*f", decimals >= 0 ? decimals : a >= 100 ? 0 : a >= 10 ? 1 : 2, v);
+    return buf;
+}

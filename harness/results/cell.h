@@ -41,4 +41,11 @@ const char *cb_results_unit(json_t *cells, const char *workload);
 void cb_results_rsb_label(json_t *machine_rsb, const char *run_model, long run_entries,
                           char *buf, size_t len);
 
+/* A figure as text, the one rule of every reader's tables and claims: decimals decimals, or
+ * with CB_FIG_SIG3 three significant figures without an exponent (7.29, 43.8, 175, 18924); from
+ * 1e12 on three significant digits with an exponent (a time of 1e308 ns printed whole was a
+ * 309-digit number: issue 25, row 21). Returns buf. */
+enum { CB_FIG_SIG3 = -1 };
+const char *cb_fig(double v, int decimals, char *buf, size_t len);
+
 #endif
