@@ -120,7 +120,7 @@ CORE_SRC    := $(wildcard params/*.c impls/*.c) $(LUA_SRC) $(ASM_SRC) $(wildcard
 # decided on paired ratios); main.c (the command table) above them.
 HARNESS_SRC := $(filter-out harness/main.c harness/measure/clock_%.c,\
 	$(wildcard harness/*.c harness/common/*.c harness/measure/*.c harness/results/*.c \
-	harness/run/*.c harness/report/*.c harness/ab/*.c)) $(CLOCK_SRC)
+	harness/run/*.c harness/report/*.c harness/report/claims/*.c harness/ab/*.c)) $(CLOCK_SRC)
 # Tests that need only the core run on every ARCH (and under qemu); the rest need the harness.
 TEST_CORE   := tests/runner.c tests/support.c tests/test_coro.c tests/test_inline.c \
 	tests/test_workloads.c

@@ -135,65 +135,74 @@ static const char *cxx20_clang_unavailable(void)
      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}
 
 static const cb_impl builtins[] = {
-    {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL, {NULL}},
-    {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0, NULL, {NULL}},
-    {"inline", CB_STYLE_STACKFUL, NULL, &cb_backend_inline, asm_params, NULL, 0, NULL, {NULL}},
-    {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext, cb_stackful_params, NULL, 0,
+    [CB_IMPL_ASM] = {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL,
+                     {NULL}},
+    [CB_IMPL_ASMJMP] = {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0,
+                        NULL, {NULL}},
+    [CB_IMPL_INLINE] = {"inline", CB_STYLE_STACKFUL, NULL, &cb_backend_inline, asm_params, NULL, 0,
+                        NULL, {NULL}},
+    [CB_IMPL_UCONTEXT] = {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext,
+                          cb_stackful_params, NULL, 0,
      NULL, {NULL}},
-    {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext, cb_stackful_params, NULL, 0,
+    [CB_IMPL_FCONTEXT] = {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext,
+                          cb_stackful_params, NULL, 0,
      NULL, {NULL}},
-    {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack, cb_stackful_params, NULL, 0,
+    [CB_IMPL_COPYSTACK] = {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack,
+                           cb_stackful_params, NULL, 0,
      NULL, {NULL}},
-    {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, cb_stackful_params, NULL, 0,
+    [CB_IMPL_THREAD] = {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, cb_stackful_params,
+                        NULL, 0,
      thread_check, {NULL}},
-    {"sm", CB_STYLE_SM,
+    [CB_IMPL_SM] = {"sm", CB_STYLE_SM,
      "stackless state machine in plain C, as compilers lower async/await: switch over resume "
      "points, live locals in a frame struct, callee frames embedded in the caller's",
      NULL, NULL, NULL, 0, NULL,
      {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
-    {"closure", CB_STYLE_CLOSURE,
+    [CB_IMPL_CLOSURE] = {"closure", CB_STYLE_CLOSURE,
      "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
      "per async call with a continuation, freed on completion",
      NULL, closure_params, NULL, 0, NULL,
      {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
-    {"cxx20", CB_STYLE_CXX20,
+    [CB_IMPL_CXX20] = {"cxx20", CB_STYLE_CXX20,
      "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
      "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
      "over tasks for recursive",
      NULL, NULL, cxx20_unavailable, 0, NULL, CXX20_CAPS("cxx20")},
-    {"cxx20-clang", CB_STYLE_CXX20_CLANG,
+    [CB_IMPL_CXX20_CLANG] = {"cxx20-clang", CB_STYLE_CXX20_CLANG,
      "the cxx20 sources (task type and bodies) compiled by clang++ -O2 (Debian's clang 14) "
      "instead of g++, in the same binary: what the other compiler makes of the same "
      "coroutines, frame elision included",
      NULL, NULL, cxx20_clang_unavailable, 0, NULL, CXX20_CAPS("cxx20-clang")},
-    {"direct", CB_STYLE_DIRECT,
+    [CB_IMPL_DIRECT] = {"direct", CB_STYLE_DIRECT,
      "no coroutine at all: each workload's data path with plain calls and structs, the same "
      "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
      NULL, NULL, NULL, 0, NULL, {NULL}},
-    {"lua", CB_STYLE_LUA,
+    [CB_IMPL_LUA] = {"lua", CB_STYLE_LUA,
      "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
      "stack of its own, resumed and yielded by the Lua VM",
      NULL, NULL, cb_lang_lua_unavailable, 0, NULL, LANG_LACKS},
-    {"go", CB_STYLE_GO,
+    [CB_IMPL_GO] = {"go", CB_STYLE_GO,
      "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
      "runtime; measured by its own program through docs/external.md's protocol",
      NULL, go_params, cb_lang_go_unavailable, 1, NULL, LANG_LACKS},
-    {"node", CB_STYLE_NODE,
+    [CB_IMPL_NODE] = {"node", CB_STYLE_NODE,
      "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
      "measured by its own program through docs/external.md's protocol",
      NULL, NULL, cb_lang_node_unavailable, 1, NULL, LANG_LACKS},
-    {"csharp", CB_STYLE_CSHARP,
+    [CB_IMPL_CSHARP] = {"csharp", CB_STYLE_CSHARP,
      "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe built by "
      "mcs): the compiler's state machines, awaits resumed by the program's own run queue; "
      "measured by its own program through docs/external.md's protocol",
      NULL, NULL, cb_lang_csharp_unavailable, 1, NULL, LANG_LACKS},
-    {"luajit", CB_STYLE_LUAJIT,
+    [CB_IMPL_LUAJIT] = {"luajit", CB_STYLE_LUAJIT,
      "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s bodies "
      "where the two languages write them alike), 64-bit values as FFI uint64_t; LuaJIT "
      "cannot share the cell's process with Lua 5.4, so it is measured by its own program "
      "through docs/external.md's protocol",
      NULL, NULL, cb_lang_luajit_unavailable, 1, NULL, LANG_LACKS},
 };
+_Static_assert(sizeof builtins / sizeof builtins[0] == CB_IMPL_BUILTINS,
+               "a row of builtins[] without its cb_impl_id, or the other way round");
 const cb_impl *cb_impls = builtins;
 size_t cb_nimpls = sizeof builtins / sizeof builtins[0];
 
@@ -242,6 +251,8 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
     }
     return 0;
 }
+
+const char *cb_impl_name(cb_impl_id id) { return builtins[id].name; }
 
 const cb_impl *cb_impl_find(const char *name)
 {

@@ -63,6 +63,31 @@ typedef struct cb_impl {
     const char *lacks[CB_CAP_COUNT];
 } cb_impl;
 
+/* The built-in implementations by their place in the table (cb_impls[CB_IMPL_ASM]): how code
+ * outside impls/ names one (the report's claims) without writing its name. */
+typedef enum cb_impl_id {
+    CB_IMPL_ASM,
+    CB_IMPL_ASMJMP,
+    CB_IMPL_INLINE,
+    CB_IMPL_UCONTEXT,
+    CB_IMPL_FCONTEXT,
+    CB_IMPL_COPYSTACK,
+    CB_IMPL_THREAD,
+    CB_IMPL_SM,
+    CB_IMPL_CLOSURE,
+    CB_IMPL_CXX20,
+    CB_IMPL_CXX20_CLANG,
+    CB_IMPL_DIRECT,
+    CB_IMPL_LUA,
+    CB_IMPL_GO,
+    CB_IMPL_NODE,
+    CB_IMPL_CSHARP,
+    CB_IMPL_LUAJIT,
+    CB_IMPL_BUILTINS
+} cb_impl_id;
+/* A built-in implementation's name. */
+const char *cb_impl_name(cb_impl_id id);
+
 /* The built-in implementations, then the plugins loaded so far (cb_impl_add). */
 extern const cb_impl *cb_impls;
 extern size_t cb_nimpls;

@@ -1,7 +1,7 @@
-/* The report's claims on known outcomes: every claim of the claims table (harness/report/claims.c)
- * has fixtures in tests/claims/<id>/, small results files named <verdict>-<what>.json, each
- * giving that verdict; together they reach every verdict the claim's rule can give, "not
- * measured" among them. The number of claims comes from the table. */
+/* The report's claims on known outcomes: every claim of the claims table (a file of
+ * harness/report/claims/ each) has fixtures in tests/claims/<id>/, small results files named
+ * <verdict>-<what>.json, each giving that verdict; together they reach every verdict the claim's
+ * rule can give, "not measured" among them. The number of claims comes from the table. */
 #include <dirent.h>
 #include <jansson.h>
 
@@ -9,6 +9,8 @@
 #include "harness/common/cli.h"
 #include "harness/report/claims.h"
 #include "harness/results/load.h"
+#include "harness/run/options.h"
+#include "harness/run/plan.h"
 #include "test.h"
 
 /* The verdict a fixture's name promises ("not_measured-x.json": not measured); CB_VERDICTS when
@@ -124,4 +126,52 @@ CB_TEST(claims_fixtures)
             CB_FAIL("%s/%s: no claim has this id", dir, e->d_name);
     }
     closedir(d);
+}
+
+/* The table the claims' files register is whole: numbered 1..N in order, each id once. */
+CB_TEST(claims_table_numbered)
+{
+    size_t n = cb_claims_count();
+    CB_CHECK(n > 0);
+    for (size_t k = 0; k < n; k++) {
+        if (cb_claims_number(k) != (int)k + 1)
+            CB_FAIL("claim '%s' has number %d where the table's %zuth is: numbers run 1..%zu, "
+                    "each once",
+                    cb_claims_id(k), cb_claims_number(k), k + 1, n);
+        for (size_t j = 0; j < k; j++)
+            if (!strcmp(cb_claims_id(j), cb_claims_id(k)))
+                CB_FAIL("claims %zu and %zu share the id '%s'", j + 1, k + 1, cb_claims_id(k));
+    }
+}
+
+/* Every command a claim suggests ("To measure it: ...") is one run takes: parsed by run's own
+ * parser and planned by its planner, with at least one cell. */
+CB_TEST(claims_commands_parse)
+{
+    for (size_t k = 0; k < cb_claims_count(); k++) {
+        char cmd[512], copy[512], *argv[64], *save = NULL;
+        cb_claims_command(k, cmd, sizeof cmd);
+        snprintf(copy, sizeof copy, "%s", cmd);
+        int argc = 0;
+        for (char *t = strtok_r(copy, " ", &save); t && argc < 63; t = strtok_r(NULL, " ", &save))
+            argv[argc++] = t;
+        argv[argc] = NULL;
+        if (argc < 2 || strcmp(argv[0], "corobench") || strcmp(argv[1], "run"))
+            CB_FAIL("claim %zu (%s): '%s' is not a corobench run", k + 1, cb_claims_id(k), cmd);
+        cb_run_opts o;
+        if (cb_run_opts_parse(argc - 1, argv + 1, &o) != CB_OPTS_PARSED)
+            CB_FAIL("claim %zu (%s): run's parser refuses '%s' (its line above)", k + 1,
+                    cb_claims_id(k), cmd);
+        /* The variant builds are looked up beside the running binary, the test runner here,
+         * which has none beside it: the plan is built as a cell's child builds it, after its
+         * parent checked the binaries. */
+        o.cell_mode = CB_CELL_TIME;
+        cb_plan plan;
+        if (cb_plan_build(&o, &plan) != CB_OPTS_PARSED)
+            CB_FAIL("claim %zu (%s): run's plan refuses '%s' (its line above)", k + 1,
+                    cb_claims_id(k), cmd);
+        if (!plan.ncells)
+            CB_FAIL("claim %zu (%s): '%s' plans no cell", k + 1, cb_claims_id(k), cmd);
+        cb_plan_free(&plan);
+    }
 }

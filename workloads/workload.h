@@ -84,6 +84,9 @@ static inline const char *cb_wl_unit(const cb_workload *w, const cb_params *p)
 
 extern const cb_workload *const cb_workloads[];
 extern const size_t cb_nworkloads;
+/* The workloads by name, for code that names one (the report's claims) without writing it. */
+extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn, cb_wl_await,
+    cb_wl_pipeline;
 const cb_workload *cb_workload_find(const char *name);
 /* wl compiled with the coroutine verbs inlined at their call sites, whose stackful body the inline
  * backend runs (workloads.c); NULL if the build has none. */

@@ -3,8 +3,7 @@
 
 #include "workload.h"
 
-extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn, cb_wl_await,
-    cb_wl_pipeline, cb_wl_fault;
+extern const cb_workload cb_wl_fault; /* the others: workload.h */
 
 const cb_workload *const cb_workloads[] = {&cb_wl_pingpong, &cb_wl_recursive, &cb_wl_io,
                                            &cb_wl_spawn,    &cb_wl_await,     &cb_wl_pipeline,

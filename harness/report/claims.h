@@ -1,5 +1,6 @@
-/* The Caveats and Claims sections of `corobench report` (docs/report.md): each claim's rule is
- * one entry of the claims table in claims.c, with its fixtures in tests/claims/<id>/. */
+/* The Summary, Caveats and Claims sections of `corobench report` (docs/report.md): each claim is
+ * one file of harness/report/claims/ (its rule, its margins, its row in the claims table), with
+ * its fixtures in tests/claims/<id>/. */
 #ifndef CB_CLAIMS_H
 #define CB_CLAIMS_H
 
@@ -32,10 +33,13 @@ typedef enum cb_verdict {
 void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel);
 
 /* The claims table, for the tests: how many claims; claim k's (from 0) id (its fixtures are
- * tests/claims/<id>/<verdict>-<what>.json), the verdicts its rule can give (bit v set for each
- * cb_verdict v), and its verdict on doc. */
+ * tests/claims/<id>/<verdict>-<what>.json), its number in the report (k + 1 when the table is
+ * whole), the verdicts its rule can give (bit v set for each cb_verdict v), the `corobench run`
+ * that would measure it, and its verdict on doc. */
 size_t cb_claims_count(void);
 const char *cb_claims_id(size_t k);
+int cb_claims_number(size_t k);
+void cb_claims_command(size_t k, char *buf, size_t len);
 unsigned cb_claims_verdicts(size_t k);
 cb_verdict cb_claims_verdict(json_t *doc, size_t k);
 /* "supported", "contradicted", "inconclusive", "not measured". */

@@ -1,5 +1,5 @@
 /* `corobench report --format html`: the Markdown report turned into one self-contained page.
- * The report is written once, as Markdown (report.c, claims.c); this module reads back the
+ * The report is written once, as Markdown (report.c, claims/); this module reads back the
  * subset it writes (headings, paragraphs, "- " lists, pipe tables, **bold**, *emphasis*, code
  * spans, links and images with angle-bracketed destinations) and writes HTML with:
  *  - every plot's SVG inline (read from the plots directory beside the report), its data (the

@@ -1,5 +1,5 @@
 /* `corobench report`: a Markdown report derived from results documents. For one document:
- * where it was measured, the Claims section (claims.c: verdicts computed from the cells), the
+ * where it was measured, the Claims section (claims/: verdicts computed from the cells), the
  * plots (plots.c), then one table per workload with a row per parameter point and a column per
  * implementation (median ns per op; plain builds ranked against plain builds, a build variant
  * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did

@@ -1,0 +1,171 @@
+/* The report's "## Caveats" (docs/report.md): what limits every verdict, from the files the
+ * cells came from. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/results/cell.h"
+#include "harness/results/estimate.h"
+#include "harness/results/fields.h"
+#include "query.h"
+
+/* The distinct workloads of file f's cells ("pingpong, io"). */
+static void file_workloads(const ctx *c, long f, char *buf, size_t len)
+{
+    json_t *seen = json_object(), *cell;
+    size_t i;
+    buf[0] = '\0';
+    json_array_foreach(c->all, i, cell)
+    {
+        const char *wl = cb_str(cell, "workload");
+        if (cq_file_of(cell) != f || !wl || json_object_get(seen, wl))
+            continue;
+        json_object_set_new(seen, wl, json_true());
+        cb_append(buf, len, "%s%s", json_object_size(seen) > 1 ? ", " : "", wl);
+    }
+    json_decref(seen);
+}
+
+/* Counters: a hardware event counted in some cell, or why none was. */
+static void counters_caveat(FILE *out, const ctx *c)
+{
+    json_t *cell, *v;
+    size_t i;
+    const char *name, *why = NULL;
+    int counted = 0, asked = 0;
+    json_array_foreach(c->all, i, cell)
+    {
+        json_object_foreach(json_object_get(cell, "counters"), name, v)
+        {
+            asked = 1;
+            counted |= !json_is_null(v) && strcmp(name, "page-faults") &&
+                       strcmp(name, "context-switches") && strcmp(name, "task-clock");
+        }
+        json_object_foreach(json_object_get(cell, "counters_unavailable"), name, v)
+        {
+            asked = 1;
+            if (!why && json_is_string(v))
+                why = json_string_value(v);
+        }
+    }
+    if (counted)
+        fprintf(out, "- Hardware counters: counted (a PMU is visible).\n");
+    else if (asked)
+        fprintf(out,
+                "- Hardware counters: none counted%s%s; return mispredictions here are the "
+                "simulator's, not the CPU's.\n",
+                why ? ": " : "", why ? why : "");
+    else
+        fprintf(out, "- Hardware counters: not asked for (no `--events`); return mispredictions "
+                     "here are the simulator's, not the CPU's.\n");
+}
+
+void cq_caveats(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t nclaims)
+{
+    fprintf(out, "\n## Caveats\n\nWhat limits every verdict below.\n\n");
+    json_t *files = json_object_get(doc, CB_CLAIMS_FILES_KEY), *one = NULL;
+    if (!json_is_array(files) || !json_array_size(files)) {
+        one = json_pack("[{s:s, s:O?, s:O?, s:O?, s:O?}]", "file", "these results", "run",
+                        json_object_get(doc, "run"), "build", json_object_get(doc, "build"),
+                        "environment",
+                        json_object_get(json_object_get(doc, "machine"), "environment"),
+                        "unavailable", json_object_get(doc, "unavailable"));
+        files = one;
+    }
+    json_t *f, *w;
+    size_t i, k;
+    json_t *warned = json_object();
+    json_array_foreach(files, i, f)
+    {
+        json_array_foreach(json_object_get(json_object_get(f, "environment"), "warnings"), k, w)
+        {
+            if (!json_is_string(w) || json_object_get(warned, json_string_value(w)))
+                continue;
+            json_object_set_new(warned, json_string_value(w), json_true());
+            fprintf(out, "- Environment: %s.\n", json_string_value(w));
+        }
+    }
+    if (!json_object_size(warned))
+        fprintf(out, "- Environment: no warning recorded.\n");
+    json_decref(warned);
+    counters_caveat(out, c);
+    json_t *rsb = c->rsb;
+    if (json_is_object(rsb)) {
+        double r2 = NAN;
+        cb_field_number(rsb, "r2", &r2);
+        const char *src = cb_str(rsb, "source");
+        int cal = src && !strcmp(src, "calibrated");
+        fprintf(out, "- Return-stack model: %s %lld, %s", cb_str(rsb, "model") ?: "?",
+                (long long)json_integer_value(json_object_get(rsb, "entries")),
+                cal ? "calibrated on this CPU" : "not calibrated on this CPU");
+        if (cal && isfinite(r2))
+            fprintf(out, " (R^2 %.2f)", r2);
+        else if (!cal)
+            fprintf(out, " (%s; `corobench calibrate` fits it)", src ? src : "no source");
+        fprintf(out, ".\n");
+    } else {
+        fprintf(out, "- Return-stack model: none recorded.\n");
+    }
+    size_t timed = 0, single = 0;
+    json_t *tc;
+    size_t ti;
+    json_array_foreach(c->all, ti, tc)
+    {
+        size_t k = cb_cell_ok(tc) ? cb_cell_invocations(tc) : 0;
+        timed += k > 0;
+        single += k == 1;
+    }
+    fprintf(out, "- Intervals: 95%%, a hierarchical bootstrap over each cell's invocations "
+                 "(processes), then their repetitions (docs/measurement.md)");
+    if (single)
+        fprintf(out,
+                "; %zu of %zu timed cells ran in one invocation and have none (one process "
+                "says nothing of the spread between processes, which on this machine moves "
+                "single figures 2-3x): every rule that needs one is inconclusive there "
+                "(`corobench run --invocations K`, K >= 2)",
+                single, timed);
+    fprintf(out, ".\n");
+    json_array_foreach(files, i, f)
+    {
+        json_t *run = json_object_get(f, "run"), *b = json_object_get(f, "build");
+        json_t *pin = json_object_get(run, "pin_cpu"), *inv = json_object_get(run, "invocations");
+        char wls[256] = "";
+        file_workloads(c, one ? 0 : (long)i, wls, sizeof wls);
+        fprintf(out, "- File %zu (`%s`: %s): ", i + 1, cb_str(f, "file"),
+                wls[0] ? wls : "no cells");
+        if (json_is_integer(pin))
+            fprintf(out, "pinned to CPU %lld", (long long)json_integer_value(pin));
+        else
+            fprintf(out, "not pinned");
+        fprintf(out, "; %s, `%s`; %lld invocation%s x %lld repetitions per cell",
+                cb_str(b, "compiler") ?: "compiler not recorded", cb_str(b, "cflags") ?: "",
+                json_is_integer(inv) ? (long long)json_integer_value(inv) : 1LL,
+                json_is_integer(inv) && json_integer_value(inv) != 1 ? "s" : "",
+                (long long)json_integer_value(json_object_get(run, "reps")));
+        if (json_is_true(json_object_get(run, "quick")))
+            fprintf(out, " (--quick)");
+        const char *rs = cb_str(run, "rsb");
+        fprintf(out, "; simulated return stack %s", rs && !strcmp(rs, "sim") ? "on" : "off");
+        const char *u;
+        json_t *why;
+        json_object_foreach(json_object_get(f, "unavailable"), u, why)
+            fprintf(out, "; unavailable: %s (%s)", u, json_string_value(why));
+        fprintf(out, ".\n");
+    }
+    if (json_array_size(files) > 1)
+        fprintf(out, "- A cell measured in several files keeps its first measurement; a ratio of "
+                     "cells from two files says so (\"across files\").\n");
+    size_t failed = 0;
+    json_t *cell;
+    json_array_foreach(c->all, i, cell) failed += !cb_cell_ok(cell);
+    if (failed)
+        fprintf(out, "- %zu cells did not run (listed at the end).\n", failed);
+    int first = 1;
+    for (size_t j = 0; j < nclaims; j++)
+        if (res[j].v == CB_NOT_MEASURED) {
+            fprintf(out, "%s%zu", first ? "- Not measured in these results: claims " : ", ", j + 1);
+            first = 0;
+        }
+    fprintf(out, "%s", first ? "- Every claim had data in these results.\n" : ".\n");
+    json_decref(one);
+}

@@ -1,0 +1,120 @@
+/* Claim 11 of the report (peers, docs/report.md): corobench's runtimes are as fast as the fastest
+ * peers: at every point (workload and parameters, the implementations' own parameters at their
+ * defaults) where a peer and one of corobench's runtimes of its family ran in the same file, the
+ * fastest of corobench's there over the peer. "As fast" is that ratio's interval below 1 + EQUIV
+ * (faster counts). Supported when it holds for every pair; contradicted when a pair's interval lies
+ * above it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "query.h"
+
+static int own_impl(const char *impl)
+{
+    const char *const own[] = {cb_impl_name(CB_IMPL_ASM),    cb_impl_name(CB_IMPL_ASMJMP),
+                               cb_impl_name(CB_IMPL_INLINE), cb_impl_name(CB_IMPL_UCONTEXT),
+                               cb_impl_name(CB_IMPL_SM),     cb_impl_name(CB_IMPL_CLOSURE)};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (!strcmp(own[i], impl))
+            return 1;
+    return 0;
+}
+
+static void eval(const ctx *c, claim *o)
+{
+    json_t *groups = json_object(), *cell; /* "file\tpoint" -> [[own sf, own sl], [peers]] */
+    size_t i;
+    json_array_foreach(c->all, i, cell)
+    {
+        int k = cq_family_index(cell);
+        if (k < 0 || !cb_cell_ok(cell) || strcmp(cb_str(cell, "variant"), "plain") ||
+            !cq_at_defaults(cell) || !isfinite(cq_median(cell)))
+            continue;
+        char key[700], pk[640];
+        cq_point_key(cell, pk, sizeof pk);
+        snprintf(key, sizeof key, "%ld\t%s", cq_file_of(cell), pk);
+        json_t *g = json_object_get(groups, key);
+        if (!g)
+            json_object_set_new(groups, key, g = json_pack("[[n, n], []]"));
+        if (own_impl(cb_str(cell, "impl"))) {
+            json_t *own = json_array_get(g, 0), *best = json_array_get(own, (size_t)k);
+            if (json_is_null(best) || cq_median(cell) < cq_median(best))
+                json_array_set(own, (size_t)k, cell);
+        } else {
+            json_array_append(json_array_get(g, 1), cell);
+        }
+    }
+    size_t pairs = 0, same = 0, slower = 0, open = 0, faster_rows = 0;
+    const char *key;
+    json_t *g;
+    cb_append(o->table, sizeof o->table,
+              "| workload | point | file | corobench's fastest | peer | corobench's / peer "
+              "[95%%] | as fast? |\n|---|---|---|---|---|---:|---|\n");
+    json_object_foreach(groups, key, g)
+    {
+        json_t *p;
+        size_t k;
+        json_array_foreach(json_array_get(g, 1), k, p)
+        {
+            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
+            if (json_is_null(own))
+                continue;
+            iv r = cq_ratio_iv(own, p);
+            int as_fast = r.ok && r.hi <= 1 + EQUIV, behind = r.ok && r.lo > 1 + EQUIV;
+            pairs++;
+            same += as_fast;
+            slower += behind;
+            open += !as_fast && !behind;
+            if (!(r.est > 1))
+                continue;
+            faster_rows++;
+            char rt[128] = "", f[2][32];
+            cq_ratio_text(rt, sizeof rt, r, own, p);
+            cb_append(o->table, sizeof o->table, "| %s | %ld | %s %s ns | %s %s ns | %s | %s |\n",
+                      strchr(key, '\t') + 1, cq_file_of(p) + 1, cb_str(own, "impl"),
+                      cq_ns_fig(cq_median(own), f[0]), cb_str(p, "impl"),
+                      cq_ns_fig(cq_median(p), f[1]), rt,
+                      as_fast  ? "yes (within the margin)"
+                      : behind ? "no"
+                               : "undecided");
+        }
+    }
+    if (!pairs) {
+        o->table[0] = '\0';
+        cq_not_measured(
+            o, "points where a peer (fcontext, copystack, thread, cxx20, cxx20-clang, lua, "
+               "luajit, go, node, csharp) and one of corobench's runtimes of its family ran "
+               "in the same file");
+        json_decref(groups);
+        return;
+    }
+    cb_append(o->text, sizeof o->text,
+              "Over %zu pairs (a point, a peer, and the fastest of corobench's runtimes of the "
+              "peer's family there: asm, asmjmp, inline, ucontext, sm, closure, all in one "
+              "file): as fast (the ratio's interval under %.2f) at %zu, slower beyond that at "
+              "%zu, undecided at %zu. Where a peer is faster by the estimate: %s.",
+              pairs, 1 + EQUIV, same, slower, open, faster_rows ? "the table below" : "nowhere");
+    if (!faster_rows)
+        o->table[0] = '\0';
+    o->v = slower ? CB_CONTRADICTED : same == pairs ? CB_SUPPORTED : CB_INCONCLUSIVE;
+    json_decref(groups);
+}
+
+/* ---- The thread's four remaining claims (issue 21): hooks, asymmetric switching, awaits
+ * that complete at once, depth-first scheduling. ---- */
+
+static const cq_claim row = {
+    .number = 11,
+    .id = "peers",
+    .sentence = "corobench's own runtimes are as fast as the fastest peers (other libraries and "
+                "languages).",
+    .eval = eval,
+    .verdicts = CQ_ALL_VERDICTS,
+    .plots = {"pingpong-depth-distinct"},
+    .command = {.workloads = {&cb_wl_pingpong}, .all_impls = 1, .params = {"depth=0"}},
+};
+CQ_CLAIM(row);
