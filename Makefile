@@ -114,7 +114,7 @@ CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/cl
 # optional Lua (and the C++20 family where a C++ compiler is found).
 CORE_SRC    := $(wildcard params/*.c impls/*.c) $(LUA_SRC) $(ASM_SRC) $(wildcard workloads/*.c) \
 	$(CXX_SRC)
-# The harness by layer (docs/architecture.md, checked by tests/layers.sh): common/ what every
+# The harness by layer (docs/architecture.md, checked by tests/test_layers.c): common/ what every
 # part uses, measure/ inside a cell's child, results/ the schema's writer and reader, run/ the
 # parent, report/ the readers of results, ab/ the paired A/B gate (run's cells in two builds,
 # decided on paired ratios); main.c (the command table) above them.

@@ -118,13 +118,8 @@ void cq_ratio_text(char *buf, size_t len, iv r, json_t *a, json_t *b)
         cb_append(buf, len, ", across files %ld and %ld", cq_file_of(a) + 1, cq_file_of(b) + 1);
 }
 
-/* A time in ns: one decimal, or three significant digits from 1e12 on (1e308 ns printed whole
- * was a 309-digit number: issue 25, row 21). buf holds 32 characters. */
-const char *cq_ns_fig(double v, char *buf)
-{
-    snprintf(buf, 32, fabs(v) < 1e12 ? "%.1f" : "%.3g", v);
-    return buf;
-}
+/* A time in ns: one decimal (results/cell.h's cb_fig). buf holds 32 characters. */
+const char *cq_ns_fig(double v, char *buf) { return cb_fig(v, 1, buf, 32); }
 
 void cq_cell_text(char *buf, size_t len, iv r)
 {
