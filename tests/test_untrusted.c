@@ -209,3 +209,151 @@ CB_TEST(failure_line_valid_utf8)
     CB_CHECK_STREQ(out, "a" CB_TEXT_REPLACEMENT CB_TEXT_REPLACEMENT "b" CB_TEXT_REPLACEMENT
                         CB_TEXT_REPLACEMENT CB_TEXT_REPLACEMENT "c?[2Jd?");
 }
+
+/* ---- every sink, every string field ---------------------------------------------------- */
+
+/* The issue's hostile strings: links to javascript: and elsewhere, headings and images out of a
+ * code span or a table, a gnuplot command, a spreadsheet formula, a script. */
+static const char *const hostile[] = {
+    "see [details](<javascript:alert(document.domain)>) now",
+    "[home](javascript:alert%281%29)",
+    "boom\n\n# INJECTED\n[pwn](<javascript:alert(1)>)",
+    "\n## INJECTED ![t](https://evil.example/p.png)",
+    "x'; system('touch PWNED'); y='",
+    "=HYPERLINK(\"https://evil.example\",\"x\")",
+    "<script>alert(1)</script>`|\x1b[2J",
+};
+#define NHOSTILE (sizeof hostile / sizeof hostile[0])
+
+/* Fields that are identifiers (refused when not plain: docs/bad-input.md) or have a format of
+ * their own the reader checks; every other string of the document gets a hostile string. */
+static int kept(const char *key)
+{
+    static const char *const ids[] = {"impl", "family", "workload", "variant", "unit", "status",
+                                      "schema", "checksum", "rsb", "params", "unavailable",
+                                      "stack_mode", NULL};
+    for (size_t i = 0; ids[i]; i++)
+        if (!strcmp(key, ids[i]))
+            return 1;
+    return 0;
+}
+
+static void make_hostile(json_t *v, size_t *k)
+{
+    const char *key;
+    json_t *e;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, e)
+        {
+            if (kept(key))
+                continue;
+            if (json_is_string(e))
+                json_object_set_new(v, key, json_string(hostile[(*k)++ % NHOSTILE]));
+            else
+                make_hostile(e, k);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, e)
+        {
+            if (json_is_string(e))
+                json_array_set_new(v, i, json_string(hostile[(*k)++ % NHOSTILE]));
+            else
+                make_hostile(e, k);
+        }
+    }
+}
+
+/* What must not appear in Markdown made from hostile text: a link or image to anywhere, a
+ * heading of the text's, a code span or table broken out of. */
+static void md_safe(const char *what, const char *md)
+{
+    static const char *const never[] = {"[pwn](", "[home](", "[details](", "![t](",
+                                        "\n# INJECTED", "\n## INJECTED", "<script>", "\x1b"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        if (strstr(md, never[i]))
+            CB_FAIL("%s holds '%s': ...%.120s", what, never[i], strstr(md, never[i]) - 40);
+}
+
+CB_TEST_T(hostile_strings_through_every_sink, 240)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        CB_SKIP("gnuplot not installed");
+    char good[300], evil[300], md[300], html[300], *text;
+    snprintf(good, sizeof good, "%s/good.json", tdir());
+    snprintf(evil, sizeof evil, "%s/evil.json", tdir());
+    snprintf(md, sizeof md, "%s/r.md", tdir());
+    snprintf(html, sizeof html, "%s/h.html", tdir());
+    rsb_results(good);
+    json_error_t e;
+    json_t *doc = json_load_file(good, 0, &e);
+    CB_CHECK(doc != NULL);
+    size_t k = 0;
+    make_hostile(doc, &k);
+    /* a failed cell, whose error every reader shows */
+    json_t *c0 = json_array_get(json_object_get(doc, "cells"), 0);
+    json_object_set_new(c0, "status", json_string("failed"));
+    json_object_set_new(c0, "error", json_string(hostile[2]));
+    CB_CHECK_EQ_INT(json_dump_file(doc, evil, 0), 0);
+    CB_CHECK(k > 20);
+    cb_test_cli r = cb_test_corobench("report", evil, "-o", md, NULL);
+    if (r.status != 0)
+        CB_FAIL("report md: exit %d: %s", r.status, r.err);
+    free(r.out);
+    free(r.err);
+    text = cb_test_slurp(md);
+    md_safe("report md", text);
+    free(text);
+    CB_CHECK(access("PWNED", F_OK) != 0);
+    r = cb_test_corobench("report", evil, "-o", html, NULL);
+    if (r.status != 0)
+        CB_FAIL("report html: exit %d: %s", r.status, r.err);
+    free(r.out);
+    free(r.err);
+    text = cb_test_slurp(html);
+    static const char *const never_html[] = {"href=\"javascript", "href=\"https://evil",
+                                             "<h1 id=\"injected", "<h2 id=\"injected",
+                                             "<img", "<script>alert", "\x1b"};
+    for (size_t i = 0; i < sizeof never_html / sizeof never_html[0]; i++)
+        if (strstr(text, never_html[i]))
+            CB_FAIL("report html holds '%s'", never_html[i]);
+    free(text);
+    r = cb_test_corobench("compare", good, evil, "--format", "md", NULL);
+    CB_CHECK(r.status == 0 || r.status == 1);
+    md_safe("compare md", r.out);
+    CB_CHECK_CONTAINS(r.out, "\\[pwn\\]");
+    free(r.out);
+    free(r.err);
+    r = cb_test_corobench("export", evil, "--format", "csv", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    if (strstr(r.out, "\"=HYPERLINK") || strstr(r.out, ",=HYPERLINK") ||
+        !strncmp(r.out, "=HYPERLINK", 10))
+        CB_FAIL("export csv holds a formula cell");
+    CB_CHECK(!strstr(r.out, "\x1b"));
+    free(r.out);
+    free(r.err);
+    r = cb_test_corobench("export", evil, "--workload", "pingpong", "--x", "depth", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK(!strstr(r.out, "\n## INJECTED") && !strstr(r.out, "\nINJECTED"));
+    free(r.out);
+    free(r.err);
+    json_decref(doc);
+    /* An identifier holding one is refused by every reader, one line, exit 2. */
+    doc = json_load_file(good, 0, &e);
+    json_object_set_new(json_array_get(json_object_get(doc, "cells"), 1), "impl",
+                        json_string(hostile[3]));
+    CB_CHECK_EQ_INT(json_dump_file(doc, evil, 0), 0);
+    json_decref(doc);
+    const char *cmds[][6] = {{"report", evil, NULL},
+                             {"compare", good, evil, "--format", "md", NULL},
+                             {"export", evil, "--format", "csv", NULL, NULL}};
+    for (size_t i = 0; i < 3; i++) {
+        r = cb_test_corobench(cmds[i][0], cmds[i][1], cmds[i][2], cmds[i][3], cmds[i][4], NULL);
+        CB_CHECK_EQ_INT(r.status, 2);
+        CB_CHECK_CONTAINS(r.err, "cell 1: field 'impl' is '?## INJECTED");
+        CB_CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+        free(r.out);
+        free(r.err);
+    }
+    tdir_cleanup();
+}

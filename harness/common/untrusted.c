@@ -118,9 +118,11 @@ int cb_plain_name(const char *s, int spaces)
     return 1;
 }
 
-/* Writes s's characters through put: valid UTF-8 as is, an invalid byte as U+FFFD, a control
- * character (newlines included) and C1 as '?'; each ASCII byte as put(out, c). */
-static void each_char(FILE *out, const char *s, void (*put)(FILE *, unsigned char))
+/* Writes s's characters: valid UTF-8 as is, an invalid byte as U+FFFD, a control character
+ * (newlines included) and C1 as '?'; each other ASCII byte s[i] as put(out, s, i, n). */
+typedef void (*put_ascii)(FILE *out, const unsigned char *s, size_t i, size_t n);
+
+static void each_char(FILE *out, const char *s, put_ascii put)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s);
@@ -133,7 +135,7 @@ static void each_char(FILE *out, const char *s, void (*put)(FILE *, unsigned cha
             fputc('?', out);
             i += len;
         } else if (len == 1) {
-            put(out, p[i]);
+            put(out, p, i, n);
             i++;
         } else {
             fwrite(p + i, 1, len, out);
@@ -142,22 +144,57 @@ static void each_char(FILE *out, const char *s, void (*put)(FILE *, unsigned cha
     }
 }
 
-/* Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the ones
- * that can start markup somewhere (emphasis, code, links, images, autolinks and HTML, headings,
- * lists, block quotes, tables, setext underlines, entities, strikethrough). */
-#define MD_SPECIAL "\\`*_{}[]()<>#+-.!|=~&:\"'$%^"
+/* What can start markup anywhere in a line: emphasis, code, links and images (without '[' and
+ * ']' a '(' or '!' is inert), autolinks and HTML, tables, entities, strikethrough; always
+ * backslash-escaped (every ASCII punctuation character may be, in CommonMark). '_' inside a
+ * word ("per_op") is no emphasis in CommonMark and stays as it is. */
+#define MD_ALWAYS "\\`*[]<>|&~"
+/* What starts a block only at a line's start (a heading, a list item, a setext underline): a
+ * wrapped line (mdfit.c) may start at any word, so escaped at the text's start and after a
+ * space. */
+#define MD_WORD_START "#+-="
 
-static void put_md(FILE *out, unsigned char c)
+static int alnum_byte(unsigned char c)
 {
-    if (strchr(MD_SPECIAL, c))
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c >= 0x80;
+}
+
+static void put_md(FILE *out, const unsigned char *p, size_t i, size_t n)
+{
+    unsigned char c = p[i];
+    int word_start = i == 0 || p[i - 1] == ' ';
+    int intraword = i > 0 && alnum_byte(p[i - 1]) && i + 1 < n && alnum_byte(p[i + 1]);
+    if (strchr(MD_ALWAYS, c) || (c == '_' && !intraword) ||
+        (word_start && strchr(MD_WORD_START, c)))
         fputc('\\', out);
     fputc(c, out);
 }
 
 void cb_esc_md(FILE *out, const char *s) { each_char(out, s, put_md); }
 
-static void put_code(FILE *out, unsigned char c)
+char *cb_md_neutral(const char *s)
 {
+    static const char from[] = "`[<]>|", to[] = "'(())/";
+    size_t i = 0;
+    while (s[i] && !strchr(from, s[i]) && !control((unsigned char)s[i], 1))
+        i++;
+    if (!s[i])
+        return NULL;
+    char *d = cb_xstrdup(s);
+    for (; d[i]; i++) {
+        const char *at = strchr(from, d[i]);
+        if (at)
+            d[i] = to[at - from];
+        else if (control((unsigned char)d[i], 1))
+            d[i] = '?';
+    }
+    return d;
+}
+
+static void put_code(FILE *out, const unsigned char *p, size_t i, size_t n)
+{
+    (void)n;
+    unsigned char c = p[i];
     if (c == '|')
         fputc('\\', out);
     fputc(c, out);
@@ -240,11 +277,15 @@ void cb_esc_csv(FILE *out, const char *s)
     for (const char *p = s; *p; p++) {
         if (*p == '"')
             fputc('"', out);
-        fputc(*p, out);
+        fputc(control((unsigned char)*p, 0) ? '?' : *p, out);
     }
     fputc('"', out);
 }
 
-static void put_plain(FILE *out, unsigned char c) { fputc(c, out); }
+static void put_plain(FILE *out, const unsigned char *p, size_t i, size_t n)
+{
+    (void)n;
+    fputc(p[i], out);
+}
 
 void cb_esc_term(FILE *out, const char *s) { each_char(out, s, put_plain); }

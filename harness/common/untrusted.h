@@ -35,13 +35,20 @@ int cb_text_is_clean(const char *s, size_t n);
 int cb_plain_name(const char *s, int spaces);
 #define CB_PLAIN_NAME_VALID "1 to 64 of A-Z, a-z, 0-9, '.', '_', '+', '-' starting with a letter or digit"
 
-/* Markdown text: every ASCII punctuation character that Markdown (CommonMark, GFM tables) reads
- * as markup backslash-escaped, control characters and invalid bytes as '?'/U+FFFD, newlines
- * included: safe in a paragraph, a list item, a heading and a table cell. */
+/* Markdown text: the characters that start markup anywhere (\ ` * _ [ ] < > | & ~) and those
+ * that start a block at a line's start (# + - =, at the text's start and after a space: a
+ * wrapped line may begin there) backslash-escaped; control characters (newlines included) as
+ * '?', invalid bytes as U+FFFD: safe in a paragraph, a list item, a heading and a table cell. */
 void cb_esc_md(FILE *out, const char *s);
 /* A Markdown code span of s, fenced with more backticks than it holds, control characters as
  * '?', '|' as "\|" (a table cell's pipe; GFM removes the backslash there). */
 void cb_esc_md_code(FILE *out, const char *s);
+/* For text a writer puts into Markdown as it is, inside a code span or out of one (the claims,
+ * claims.c, given a copy of the document whose strings went through this): a copy of s with
+ * what could open a code span, a link, an image, raw HTML or a table cell replaced by harmless
+ * ASCII (` as ', [ < as (, ] > as ), | as /) and control characters as '?'; NULL when s has
+ * none of them. */
+char *cb_md_neutral(const char *s);
 /* HTML text or a double- or single-quoted attribute's value: & < > " ' as entities, control
  * characters as '?'. n bytes of s, or up to its NUL. */
 void cb_esc_html(FILE *out, const char *s, size_t n);
@@ -52,7 +59,8 @@ int cb_url_local(const char *url);
  * so nothing in it (backquotes, '@' macros, ';') is read as code. 0, or -1 when it does not fit
  * (buf then unchanged). */
 int cb_esc_gnuplot(char *buf, size_t len, const char *s);
-/* A CSV field: always double-quoted, '"' doubled, and a field that a spreadsheet would read as a
+/* A CSV field: always double-quoted, '"' doubled, control characters other than newline and
+ * tab as '?', and a field that a spreadsheet would read as a
  * formula (starting with = + - @, a tab or a carriage return) prefixed with a single quote. */
 void cb_esc_csv(FILE *out, const char *s);
 /* Text for a terminal: control characters (escape sequences' ESC among them, and C1) as '?',

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 
 typedef struct cmp_cell {
     char *cell, *detail;
@@ -158,7 +159,10 @@ static void write_text(cb_cmp_out *o, json_t *probs)
         char *line = cb_xasprintf("%s%s%s: %s", json_string_value(json_object_get(p, "kind")),
                                   *cell ? " " : "", cell,
                                   json_string_value(json_object_get(p, "text")));
-        wrapped(line);
+        /* the text quotes the files: the terminal's sink (control characters as '?') */
+        char *safe = cb_text_clean_dup(line, strlen(line), strlen(line) * 3 + 4, 1);
+        wrapped(safe);
+        free(safe);
         free(line);
     }
     size_t hidden = 0;
@@ -189,12 +193,6 @@ static void write_text(cb_cmp_out *o, json_t *probs)
     json_object_foreach(o->summary, k, v) wrapped(json_string_value(v));
 }
 
-/* A table cell of Markdown: a | would end it. */
-static void md_cell(const char *s)
-{
-    for (; *s; s++)
-        fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, stdout);
-}
 
 static void write_md(cb_cmp_out *o, json_t *probs, int status)
 {
@@ -207,9 +205,16 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
         {
             const char *kind = json_string_value(json_object_get(p, "kind"));
             const char *cell = json_string_value(json_object_get(p, "cell"));
-            printf("- %s%s%s%s%s%s: %s\n", strcmp(kind, "note") ? "**" : "", kind,
-                   strcmp(kind, "note") ? "**" : "", *cell ? " `" : "", cell, *cell ? "`" : "",
-                   json_string_value(json_object_get(p, "text")));
+            /* the text quotes the files (a cell's error, a host name): the Markdown sink */
+            printf("- %s%s%s", strcmp(kind, "note") ? "**" : "", kind,
+                   strcmp(kind, "note") ? "**" : "");
+            if (*cell) {
+                putchar(' ');
+                cb_esc_md_code(stdout, cell);
+            }
+            fputs(": ", stdout);
+            cb_esc_md(stdout, json_string_value(json_object_get(p, "text")));
+            putchar('\n');
         }
         putchar('\n');
     }
@@ -229,10 +234,10 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
         printf("| %s%s%s | %s | %.2f | %.2f | %.3f | ", c->v == CB_CMP_REGRESSED ? "**" : "",
                verdict_name[c->v], c->v == CB_CMP_REGRESSED ? "**" : "", ch, c->base, c->new,
                c->ratio);
-        md_cell(c->detail);
-        printf(" | `");
-        md_cell(c->cell);
-        printf("` |\n");
+        cb_esc_md(stdout, c->detail);
+        printf(" | ");
+        cb_esc_md_code(stdout, c->cell);
+        printf(" |\n");
     }
     if (hidden)
         printf("\n%zu unchanged cells not shown (`--only-changed`).\n", hidden);

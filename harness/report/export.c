@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "export.h"
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/common/build.h"
@@ -238,9 +239,13 @@ static void flatten(json_t *obj, const char *prefix, json_t *row, json_t *cols)
         text[0] = '\0';
         if (json_is_null(v))
             continue; /* no column for it unless another cell has a value */
-        if (json_is_string(v))
-            snprintf(text, sizeof text, "%s", json_string_value(v));
-        else if (json_is_integer(v))
+        if (json_is_string(v)) {
+            /* a string of the file: kept apart from the figures, for the CSV sink */
+            json_object_set_new(row, name, json_pack("[s]", json_string_value(v)));
+            if (!json_object_get(cols, name))
+                json_object_set_new(cols, name, json_true());
+            continue;
+        } else if (json_is_integer(v))
             snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
         else if (json_is_real(v))
             snprintf(text, sizeof text, "%.17g", json_real_value(v));
@@ -292,7 +297,10 @@ static int export_csv(FILE *out, json_t *doc, json_t *cells, const cb_export_opt
                 fputc(',', out);
             first = 0;
             json_t *t = json_object_get(row, k);
-            csv_field(out, t ? json_string_value(t) : "");
+            if (json_is_array(t)) /* a string: quoted, a formula neutralised (untrusted.h) */
+                cb_esc_csv(out, json_string_value(json_array_get(t, 0)));
+            else
+                csv_field(out, t ? json_string_value(t) : "");
         }
         fputc('\n', out);
     }

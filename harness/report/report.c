@@ -22,6 +22,7 @@
 #include "harness/results/fields.h"
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
+#include "harness/common/untrusted.h"
 #include "harness/results/load.h"
 #include "html.h"
 #include "mdfit.h"
@@ -256,16 +257,27 @@ static const char *text_or(json_t *obj, const char *key)
 static void machine_line(FILE *out, const char *in, json_t *doc)
 {
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
+    /* every string of the file through the Markdown sink (untrusted.h) */
     fprintf(out, "- results: ");
     cb_md_code(out, in);
-    fprintf(out,
-            " (%s, commit %s)\n- machine: %s, %s, %lld logical CPUs, kernel %s, "
-            "clock %s\n- build: %s, `%s`\n",
-            text_or(doc, "created_utc"), text_or(doc, "git_commit"), text_or(m, "hostname"),
-            text_or(m, "cpu_model"),
-            (long long)json_integer_value(json_object_get(m, "logical_cpus")),
-            text_or(m, "kernel"), text_or(m, "clock"), text_or(b, "compiler"),
-            text_or(b, "cflags"));
+    fputs(" (", out);
+    cb_esc_md(out, text_or(doc, "created_utc"));
+    fputs(", commit ", out);
+    cb_esc_md(out, text_or(doc, "git_commit"));
+    fputs(")\n- machine: ", out);
+    cb_esc_md(out, text_or(m, "hostname"));
+    fputs(", ", out);
+    cb_esc_md(out, text_or(m, "cpu_model"));
+    fprintf(out, ", %lld logical CPUs, kernel ",
+            (long long)json_integer_value(json_object_get(m, "logical_cpus")));
+    cb_esc_md(out, text_or(m, "kernel"));
+    fputs(", clock ", out);
+    cb_esc_md(out, text_or(m, "clock"));
+    fputs("\n- build: ", out);
+    cb_esc_md(out, text_or(b, "compiler"));
+    fputs(", ", out);
+    cb_esc_md_code(out, text_or(b, "cflags"));
+    fputs("\n", out);
     json_t *run = json_object_get(doc, "run"), *inv = json_object_get(run, "invocations");
     if (json_is_integer(json_object_get(run, "reps")))
         fprintf(out, "- each cell: %lld invocations (processes, interleaved) x %lld repetitions%s\n",
@@ -277,7 +289,46 @@ static void machine_line(FILE *out, const char *in, json_t *doc)
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(doc, "unavailable"), k, v)
-        fprintf(out, "- unavailable: %s: %s\n", k, json_string_value(v));
+    {
+        fprintf(out, "- unavailable: %s: ", k);
+        cb_esc_md(out, json_string_value(v));
+        fputs("\n", out);
+    }
+}
+
+/* The document as the claims see it: a copy whose strings went through cb_md_neutral, since
+ * claims.c writes the file's text (the CPU model, the build, the environment's warnings, a
+ * plot's reason) into Markdown as it is. */
+static void md_neutral_strings(json_t *v);
+
+/* e's neutral form when it is a string that needs one (NULL otherwise, after going into it). */
+static json_t *md_neutral_one(json_t *e)
+{
+    char *n = json_is_string(e) ? cb_md_neutral(json_string_value(e)) : NULL;
+    json_t *r = n ? json_string(n) : NULL;
+    free(n);
+    if (!r)
+        md_neutral_strings(e);
+    return r;
+}
+
+static void md_neutral_strings(json_t *v)
+{
+    const char *k;
+    json_t *e, *r;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach(v, k, e) if ((r = md_neutral_one(e))) json_object_set_new(v, k, r);
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, e) if ((r = md_neutral_one(e))) json_array_set_new(v, i, r);
+    }
+}
+
+static json_t *claims_view(json_t *doc)
+{
+    json_t *copy = doc ? json_deep_copy(doc) : NULL;
+    md_neutral_strings(copy);
+    return copy;
 }
 
 /* The plots drawn (embedded) and those skipped, with the reasons. */
@@ -299,13 +350,19 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
             cb_md_dest(out, rel, bs ? bs + 1 : svg);
             fprintf(out, "))\n");
         } else {
-            fprintf(out, "\nNot drawn: %s.", cb_str(p, "skipped"));
+            fprintf(out, "\nNot drawn: ");
+            cb_esc_md(out, cb_str(p, "skipped"));
+            fputs(".", out);
             if (cb_str(p, "command"))
                 fprintf(out, " To measure its data: `%s`.", cb_str(p, "command"));
             fprintf(out, "\n");
         }
         json_array_foreach(json_object_get(p, "notes"), k, n)
-            fprintf(out, "%s- %s\n", k ? "" : "\n", json_string_value(n));
+        {
+            fprintf(out, "%s- ", k ? "" : "\n");
+            cb_esc_md(out, json_string_value(n));
+            fputs("\n", out);
+        }
     }
 }
 
@@ -448,8 +505,9 @@ static void tables_and_failures(FILE *out, json_t *doc)
                          "error |\n|---|---|---|---|---|\n");
         char key[512];
         cb_cell_params_text(c, 0, key, sizeof key);
-        fprintf(out, "| %s | %s | %s | %s | %s |\n", cb_str(c, "workload"), key, cb_str(c, "impl"),
-                st, cb_str(c, "error"));
+        fprintf(out, "| %s | %s | %s | %s | ", cb_str(c, "workload"), key, cb_str(c, "impl"), st);
+        cb_esc_md(out, cb_str(c, "error"));
+        fputs(" |\n", out);
     }
 }
 
@@ -479,7 +537,11 @@ static void side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
         json_t *m = json_object_get(docs[f], "machine");
         char label[16];
         cb_machine_label(f, label, sizeof label);
-        fprintf(out, "- %s: %s, %s (", label, text_or(m, "hostname"), text_or(m, "cpu_model"));
+        fprintf(out, "- %s: ", label);
+        cb_esc_md(out, text_or(m, "hostname"));
+        fputs(", ", out);
+        cb_esc_md(out, text_or(m, "cpu_model"));
+        fputs(" (", out);
         cb_md_code(out, ins[f]);
         fprintf(out, ")\n");
     }
@@ -787,7 +849,10 @@ int cb_cmd_report(int argc, char **argv)
             }
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
         }
-        cb_claims_section(out, docs[f], plots, plots ? rel : NULL);
+        json_t *vdoc = claims_view(docs[f]), *vplots = claims_view(plots);
+        cb_claims_section(out, vdoc, vplots, plots ? rel : NULL);
+        json_decref(vdoc);
+        json_decref(vplots);
         if (plots)
             plots_section(out, plots, rel);
         tables_and_failures(out, docs[f]);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness/common/cli.h"
+#include "harness/common/untrusted.h"
 #include "harness/common/output.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/counters.h"
@@ -198,9 +199,15 @@ static void list_line(int wide, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (!wide && strlen(line) > LIST_WIDTH)
-        memcpy(line + LIST_WIDTH - 3, "...", 4);
-    puts(line);
+    /* a plugin's name and description are text from outside: cut on a character, and
+     * through the terminal's sink (no escape sequence, no raw newline) */
+    if (!wide && strlen(line) > LIST_WIDTH) {
+        char cut[LIST_WIDTH + 1];
+        cb_text_clean(cut, sizeof cut, line, strlen(line), 1);
+        memcpy(line, cut, sizeof cut);
+    }
+    cb_esc_term(stdout, line);
+    putchar('\n');
 }
 
 static void param_range(const cb_param_def *d, char *buf, size_t len)
