@@ -167,6 +167,13 @@ static const opt_row check_external_rows[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static const opt_row cell_rows[] = {
+    {"--request FILE|-", "", "the cell's request (docs/request.md), from FILE or - (standard "
+                             "input): a results file's cells[].request reruns that cell", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
+};
+
 static const opt_row help_rows[] = {
     {"COMMAND", "", "one command's full usage", NULL},
     {NULL, NULL, NULL, NULL},
@@ -195,6 +202,11 @@ static const cmd_help helps[] = {
      "One line per point: ok, unsupported, FAILED (the reply's field named) or DIFFERS (each\n"
      "differing field with both values). Exit status: 0 when conforming, 1 when not, 2 on bad\n"
      "input."},
+    {"cell", "--request FILE|-", "measure (or count) one cell from its request and print the "
+     "invocation's result as JSON", cell_rows,
+     "The request is what a run hands each cell's process; 'jq .cells[0].request RESULTS.json |\n"
+     "corobench cell --request -' reruns a results file's first cell. Exit status: 0 with the\n"
+     "result printed (its status ok, failed or unsupported), 2 on a bad request."},
     {"help", "[COMMAND]", "the commands, or one command's full usage", help_rows, NULL},
 };
 

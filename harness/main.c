@@ -1,7 +1,7 @@
 /* corobench: measures stackful and stackless coroutines on identical work.
  * One table of commands (as perf's builtin-bench.c): dispatch, the usage text and the "valid: ..."
  * list of an unknown command all come from it. Each command lives in its module: run/ for run,
- * list and the hidden cell, report/ for report, export and compare. */
+ * list and cell, report/ for report, export and compare. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -27,8 +27,7 @@ static const cb_command commands[] = {
     {"compare", 0, cb_cmd_compare},
     {"calibrate", 0, cb_cmd_calibrate},
     {"check-external", 0, cb_cmd_check_external},
-    /* how a run executes a cell in another build variant (run/commands.h) */
-    {"cell", 1, cb_cmd_cell},
+    {"cell", 0, cb_cmd_cell},
     {"help", 0, cmd_help},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

@@ -2084,7 +2084,7 @@ CB_TEST_T(invocations_schema1_read, 120)
     json_array_foreach(json_object_get(doc, "cells"), i, cell)
     {
         static const char *const added[] = {"invocations", "single_invocation", "variance_split",
-                                            "ci95_why", "invocations_asked"};
+                                            "ci95_why", "invocations_asked", "request"};
         for (size_t k = 0; k < sizeof added / sizeof added[0]; k++)
             json_object_del(cell, added[k]);
         json_t *ns = json_object_get(cell, "ns_per_op");

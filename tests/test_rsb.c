@@ -2,7 +2,8 @@
  * call structure: exact returns and mispredicted returns for pingpong in every family, inside and
  * past the simulated stack, for both switch endings and the jmpret build; determinism; and the
  * `run --rsb sim` / `--variant` plumbing of the CLI. Counting passes run in the instrumented
- * binaries (bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim) through `corobench cell`. */
+ * binaries (bin/corobench-rsbsim, bin/corobench-jmpret-rsbsim) through `corobench cell
+ * --request`, each cell's request built as a run builds it (harness/run/request.h). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "harness/measure/rsbcal.h"
+#include "harness/measure/rsbsim.h"
+#include "harness/run/request.h"
 #include "impls/impls.h"
 #include "test.h"
 #include "workloads/run_once.h"
@@ -24,6 +27,36 @@ static void bin_path(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/bin/%s", cb_test_root(), name);
     if (access(buf, X_OK) != 0)
         CB_FAIL("%s is not built (make variants)", buf);
+}
+
+/* The counting pass of impl on workload (its parameters at their defaults but those in set:
+ * NAME, VALUE, ..., NULL) in the instrumented binary, under model with entries: the request a
+ * run would hand it (cb_request_build) in a file, `BINARY cell --request FILE`; the exit status,
+ * stdout and stderr. */
+static int count_cell(const char *binary, const char *impl, const char *workload,
+                      const char *const *set, const char *model, unsigned entries, char **out,
+                      char **err)
+{
+    char path[4096], file[256];
+    bin_path(path, sizeof path, binary);
+    const cb_impl *im = cb_impl_find(impl);
+    const cb_workload *wl = cb_workload_find(workload);
+    cb_rsb_model m;
+    CB_CHECK(im != NULL && wl != NULL && cb_rsb_model_parse(model, &m) == 0);
+    cb_run_opts o = {.measure = {.reps = 1, .min_rep_ms = 1, .rsb_entries = entries,
+                                 .rsb_model = (int)m},
+                     .timeout_s = 60, .pin_cpu = -1};
+    cb_plan_cell pc = {.variant = strstr(binary, "jmpret") ? "jmpret" : "plain"};
+    pc.cell = (cb_cell){.impl = im, .wl = wl};
+    cb_test_params(wl, im, set, &pc.cell.params);
+    json_t *req = cb_request_build(&o, &pc, 0, CB_REQUEST_COUNT);
+    cb_test_tmp_path(file, sizeof file, "count-request.json");
+    CB_CHECK_EQ_INT(json_dump_file(req, file, JSON_COMPACT), 0);
+    json_decref(req);
+    char *argv[] = {path, "cell", "--request", file, NULL};
+    int st = cb_test_spawn(argv, out, err);
+    unlink(file);
+    return st;
 }
 
 static json_t *parse(const char *text, const char *what)
@@ -41,20 +74,15 @@ static counts sim_model_mode(const char *binary, const char *model, const char *
                              int64_t depth, const char *sites, const char *mode, uint64_t switches,
                              unsigned entries, uint64_t split[3])
 {
-    char path[4096], dp[64], sp[64], sw[64], n[32], md[64];
-    bin_path(path, sizeof path, binary);
-    snprintf(md, sizeof md, "mode=%s", mode);
-    snprintf(dp, sizeof dp, "depth=%lld", (long long)depth);
-    snprintf(sp, sizeof sp, "sites=%s", sites);
-    snprintf(sw, sizeof sw, "switches=%llu", (unsigned long long)switches);
-    snprintf(n, sizeof n, "%u", entries);
-    char *argv[] = {path,    "cell",    "0",  "count",         "--impl", (char *)impl,
-                    "--workload", "pingpong", "--param", dp, "--param", sp, "--param", sw,
-                    "--rsb-entries", n, "--rsb-model", (char *)model, "--param", md, NULL};
+    char dp[64], sw[64];
+    snprintf(dp, sizeof dp, "%lld", (long long)depth);
+    snprintf(sw, sizeof sw, "%llu", (unsigned long long)switches);
+    const char *set[] = {"mode", mode, "depth", dp, "sites", sites, "switches", sw, NULL};
     char *out, *err;
-    int st = cb_test_spawn(argv, &out, &err);
+    int st = count_cell(binary, impl, "pingpong", set, model, entries, &out, &err);
     if (st != 0)
-        CB_FAIL("%s %s %s %s %s: exit %d: %s", binary, impl, dp, sp, sw, st, err);
+        CB_FAIL("%s %s depth=%s sites=%s switches=%s: exit %d: %s", binary, impl, dp, sites, sw, st,
+                err);
     json_t *j = parse(out, binary);
     CB_CHECK_STREQ(json_string_value(json_object_get(j, "status")), "ok");
     json_t *r = json_object_get(j, "rsbsim");
@@ -329,15 +357,12 @@ CB_TEST_T(rsb_closure, 600)
 static counts sim_recursive(const char *impl, int h, cb_rsb_config m)
 {
     CB_SKIP_UNDER_ASAN("its instrumentation adds calls and returns to every count");
-    char path[4096], hp[32], n[16];
-    bin_path(path, sizeof path, "corobench-rsbsim");
-    snprintf(hp, sizeof hp, "height=%d", h);
-    snprintf(n, sizeof n, "%u", m.entries);
-    char *argv[] = {path, "cell", "0", "count", "--impl", (char *)impl, "--workload",
-                    "recursive", "--param", hp, "--rsb-model", (char *)cb_rsb_model_name(m.model),
-                    "--rsb-entries", n, NULL};
+    char hp[32];
+    snprintf(hp, sizeof hp, "%d", h);
+    const char *set[] = {"height", hp, NULL};
     char *out, *err;
-    int st = cb_test_spawn(argv, &out, &err);
+    int st = count_cell("corobench-rsbsim", impl, "recursive", set, cb_rsb_model_name(m.model),
+                        m.entries, &out, &err);
     if (st != 0)
         CB_FAIL("recursive %s %s: exit %d: %s", impl, hp, st, err);
     json_t *j = parse(out, "recursive"), *r = json_object_get(j, "rsbsim");
@@ -490,11 +515,8 @@ CB_TEST(rsb_instrumented_binary_refuses_to_time)
 
 CB_TEST(rsb_plain_binary_refuses_to_count)
 {
-    char path[4096];
-    bin_path(path, sizeof path, "corobench");
-    char *argv[] = {path, "cell", "0", "count", "--impl", "sm", "--workload", "pingpong", NULL};
     char *out, *err;
-    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    CB_CHECK_EQ_INT(count_cell("corobench", "sm", "pingpong", NULL, "circular", 32, &out, &err), 0);
     json_t *j = parse(out, "corobench cell");
     CB_CHECK_STREQ(json_string_value(json_object_get(j, "status")), "failed");
     CB_CHECK_CONTAINS(json_string_value(json_object_get(j, "error")), "not instrumented");

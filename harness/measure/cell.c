@@ -17,7 +17,6 @@
 #include "clock.h"
 #include "counters.h"
 #include "env.h"
-#include "external.h"
 #include "impls/closure.h"
 #include "impls/runtime.h"
 #include "memory.h"
@@ -111,6 +110,18 @@ static json_t *stats_object(const double *x, size_t n)
 }
 
 void cb_checksum_text(uint64_t sum, char buf[19]) { snprintf(buf, 19, "0x%016" PRIx64, sum); }
+
+json_t *cb_params_json(const cb_params *p)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < p->n; i++) {
+        const cb_param_val *v = &p->v[i];
+        json_object_set_new(o, v->def->name, v->def->kind == CB_PARAM_INT
+                                                 ? json_integer((json_int_t)v->i)
+                                                 : json_string(v->s));
+    }
+    return o;
+}
 
 /* Around a memory snapshot inside a counted repetition. Resuming does not reset: the window
  * before the pause has not been read yet, so the counts keep adding up (counters.h). */
@@ -498,8 +509,6 @@ static int plugin_same_work(measure *ms)
 
 json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
 {
-    if (c->impl->external)
-        return cb_ext_measure(c, m); /* go, node: their own program times the cell */
     json_t *cell = json_object();
     measure ms = {.c = c, .m = m, .f = cb_wl_family(c->wl, c->impl), .hz = cb_clock_hz(),
                   .batch = 1, .have_create = 1, .slowdown = test_slowdown(c)};

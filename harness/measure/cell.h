@@ -27,12 +27,17 @@ typedef struct cb_measure_opts {
     int rsb_candidates;   /* --rsb-candidates: count every calibration candidate too */
 } cb_measure_opts;
 
-/* The timed pass: the measured part of a cell object (status ok with ns_per_op, memory, ...,
- * or status failed with the error). */
+/* The timed pass of a cell of corobench's code (a C family, lua, a plugin): the measured part
+ * of a cell object (status ok with ns_per_op, memory, ..., or status failed with the error). A
+ * program of its own (impl->external: go, node, --external...) is measured by cb_ext_measure
+ * (external.h) instead; the caller picks. */
 json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m);
 /* The counting pass, in an instrumented binary (docs/rsb.md): one run, counting around run()
  * only; ops, checksum, suspensions and the "rsbsim" object, or status failed. */
 json_t *cb_cell_count(const cb_cell *c, const cb_measure_opts *m);
+/* The cell's parameters as one JSON object, NAME: value (an integer, or a choice's string), in
+ * their order: the results' params, a request's, a runtime's program's. */
+json_t *cb_params_json(const cb_params *p);
 /* "0x" and 16 hex digits, the form every checksum takes in the results. */
 void cb_checksum_text(uint64_t sum, char buf[19]);
 

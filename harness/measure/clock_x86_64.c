@@ -2,7 +2,6 @@
  * Used only when /proc/cpuinfo says the TSC is invariant (constant_tsc and nonstop_tsc);
  * otherwise clock_gettime. Calibrated by counting ticks over 50 ms of CLOCK_MONOTONIC. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
 
@@ -38,7 +37,7 @@ static inline uint64_t tsc(void)
 
 uint64_t cb_mono_ns(void) { return cb_mono_ns_inline(); }
 
-double cb_clock_init(void)
+double cb_clock_init_hz(double given)
 {
     if (hz > 0)
         return hz;
@@ -47,11 +46,10 @@ double cb_clock_init(void)
         hz = 1e9;
         return hz;
     }
-    /* A parent corobench that execs another build for one cell hands down its calibration, so
-     * both variants of a cell are converted to ns with the same TSC frequency. */
-    const char *inherited = getenv("COROBENCH_TSC_HZ");
-    if (inherited && (hz = strtod(inherited, NULL)) > 1e6)
-        return hz;
+    /* A run hands its calibration to every cell in the cell's request, so both variants of a
+     * cell are converted to ns with the same TSC frequency. */
+    if (given > 1e6)
+        return hz = given;
     uint64_t n0 = cb_mono_ns(), t0 = tsc(), n1, t1;
     do {
         n1 = cb_mono_ns();
@@ -61,6 +59,7 @@ double cb_clock_init(void)
     return hz;
 }
 
+double cb_clock_init(void) { return cb_clock_init_hz(0); }
 uint64_t cb_clock_now(void) { return use_tsc ? tsc() : cb_mono_ns_inline(); }
 double cb_clock_hz(void) { return hz; }
 const char *cb_clock_source(void) { return use_tsc ? "tsc" : "clock_gettime(CLOCK_MONOTONIC)"; }

@@ -22,12 +22,7 @@ enum { CB_EXT_WARMUP_MS = 200, CB_EXT_MAX_BATCH = 1024 };
 
 static json_t *request_json(const cb_ext_request *rq)
 {
-    json_t *params = json_object();
-    for (size_t i = 0; i < rq->params->n; i++) {
-        const cb_param_val *v = &rq->params->v[i];
-        json_object_set_new(params, v->def->name,
-                            v->def->kind == CB_PARAM_INT ? json_integer(v->i) : json_string(v->s));
-    }
+    json_t *params = cb_params_json(rq->params);
     return json_pack("{s:s, s:s, s:o, s:i, s:f, s:i, s:o, s:f, s:I, s:b}", "protocol",
                      CB_EXT_PROTOCOL, "workload", rq->workload, "params", params, "warmup",
                      (int)rq->warmup, "warmup_ms", rq->warmup_ms, "reps", (int)rq->reps, "batch",

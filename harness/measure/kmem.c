@@ -130,9 +130,7 @@ void cb_kmem_calibrate(cb_kmem_cal *out)
     }
     out->bytes_per_vma = cb_median(r, ok);
     out->vmas = 2 * KMEM_VMAS;
-    char text[32];
-    snprintf(text, sizeof text, "%.3f", out->bytes_per_vma);
-    setenv("COROBENCH_KBYTES_PER_VMA", text, 1);
+    cb_kmem_set_bytes_per_vma(out->bytes_per_vma);
 }
 
 json_t *cb_kmem_json(const cb_kmem_cal *cal)
@@ -144,9 +142,7 @@ json_t *cb_kmem_json(const cb_kmem_cal *cal)
                      cal->method, "vmas", (json_int_t)cal->vmas, "error");
 }
 
-double cb_kmem_bytes_per_vma(void)
-{
-    const char *v = getenv("COROBENCH_KBYTES_PER_VMA");
-    double x = v ? strtod(v, NULL) : 0;
-    return x > 0 ? x : 0;
-}
+static double bytes_per_vma;
+
+double cb_kmem_bytes_per_vma(void) { return bytes_per_vma; }
+void cb_kmem_set_bytes_per_vma(double bytes) { bytes_per_vma = bytes > 0 ? bytes : 0; }

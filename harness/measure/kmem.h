@@ -18,12 +18,14 @@ typedef struct cb_kmem_cal {
     const char *error;    /* why not measured, NULL if measured */
 } cb_kmem_cal;
 
-/* In the parent, before the cells: measures, exports COROBENCH_KBYTES_PER_VMA for the cells'
- * children, and returns the figure for machine.kernel_memory. Untimed (about 50 ms). */
+/* In the parent, before the cells: measures, keeps the figure for the cells' requests
+ * (cb_kmem_bytes_per_vma) and returns it for machine.kernel_memory. Untimed (about 50 ms). */
 void cb_kmem_calibrate(cb_kmem_cal *out);
 json_t *cb_kmem_json(const cb_kmem_cal *cal);
-/* In a cell's child: the parent's bytes per VMA, or 0 when the parent measured none. */
+/* The bytes per VMA this process measured (cb_kmem_calibrate) or was given (a cell's process:
+ * its request's kernel_bytes_per_vma, cb_kmem_set_bytes_per_vma), or 0 when none. */
 double cb_kmem_bytes_per_vma(void);
+void cb_kmem_set_bytes_per_vma(double bytes);
 /* VMAs of this process now (lines of /proc/self/maps), or -1. Reads with open/read into a stack
  * buffer: allocates nothing. */
 int64_t cb_kmem_vma_count(void);

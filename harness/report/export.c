@@ -232,6 +232,8 @@ static void flatten(json_t *obj, const char *prefix, json_t *row, json_t *cols)
     {
         char name[256], text[4096];
         snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (!*prefix && !strcmp(k, "request"))
+            continue; /* how to rerun the cell (docs/request.md), not a figure of it */
         if (json_is_object(v)) {
             flatten(v, name, row, cols);
             continue;

@@ -1,5 +1,5 @@
-/* `corobench run`: options, plan, run, write, table. `corobench cell`: the same options and plan,
- * then one cell measured or counted here. `corobench list`: the registries. */
+/* `corobench run`: options, plan, run, write, table. `corobench cell --request`: one cell's
+ * request (request.h) measured or counted here. `corobench list`: the registries. */
 #include "commands.h"
 
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include "options.h"
 #include "plan.h"
 #include "progress.h"
+#include "request.h"
 #include "harness/common/proc.h"
 #include "results.h"
 #include "runner.h"
@@ -160,29 +161,28 @@ int cb_cmd_run(int argc, char **argv)
 
 int cb_cmd_cell(int argc, char **argv)
 {
-    char *end;
-    if (argc < 3 || (strcmp(argv[2], "time") && strcmp(argv[2], "count")))
-        return cb_usage_error("usage: corobench cell INDEX time|count RUN-OPTIONS... (valid: "
-                              "what 'corobench run' passes to another build variant)");
-    errno = 0;
-    long index = strtol(argv[1], &end, 10);
-    if (errno || end == argv[1] || *end || index < 0)
-        return cb_usage_error("invalid cell index '%s' (valid: an integer from 0)",
-                              cb_quote(argv[1]));
-    cb_run_opts o = {.cell_mode = strcmp(argv[2], "count") ? CB_CELL_TIME : CB_CELL_COUNT,
-                     .cell_index = (size_t)index};
-    cb_plan plan;
-    int rc;
-    /* argv[2] stands in for "run" */
-    if ((rc = cb_run_opts_parse(argc - 2, argv + 2, &o)) != CB_OPTS_PARSED ||
-        (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
-        return rc;
-    if (o.cell_index >= plan.ncells)
-        rc = cb_usage_error("cell index %zu out of range (valid: 0 to %zu for these arguments)",
-                            o.cell_index, plan.ncells ? plan.ncells - 1 : 0);
-    else
-        rc = cb_run_cell_here(&o, &plan.cells[o.cell_index]);
-    cb_plan_free(&plan);
+#define CELL_VALID "valid: --request FILE|-, one cell's request: a results file's " \
+                   "cells[].request; docs/request.md"
+    if (argc < 2)
+        return cb_usage_error("missing option --request for cell (" CELL_VALID ")");
+    if (strcmp(argv[1], "--request") || argc > 3)
+        return cb_usage_error("unexpected argument '%s' for cell (" CELL_VALID ")",
+                              cb_quote(argv[argc > 3 ? 3 : 1]));
+    if (argc < 3)
+        return cb_usage_error("option '--request' needs a value (" CELL_VALID ")");
+#undef CELL_VALID
+    const char *path = argv[2];
+    json_error_t jerr;
+    json_t *req = !strcmp(path, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
+    if (!req) {
+        char at[64] = "";
+        if (jerr.line > 0)
+            snprintf(at, sizeof at, " (line %d, column %d)", jerr.line, jerr.column);
+        return cb_usage_error("invalid request '%s': %s%s (valid: one JSON object of schema %s)",
+                              cb_quote(path), jerr.text, at, CB_REQUEST_SCHEMA);
+    }
+    int rc = cb_request_serve(req);
+    json_decref(req);
     return rc;
 }
 

@@ -1,5 +1,5 @@
-/* The commands that run cells: run, list, calibrate, and the hidden cell (how a run executes a cell in
- * another build variant: `corobench cell INDEX time|count RUN-OPTIONS...`). */
+/* The commands that run cells: run, list, calibrate, and cell (how a run's child measures one
+ * cell, and how a person reruns one: `corobench cell --request FILE|-`, request.h). */
 #ifndef CB_RUN_COMMANDS_H
 #define CB_RUN_COMMANDS_H
 

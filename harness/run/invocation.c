@@ -14,11 +14,12 @@
 #include <unistd.h>
 
 #include "harness/measure/clock.h"
+#include "harness/measure/external.h"
 #include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 #include "harness/common/interval.h"
 
-enum { LAYOUT_SPAN = 4096, LAYOUT_ALIGN = 16 };
+enum { LAYOUT_SPAN = CB_INV_LAYOUT_SPAN, LAYOUT_ALIGN = 16 };
 
 static uint64_t mix(uint64_t z)
 {
@@ -37,15 +38,13 @@ void cb_inv_layout_draw(uint64_t run_seed, size_t index, unsigned inv, cb_inv_la
     l->heap_offset = (unsigned)(mix(s + 3) % (LAYOUT_SPAN / LAYOUT_ALIGN)) * LAYOUT_ALIGN;
 }
 
-void cb_inv_layout_export(const cb_inv_layout *l)
+json_t *cb_inv_layout_json(const cb_inv_layout *l)
 {
-    char v[64], *pad = cb_xmalloc(l->env_pad + 1);
-    memset(pad, 'x', l->env_pad);
-    pad[l->env_pad] = '\0';
-    setenv("COROBENCH_LAYOUT_PAD", pad, 1);
-    free(pad);
-    snprintf(v, sizeof v, "%u,%u", l->stack_offset, l->heap_offset);
-    setenv("COROBENCH_LAYOUT", v, 1);
+    char seed[32];
+    snprintf(seed, sizeof seed, "0x%016llx", (unsigned long long)l->seed);
+    return json_pack("{s:s, s:i, s:i, s:i}", "seed", seed, "env_pad_bytes", (int)l->env_pad,
+                     "stack_offset_bytes", (int)l->stack_offset, "heap_offset_bytes",
+                     (int)l->heap_offset);
 }
 
 uint64_t cb_inv_run_seed(void)
@@ -73,19 +72,16 @@ static __attribute__((noinline)) json_t *measure_below(const cb_cell *c, const c
 {
     volatile char *gap = alloca(stack_offset + 1);
     gap[0] = 0; /* the gap is used, so it is not optimised away */
-    json_t *r = cb_cell_measure(c, m);
+    /* A program of its own times itself (go, node...: measure/external.c); the rest here. */
+    json_t *r = c->impl->external ? cb_ext_measure(c, m) : cb_cell_measure(c, m);
     gap[stack_offset] = 0;
     return r;
 }
 
-json_t *cb_inv_measure(const cb_cell *c, const cb_measure_opts *m)
+json_t *cb_inv_measure(const cb_cell *c, const cb_measure_opts *m, const cb_inv_layout *l)
 {
-    unsigned st = 0, hp = 0;
-    const char *v = getenv("COROBENCH_LAYOUT");
-    if (v && sscanf(v, "%u,%u", &st, &hp) != 2)
-        st = hp = 0;
-    st = st < LAYOUT_SPAN ? st : 0;
-    hp = hp < LAYOUT_SPAN ? hp : 0;
+    unsigned st = l && l->stack_offset < CB_INV_LAYOUT_SPAN ? l->stack_offset : 0;
+    unsigned hp = l && l->heap_offset < CB_INV_LAYOUT_SPAN ? l->heap_offset : 0;
     /* Kept for the life of the process: every later allocation starts hp bytes further on. */
     void *volatile heap_gap = hp ? malloc(hp) : NULL;
     json_t *r = measure_below(c, m, st);
@@ -93,16 +89,11 @@ json_t *cb_inv_measure(const cb_cell *c, const cb_measure_opts *m)
     return r;
 }
 
-void cb_inv_record(json_t *res, unsigned inv, size_t sequence, const cb_inv_layout *l)
+void cb_inv_record(json_t *res, unsigned inv, size_t sequence, json_t *layout)
 {
-    char seed[32];
-    snprintf(seed, sizeof seed, "0x%016llx", (unsigned long long)l->seed);
     json_object_set_new(res, "invocation", json_integer(inv));
     json_object_set_new(res, "sequence", json_integer((json_int_t)sequence));
-    json_object_set_new(res, "layout",
-                        json_pack("{s:s, s:i, s:i, s:i}", "seed", seed, "env_pad_bytes",
-                                  (int)l->env_pad, "stack_offset_bytes", (int)l->stack_offset,
-                                  "heap_offset_bytes", (int)l->heap_offset));
+    json_object_set(res, "layout", layout);
 }
 
 /* The samples of one invocation's result (checked by the cell's own process). */

@@ -332,12 +332,12 @@ static int unknown_option(const char *arg)
 /* The defaults that depend on other options, then the selections against the registries. */
 static int finish(cb_run_opts *o, const parse_state *ps)
 {
-    /* Options that need another. A cell's counting pass is given --rsb-entries alone. */
-    if (ps->seen['E'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+    /* Options that need another. */
+    if (ps->seen['E'] && !o->rsb_sim)
         return cb_usage_error("--rsb-entries needs --rsb sim (valid: --rsb sim --rsb-entries N)");
-    if (ps->seen['M'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+    if (ps->seen['M'] && !o->rsb_sim)
         return cb_usage_error("--rsb-model needs --rsb sim (valid: --rsb sim --rsb-model M)");
-    if (ps->seen['C'] && !o->rsb_sim && o->cell_mode == CB_CELL_NONE)
+    if (ps->seen['C'] && !o->rsb_sim)
         return cb_usage_error("--rsb-candidates needs --rsb sim (valid: --rsb sim "
                               "--rsb-candidates)");
     if (o->measure.events_kernel && !o->measure.events)
@@ -353,22 +353,9 @@ static int finish(cb_run_opts *o, const parse_state *ps)
         o->variants[o->nvariants++] = !strcmp(cb_build_variant, "jmpret") ? "jmpret" : "plain";
     /* auto: the model this machine's calibration chose, else its vendor's default
      * (measure/rsbcal.h); a size given with --rsb-entries wins either way. */
-    /* A cell exec'd by a run (another build variant, the counting pass) simulates what its
-     * parent resolved, passed in COROBENCH_CELL_RSB: it does not read the calibration file
-     * again, which may have changed since the run began. */
-    const char *given = o->cell_mode != CB_CELL_NONE ? getenv("COROBENCH_CELL_RSB") : NULL;
-    if (given) {
-        char model[32];
-        unsigned n;
-        cb_rsb_model m;
-        if (sscanf(given, "%31[a-z-]:%u", model, &n) != 2 || cb_rsb_model_parse(model, &m) ||
-            n < 1 || n > CB_RSBSIM_MAX_ENTRIES)
-            return cb_usage_error("invalid COROBENCH_CELL_RSB '%s' (valid: MODEL:ENTRIES, as "
-                                  "'corobench run' sets it for its cells)",
-                                  cb_quote(given));
-        o->measure.rsb_model = (int)m;
-        o->measure.rsb_entries = n;
-    } else if (!o->rsb_model_set) {
+    /* Resolved once, here: every cell's request carries the model (run/request.h), so a cell
+     * does not read the calibration file again, which may have changed since the run began. */
+    if (!o->rsb_model_set) {
         json_t *machine_rsb = cb_rsbcal_machine();
         cb_rsb_config cfg;
         cb_rsbcal_config(machine_rsb, &cfg);
@@ -402,14 +389,12 @@ const cb_run_defaults cb_run_default = {.invocations = CB_DEFAULT_INVOCATIONS, .
 
 int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o)
 {
-    cb_cell_mode mode = o->cell_mode;
-    size_t index = o->cell_index;
     const cb_run_defaults *d = &cb_run_default;
     *o = (cb_run_opts){.measure = {.reps = d->reps, .warmup = d->warmup,
                                    .min_rep_ms = d->min_rep_ms},
                        .invocations = d->invocations,
                        .pin_cpu = -1, .timeout_s = d->timeout_s, .print_table = 1, .argc = argc,
-                       .argv = argv, .cell_mode = mode, .cell_index = index};
+                       .argv = argv};
     parse_state ps = {.impl_arg = "all", .wl_arg = "all"};
     int rc, c;
     o->params = cb_xcalloc((size_t)argc + 1, sizeof *o->params);

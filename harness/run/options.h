@@ -1,5 +1,5 @@
-/* The options of `corobench run` (and of the hidden `corobench cell`, which takes the same ones),
- * parsed once into one struct that the plan, the runner and the results read. */
+/* The options of `corobench run`, parsed once into one struct that the plan, the runner, the
+ * cells' requests and the results read. */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
 
@@ -14,9 +14,6 @@ typedef struct cb_param_arg {
     char **values;
     size_t nvalues;
 } cb_param_arg;
-
-/* What a `corobench cell` process does with its cell. */
-typedef enum cb_cell_mode { CB_CELL_NONE, CB_CELL_TIME, CB_CELL_COUNT } cb_cell_mode;
 
 /* Processes per cell (--invocations): the process is the unit of replication
  * (docs/measurement.md); 3 is the fewest from which an interval means much (harness/report/
@@ -56,10 +53,8 @@ typedef struct cb_run_opts {
     size_t nvariants;
     int rsb_sim; /* --rsb sim: a counting pass per cell in the instrumented build */
     int rsb_model_set; /* --rsb-model circular|underflow-btb; 0: auto, this machine's model */
-    int argc;    /* the run arguments, argv[0] "run": recorded, and passed to other builds */
+    int argc;    /* the run arguments, argv[0] "run": recorded in run.argv */
     char **argv;
-    cb_cell_mode cell_mode; /* `corobench cell`: measure cells[cell_index] only */
-    size_t cell_index;
 } cb_run_opts;
 
 /* The value parsers of every command's options (run's and calibrate's), each 0 or one usage line
@@ -70,7 +65,7 @@ int cb_opt_positive(const char *opt, const char *s, double max, double *out);
 
 /* Parses argv (argv[0] is "run") into o, with defaults, and validates it. Returns
  * CB_OPTS_PARSED, or an exit status to return (0 after --help, CB_EXIT_USAGE after a one-line
- * error). cell_mode and cell_index are kept as the caller set them. */
+ * error). */
 enum { CB_OPTS_PARSED = -1 };
 int cb_run_opts_parse(int argc, char **argv, cb_run_opts *o);
 

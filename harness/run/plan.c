@@ -203,7 +203,7 @@ static int need_binary(const char *path, const char *why)
 static int name_binaries(const cb_run_opts *o, cb_plan *plan, const char *bins[][2])
 {
     int rc;
-    if (cb_rsbsim_instrumented() && o->cell_mode != CB_CELL_COUNT)
+    if (cb_rsbsim_instrumented())
         return cb_usage_error("this binary is instrumented for the return-stack simulator and "
                               "only runs counting passes (valid: time with bin/corobench or "
                               "bin/corobench-jmpret, adding --rsb sim)");
@@ -215,8 +215,6 @@ static int name_binaries(const cb_run_opts *o, cb_plan *plan, const char *bins[]
             bins[v][0] = plan->paths[2 * v] = variant_binary(o->variants[v], 0);
         if (o->rsb_sim)
             bins[v][1] = plan->paths[2 * v + 1] = variant_binary(o->variants[v], 1);
-        if (o->cell_mode != CB_CELL_NONE)
-            continue; /* the parent checked */
         if ((bins[v][0] && (rc = need_binary(bins[v][0], why))) ||
             (bins[v][1] && (rc = need_binary(bins[v][1], "--rsb sim"))))
             return rc;

@@ -12,9 +12,9 @@
 typedef struct cb_plan_cell {
     cb_cell cell;         /* what the cell's child measures */
     const char *variant;  /* build variant that runs it: "plain" or "jmpret" */
-    const char *binary;   /* the build that times it; NULL: this process, by fork alone */
+    const char *binary;   /* the build that times it; NULL: this binary (cb_request_binary) */
     const char *counter;  /* the instrumented build for the counting pass; NULL: no pass */
-    size_t index;         /* position in the plan: how another build finds this cell */
+    size_t index;         /* position in the plan: its layouts are drawn from it */
 } cb_plan_cell;
 
 typedef struct cb_plan {

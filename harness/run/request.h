@@ -29,6 +29,10 @@
 
 #define CB_REQUEST_SCHEMA "corobench-cell/1"
 
+/* The counting pass runs an uncounted-speed build: its request's timeout is this many times
+ * --timeout. */
+enum { CB_COUNT_TIMEOUT_FACTOR = 10 };
+
 /* What the cell's process does with its cell. */
 typedef enum cb_request_mode {
     CB_REQUEST_TIME,  /* the timed pass: the invocation's result (ns_per_op, memory, ...) */
@@ -65,6 +69,12 @@ const char *cb_request_binary(const cb_plan_cell *pc, cb_request_mode mode);
  * When an interrupt (cb_proc_stop_on_interrupt) killed the child the record is "failed" too:
  * the caller asks cb_proc_interrupted() to tell an unfinished cell from a failed one. */
 json_t *cb_request_run(const char *binary, const json_t *req);
+
+/* Why this build cannot run cell c in variant (the workload's point needs a capability the
+ * implementation lacks, a language's runtime in a rewritten variant, no body for the family):
+ * "unsupported: ..." in buf, returned; NULL when it can. The runner asks before starting a
+ * process, the cell's process again for a request given by hand. */
+const char *cb_request_unsupported(const cb_cell *c, const char *variant, char *buf, size_t len);
 
 /* In the cell's process (`corobench cell --request`): checks req and measures or counts its
  * cell here, the layout applied before the measured region, then prints the result on stdout.

@@ -70,13 +70,7 @@ json_t *cb_run_results_new(const cb_run_opts *o)
 json_t *cb_cell_header(const cb_plan_cell *pc)
 {
     const cb_cell *c = &pc->cell;
-    json_t *params = json_object();
-    for (size_t i = 0; i < c->params.n; i++) {
-        const cb_param_val *v = &c->params.v[i];
-        json_object_set_new(params, v->def->name,
-                            v->def->kind == CB_PARAM_INT ? json_integer((json_int_t)v->i)
-                                                         : json_string(v->s));
-    }
+    json_t *params = cb_params_json(&c->params);
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
                      cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
                      pc->variant, "unit", cb_wl_unit(c->wl, &c->params));

@@ -8,14 +8,9 @@
 #include "options.h"
 #include "plan.h"
 
-/* The counting pass runs an uncounted-speed build: it may take this many times --timeout. */
-enum { CB_COUNT_TIMEOUT_FACTOR = 10 };
-
 /* Appends one object per cell to cells_out; returns how many failed or timed out. Stops early
  * after an interrupt (cb_proc_stop_on_interrupt, cb_proc_interrupted), the running cell killed
  * and left out. */
 size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out);
-/* In a `corobench cell` process: measures (or counts) the cell here and prints its JSON. */
-int cb_run_cell_here(const cb_run_opts *o, const cb_plan_cell *pc);
 
 #endif

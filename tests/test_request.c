@@ -1,0 +1,201 @@
+/* A cell as one request (harness/run/request.h, docs/request.md): a results file's cell reruns
+ * from the request it records, through `corobench cell --request FILE|-`, doing the same work;
+ * a bad request is one line naming the field and exit status 2. No timing is asserted. */
+#include <jansson.h>
+#include <unistd.h>
+
+#include "harness/run/request.h"
+#include "impls/impls.h"
+#include "test.h"
+
+static json_t *load(const char *path)
+{
+    json_error_t e;
+    json_t *doc = json_load_file(path, 0, &e);
+    if (!doc)
+        CB_FAIL("%s: %s (line %d)", path, e.text, e.line);
+    return doc;
+}
+
+static json_t *parse(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    if (!j)
+        CB_FAIL("unreadable JSON (%s): %s", e.text, text);
+    return j;
+}
+
+/* Checks that result did the cell's work: status ok, the same checksum and suspensions. */
+static void same_work(json_t *result, json_t *cell)
+{
+    CB_CHECK_STREQ(json_string_value(json_object_get(result, "status")), "ok");
+    CB_CHECK_STREQ(json_string_value(json_object_get(result, "checksum")),
+                   json_string_value(json_object_get(cell, "checksum")));
+    CB_CHECK(json_is_integer(json_object_get(result, "suspensions")));
+    CB_CHECK(json_equal(json_object_get(result, "suspensions"),
+                        json_object_get(cell, "suspensions")));
+}
+
+/* A run's cell records its first invocation's request; `cell --request FILE` reruns it, and
+ * `cell --request -` reruns its second invocation (the request with that invocation's layout)
+ * from standard input: the same checksum and suspensions as the run's. */
+CB_TEST_T(request_rerun_from_results, 120)
+{
+    char out[256], req[256], cmd[4096 + 600];
+    cb_test_tmp_path(out, sizeof out, "rerun.json");
+    cb_test_tmp_path(req, sizeof req, "rerun-request.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "recursive", "--param",
+                                      "height=6", "--reps", "2", "--warmup", "0", "--min-rep-ms",
+                                      "0.2", "--invocations", "2", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    json_t *rq = json_object_get(cell, "request");
+    CB_CHECK(json_is_object(rq));
+    CB_CHECK_STREQ(json_string_value(json_object_get(rq, "schema")), CB_REQUEST_SCHEMA);
+    CB_CHECK_STREQ(json_string_value(json_object_get(rq, "impl")), "sm");
+    CB_CHECK(json_equal(json_object_get(rq, "params"), json_object_get(cell, "params")));
+    json_t *invs = json_object_get(cell, "invocations");
+    CB_CHECK(json_equal(json_object_get(rq, "layout"),
+                        json_object_get(json_array_get(invs, 0), "layout")));
+    CB_CHECK_EQ_INT(json_dump_file(rq, req, JSON_COMPACT), 0);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *argv[] = {path, "cell", "--request", req, NULL}, *o, *e;
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &o, &e), 0);
+    json_t *res = parse(o);
+    same_work(res, cell);
+    json_decref(res);
+    free(o);
+    free(e);
+    /* The second invocation: its layout in the request, the request on standard input. */
+    json_object_set(rq, "layout", json_object_get(json_array_get(invs, 1), "layout"));
+    CB_CHECK_EQ_INT(json_dump_file(rq, req, JSON_COMPACT), 0);
+    snprintf(cmd, sizeof cmd, "'%s' cell --request - < '%s'", path, req);
+    char *sh[] = {"/bin/sh", "-c", cmd, NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(sh, &o, &e), 0);
+    res = parse(o);
+    same_work(res, cell);
+    json_decref(res);
+    free(o);
+    free(e);
+    json_decref(doc);
+    unlink(out);
+    unlink(req);
+}
+
+/* A valid request of sm on pingpong, built as a run builds it. */
+static json_t *good_request(void)
+{
+    const cb_impl *im = cb_impl_find("sm");
+    const cb_workload *wl = cb_workload_find("pingpong");
+    CB_CHECK(im != NULL && wl != NULL);
+    const char *set[] = {"switches", "200", NULL};
+    cb_run_opts o = {.measure = {.reps = 1, .min_rep_ms = 0.1, .rsb_entries = 32},
+                     .timeout_s = 60, .pin_cpu = -1, .layout_seed = 7};
+    cb_plan_cell pc = {.variant = "plain"};
+    pc.cell = (cb_cell){.impl = im, .wl = wl};
+    cb_test_params(wl, im, set, &pc.cell.params);
+    return cb_request_build(&o, &pc, 0, CB_REQUEST_TIME);
+}
+
+/* `corobench cell --request FILE` on req (or, text not NULL, on that text): exit status 2 and
+ * one line on stderr containing want, nothing on stdout. */
+static void refused(json_t *req, const char *text, const char *want)
+{
+    char file[256], path[4096], *o, *e;
+    cb_test_tmp_path(file, sizeof file, "bad-request.json");
+    FILE *f = fopen(file, "w");
+    CB_CHECK(f != NULL);
+    if (text)
+        fputs(text, f);
+    else
+        CB_CHECK_EQ_INT(json_dumpf(req, f, JSON_COMPACT), 0);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *argv[] = {path, "cell", "--request", file, NULL};
+    int st = cb_test_spawn(argv, &o, &e);
+    if (st != 2 || !strstr(e, want) || strchr(e, '\n') != e + strlen(e) - 1 || *o)
+        CB_FAIL("want exit 2 and one line with \"%s\"; got exit %d, stderr \"%s\", stdout \"%s\"",
+                want, st, e, o);
+    free(o);
+    free(e);
+    unlink(file);
+    json_decref(req);
+}
+
+/* Each bad field of a request: one line naming it and its value, exit 2 (docs/bad-input.md).
+ * The good request itself runs (exit 0), so the refusals are the spoiled fields'. */
+CB_TEST_T(request_bad_fields, 60)
+{
+    char file[256], path[4096], *o, *e;
+    cb_test_tmp_path(file, sizeof file, "good-request.json");
+    json_t *good = good_request();
+    CB_CHECK_EQ_INT(json_dump_file(good, file, JSON_COMPACT), 0);
+    json_decref(good);
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *argv[] = {path, "cell", "--request", file, NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &o, &e), 0);
+    json_t *res = parse(o);
+    CB_CHECK_STREQ(json_string_value(json_object_get(res, "status")), "ok");
+    json_decref(res);
+    free(o);
+    free(e);
+    unlink(file);
+
+    json_t *r = good_request();
+    json_object_set_new(r, "schema", json_string("corobench-cell/9"));
+    refused(r, NULL, "invalid request: field 'schema' is \"corobench-cell/9\" (valid: "
+                     "\"corobench-cell/1\")");
+    r = good_request();
+    json_object_set_new(r, "mode", json_string("both"));
+    refused(r, NULL, "field 'mode' is \"both\" (valid: \"time\" or \"count\")");
+    r = good_request();
+    json_object_set_new(r, "impl", json_string("nope"));
+    refused(r, NULL, "field 'impl' is \"nope\" (valid: an implementation of this build: ");
+    r = good_request();
+    json_object_set_new(r, "workload", json_integer(3));
+    refused(r, NULL, "field 'workload' is 3 (valid: a non-empty string)");
+    r = good_request();
+    json_object_set_new(r, "variant", json_string("jmpret"));
+    refused(r, NULL, "field 'variant' is \"jmpret\" (valid: \"plain\", this binary's variant; a "
+                     "jmpret cell runs in bin/corobench-jmpret)");
+    r = good_request();
+    json_object_set_new(json_object_get(r, "params"), "depth", json_integer(-1));
+    refused(r, NULL, "invalid request: field 'params.depth': ");
+    r = good_request();
+    json_object_del(json_object_get(r, "params"), "switches");
+    refused(r, NULL, "field 'params.switches' is missing (valid: an integer, a parameter of "
+                     "workload pingpong)");
+    r = good_request();
+    json_object_set_new(json_object_get(r, "params"), "bogus", json_integer(1));
+    refused(r, NULL, "field 'params.bogus' is 1 (valid: no such parameter");
+    r = good_request();
+    json_object_set_new(r, "reps", json_integer(0));
+    refused(r, NULL, "field 'reps' is 0 (valid: an integer from 1 to 100000)");
+    r = good_request();
+    json_object_set_new(r, "min_rep_ms", json_string("2"));
+    refused(r, NULL, "field 'min_rep_ms' is \"2\" (valid: a number > 0)");
+    r = good_request();
+    json_object_set_new(json_object_get(r, "rsb"), "model", json_string("lifo"));
+    refused(r, NULL, "field 'rsb.model' is \"lifo\" (valid: \"circular\" or \"underflow-btb\")");
+    r = good_request();
+    json_object_set_new(json_object_get(r, "layout"), "stack_offset_bytes", json_integer(4096));
+    refused(r, NULL, "field 'layout.stack_offset_bytes' is 4096 (valid: an integer from 0 to 4095)");
+    refused(NULL, "{\"schema\": ", "invalid request '");
+    /* The command's own arguments. */
+    static const char *const args[][3] = {
+        {NULL}, {"--request"}, {"--request", "a", "b"}, {"--reqest", "a"}};
+    static const char *const said[] = {"missing option --request for cell",
+                                       "option '--request' needs a value",
+                                       "unexpected argument 'b' for cell",
+                                       "unexpected argument '--reqest' for cell"};
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+        cb_test_cli c = cb_test_corobench("cell", args[i][0], args[i][1], args[i][2], NULL);
+        CB_CHECK_EQ_INT(c.status, 2);
+        CB_CHECK_CONTAINS(c.err, said[i]);
+        CB_CHECK_CONTAINS(c.err, "(valid: --request FILE|-");
+        free(c.out);
+        free(c.err);
+    }
+}
