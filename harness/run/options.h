@@ -53,6 +53,8 @@ typedef struct cb_run_opts {
     size_t nvariants;
     int rsb_sim; /* --rsb sim: a counting pass per cell in the instrumented build */
     int rsb_model_set; /* --rsb-model circular|underflow-btb; 0: auto, this machine's model */
+    int binaries_unchecked; /* the plan names the variants' binaries without checking that they
+                               are built (a test planning the runs a claim suggests) */
     int argc;    /* the run arguments, argv[0] "run": recorded in run.argv */
     char **argv;
 } cb_run_opts;

@@ -215,6 +215,8 @@ static int name_binaries(const cb_run_opts *o, cb_plan *plan, const char *bins[]
             bins[v][0] = plan->paths[2 * v] = variant_binary(o->variants[v], 0);
         if (o->rsb_sim)
             bins[v][1] = plan->paths[2 * v + 1] = variant_binary(o->variants[v], 1);
+        if (o->binaries_unchecked)
+            continue;
         if ((bins[v][0] && (rc = need_binary(bins[v][0], why))) ||
             (bins[v][1] && (rc = need_binary(bins[v][1], "--rsb sim"))))
             return rc;
