@@ -124,6 +124,30 @@ static json_t *fake_go_cell(const char *root)
     return cell;
 }
 
+/* The work of the default pingpong point as corobench's sm body does it, as reply fields
+ * ("ops":N,"checksum":"0x...","suspensions":N): a fake runtime's reply that is otherwise right
+ * must do that work (the cell is checked against sm on the same point). */
+static void sm_pingpong_work(char *buf, size_t len)
+{
+    char out[300];
+    cb_test_tmp_path(out, sizeof out, "smwork.json");
+    cb_test_cli r = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--reps",
+                                      "1", "--invocations", "1", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    free(r.out);
+    free(r.err);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e);
+    CB_CHECK(doc != NULL);
+    json_t *c = json_array_get(json_object_get(doc, "cells"), 0);
+    snprintf(buf, len, "\"ops\":%lld,\"checksum\":\"%s\",\"suspensions\":%lld",
+             (long long)json_integer_value(json_object_get(c, "ops")),
+             json_string_value(json_object_get(c, "checksum")),
+             (long long)json_integer_value(json_object_get(c, "suspensions")));
+    json_decref(doc);
+    unlink(out);
+}
+
 CB_TEST(external_reply_checked_before_ok)
 {
     /* A runtime's reply with a negative suspension count or a checksum that is not "0x" and 16
@@ -150,22 +174,25 @@ CB_TEST(external_reply_checked_before_ok)
         CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")), bad[i].says);
         json_decref(cell);
     }
-    /* The same reply with good fields is ok: the checks are not what fails it. */
-    fake_tree(root, sizeof root,
-              "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
-              "\"ops\":1000,\"batch\":1,\"samples_ns_per_op\":[10.5],"
-              "\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"peak_rss_bytes\":4096}'\n",
-              0755);
+    /* The same reply with good fields (the work sm does on the point) is ok: the checks are
+     * not what fails it. */
+    char work[200], script[1000];
+    sm_pingpong_work(work, sizeof work);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
+             "\"batch\":1,\"samples_ns_per_op\":[10.5],%s,\"peak_rss_bytes\":4096}'\n",
+             work);
+    fake_tree(root, sizeof root, script, 0755);
     json_t *cell = fake_go_cell(root);
     CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
     json_decref(cell);
     /* A negative coroutine_bytes (mono's GC counters gave -424 at recursive's rest point) is no
      * memory figure, but the times stand: ok, memory not measured, the reason recorded. */
-    fake_tree(root, sizeof root,
-              "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
-              "\"ops\":1000,\"batch\":1,\"samples_ns_per_op\":[10.5],"
-              "\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"coroutine_bytes\":-424}'\n",
-              0755);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
+             "\"batch\":1,\"samples_ns_per_op\":[10.5],%s,\"coroutine_bytes\":-424}'\n",
+             work);
+    fake_tree(root, sizeof root, script, 0755);
     cell = fake_go_cell(root);
     CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
     json_t *mem = json_object_get(cell, "memory");

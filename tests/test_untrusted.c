@@ -357,3 +357,57 @@ CB_TEST_T(hostile_strings_through_every_sink, 240)
     }
     tdir_cleanup();
 }
+
+/* HIGH 3: an external runtime that did other work than corobench's (its checksum flipped and
+ * one op more, its suspensions off, a sample more than --reps) was recorded ok, and the report
+ * put its time beside sm's. Now the cell is checked against corobench's own sm body on the
+ * same point, as check-external and plugin cells are, and fails naming the field and both
+ * values. */
+CB_TEST_T(external_other_work_fails_the_cell, 180)
+{
+    char root[4096];
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    static const struct {
+        const char *edit, *status, *says;
+    } cases[] = {
+        {"r['checksum']='0x%016x'%(int(r['checksum'],16)^1); r['ops']+=1", "failed",
+         "x did different work than corobench's sm body on the same point: ops 64, not 63; "
+         "checksum 0x"},
+        {"r['suspensions']+=2", "failed", "same point: suspensions 65, not 63"},
+        {"r['samples_ns_per_op'].append(1.0)", "failed",
+         "samples_ns_per_op has 3 entries, not reps (2)"},
+        {"pass", "ok", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char script[5000], sh[300], ext[400], out[300];
+        snprintf(script, sizeof script,
+                 "import json,subprocess,sys\n"
+                 "r=json.loads(subprocess.run(['python3','%s/examples/external/recursive.py',"
+                 "sys.argv[-1]],capture_output=True,text=True).stdout)\n"
+                 "if 'checksum' in r: %s\n"
+                 "print(json.dumps(r))\n",
+                 root, cases[i].edit);
+        snprintf(sh, sizeof sh, "%s/bad.py", tdir());
+        write_script(sh, script);
+        snprintf(ext, sizeof ext, "x=python3 %s", sh);
+        snprintf(out, sizeof out, "%s/h3.json", tdir());
+        unlink(out);
+        cb_test_cli r = cb_test_corobench("run", "--external", ext, "--impl", "x,sm",
+                                          "--workload", "recursive", "--param", "height=6",
+                                          "--invocations", "1", "--reps", "2", "--warmup", "0",
+                                          "--no-table", "-o", out, NULL);
+        CB_CHECK_EQ_INT(r.status, !strcmp(cases[i].status, "ok") ? 0 : 1);
+        free(r.out);
+        free(r.err);
+        json_error_t e;
+        json_t *doc = json_load_file(out, 0, &e);
+        CB_CHECK(doc != NULL);
+        json_t *cell = json_array_get(json_object_get(doc, "cells"), 0);
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "impl")), "x");
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), cases[i].status);
+        if (cases[i].says)
+            CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")), cases[i].says);
+        json_decref(doc);
+    }
+    tdir_cleanup();
+}

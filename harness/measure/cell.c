@@ -482,27 +482,32 @@ static double test_slowdown(const cb_cell *c)
     return *end == '\0' || (*end == '@' && !strcmp(end + 1, want)) ? f : 1;
 }
 
-/* A plugin's proof of identical work (docs/plugin.md): after its repetitions, the same point
- * once on corobench's own asm switch, whose checksum, ops and suspensions per run the plugin's
- * must equal. Run last, so its stacks and heap are in none of the plugin's figures. */
+/* A plugin's proof of identical work (docs/plugin.md), and an in-process language's (lua; the
+ * languages run as programs are checked in external.c): after its repetitions, the same point
+ * once on corobench's own asm switch, whose checksum, ops and suspensions per run the cell's
+ * must equal. Run last, so its stacks and heap are in none of the cell's figures. */
 static int plugin_same_work(measure *ms)
 {
-    const cb_impl *ref = cb_impl_find("asm");
+    /* a plugin's parameters are the stackful ones, asm's; a language's the workload's alone,
+     * which the sm body takes (as check-external's reference) */
+    const char *refname = cb_impl_plugin_path(ms->c->impl) ? "asm" : "sm";
+    const cb_impl *ref = cb_impl_find(refname);
     cb_wl_once once;
     char err[400];
     if (!ref || cb_wl_run_once(ms->c->wl, ref, &ms->c->params, NULL, &once, err, sizeof err)) {
-        snprintf(ms->err, sizeof ms->err, "the reference run on asm failed: %s",
-                 ref ? err : "no asm implementation in this build");
+        snprintf(ms->err, sizeof ms->err, "the reference run on %s failed: %s", refname,
+                 ref ? err : "no such implementation in this build");
         return -1;
     }
     if (once.res.checksum == ms->first.checksum && once.res.ops == ms->first.ops &&
         (!ms->have_susp || once.suspensions == ms->susp_per_run))
         return 0;
     snprintf(ms->err, sizeof ms->err,
-             "plugin %s did different work than asm on the same point: checksum 0x%016" PRIx64
-             ", ops %" PRIu64 ", suspensions %" PRIu64 " per run; asm: 0x%016" PRIx64
+             "%s %s did different work than %s on the same point: checksum 0x%016" PRIx64
+             ", ops %" PRIu64 ", suspensions %" PRIu64 " per run; %s: 0x%016" PRIx64
              ", %" PRIu64 ", %" PRIu64,
-             ms->c->impl->name, ms->first.checksum, ms->first.ops, ms->susp_per_run,
+             cb_impl_plugin_path(ms->c->impl) ? "plugin" : "runtime", ms->c->impl->name,
+             refname, ms->first.checksum, ms->first.ops, ms->susp_per_run, refname,
              once.res.checksum, once.res.ops, once.suspensions);
     return -1;
 }
@@ -528,7 +533,8 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
 
     cb_co_install_fault_reporter(); /* stack overflows named, in every family */
     if (memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0 &&
-        (!cb_impl_plugin_path(c->impl) || plugin_same_work(&ms) == 0)) {
+        ((!cb_impl_plugin_path(c->impl) && !cb_impl_is_language(c->impl)) ||
+         plugin_same_work(&ms) == 0)) {
         time_malloc_free(&ms);
         to_json(&ms, cell);
     } else {

@@ -12,6 +12,7 @@
 
 #include "harness/common/alloc.h"
 #include "harness/common/proc.h"
+#include "impls/impls.h"
 #include "impls/languages.h"
 #include "harness/common/stats.h"
 #include "harness/common/untrusted.h"
@@ -248,6 +249,47 @@ static json_t *memory_json(const cb_ext_reply *rp)
                      "error", rp->coroutine_bytes_note[0] ? rp->coroutine_bytes_note : NULL);
 }
 
+void cb_ext_diff_work(const cb_ext_reply *rp, const cb_wl_once *want, uint64_t reps, char *diff,
+                      size_t len)
+{
+    size_t n = 0;
+    diff[0] = '\0';
+    if (rp->ops != want->res.ops)
+        n += (size_t)snprintf(diff + n, len - n, "; ops %" PRIu64 ", not %" PRIu64, rp->ops,
+                              want->res.ops);
+    if (rp->checksum != want->res.checksum && n < len)
+        n += (size_t)snprintf(diff + n, len - n, "; checksum 0x%016" PRIx64 ", not 0x%016" PRIx64,
+                              rp->checksum, want->res.checksum);
+    if (rp->suspensions != want->suspensions && n < len)
+        n += (size_t)snprintf(diff + n, len - n, "; suspensions %" PRIu64 ", not %" PRIu64,
+                              rp->suspensions, want->suspensions);
+    if (json_array_size(rp->samples) != reps && n < len)
+        snprintf(diff + n, len - n, "; samples_ns_per_op has %zu entries, not reps (%" PRIu64 ")",
+                 json_array_size(rp->samples), reps);
+}
+
+/* The reply did the work corobench's own sm body does on the same point, and timed the
+ * repetitions asked (as check-external checks it, and plugin cells are checked against asm):
+ * 0, or -1 with the field and both values in err. */
+static int same_work(const cb_cell *c, const char *name, const cb_ext_request *rq,
+                     const cb_ext_reply *rp, char *err, size_t len)
+{
+    const cb_impl *ref = cb_impl_find("sm");
+    cb_wl_once want;
+    char why[512], diff[512];
+    if (!ref || cb_wl_run_once(c->wl, ref, &c->params, NULL, &want, why, sizeof why)) {
+        snprintf(err, len, "%s: the reference run on sm failed: %s", name,
+                 ref ? why : "no sm implementation in this build");
+        return -1;
+    }
+    cb_ext_diff_work(rp, &want, rq->reps, diff, sizeof diff);
+    if (!diff[0])
+        return 0;
+    snprintf(err, len, "%s did different work than corobench's sm body on the same point: %s",
+             name, diff + 2);
+    return -1;
+}
+
 json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
 {
     uint64_t cap = c->wl->max_batch ? c->wl->max_batch(&c->params) : CB_EXT_MAX_BATCH;
@@ -266,6 +308,10 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
         c->impl->style == CB_STYLE_EXTERNAL ? c->impl->name : cb_impl_style_name(c->impl);
     int rc = cb_ext_run(name, &rq, 0, &rp, err, sizeof err);
     getrusage(RUSAGE_CHILDREN, &ru1);
+    if (rc == 0 && same_work(c, name, &rq, &rp, err, sizeof err) != 0) {
+        json_decref(rp.doc);
+        rc = -1;
+    }
     if (rc != 0) {
         char buf[1100];
         char raw[1100];

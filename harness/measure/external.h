@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cell.h"
+#include "workloads/run_once.h"
 
 #define CB_EXT_PROTOCOL "corobench-external/1"
 
@@ -41,6 +42,12 @@ typedef struct cb_ext_reply {
  * (err holds its reason); -1 on any failure (err says what). */
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
                char *err, size_t errlen);
+/* What in rp differs from corobench's own run of the same point (want: one run of the C sm
+ * body, the reference check-external uses too): "; ops 64, not 63; checksum 0x..., not 0x...;
+ * suspensions ...; samples_ns_per_op has 3 entries, not reps (2)" into diff ("" when the same
+ * work). */
+void cb_ext_diff_work(const cb_ext_reply *rp, const cb_wl_once *want, uint64_t reps, char *diff,
+                      size_t len);
 /* The timed pass of a go or node cell: the measured part of its cell object, as
  * cb_cell_measure's for a C cell (status ok, unsupported or failed). */
 json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m);

@@ -90,23 +90,9 @@ int cb_cmd_check_external(int argc, char **argv)
             continue;
         }
         char diff[512] = "";
-        size_t n = 0;
-        if (rp.ops != want.res.ops)
-            n += (size_t)snprintf(diff + n, sizeof diff - n, "; ops %" PRIu64 ", not %" PRIu64,
-                                  rp.ops, want.res.ops);
-        if (rp.checksum != want.res.checksum)
-            n += (size_t)snprintf(diff + n, sizeof diff - n,
-                                  "; checksum 0x%016" PRIx64 ", not 0x%016" PRIx64, rp.checksum,
-                                  want.res.checksum);
-        if (rp.suspensions != want.suspensions)
-            n += (size_t)snprintf(diff + n, sizeof diff - n,
-                                  "; suspensions %" PRIu64 ", not %" PRIu64, rp.suspensions,
-                                  want.suspensions);
-        if (json_array_size(rp.samples) != REPS)
-            n += (size_t)snprintf(diff + n, sizeof diff - n,
-                                  "; samples_ns_per_op has %zu entries, not reps (%d)",
-                                  json_array_size(rp.samples), REPS);
-        if (rp.batch != 1)
+        cb_ext_diff_work(&rp, &want, REPS, diff, sizeof diff);
+        size_t n = strlen(diff);
+        if (rp.batch != 1 && n < sizeof diff)
             snprintf(diff + n, sizeof diff - n, "; batch %" PRIu64 ", not the request's 1",
                      rp.batch);
         json_decref(rp.doc);
