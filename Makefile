@@ -6,8 +6,8 @@
 #                             tree under ASan+UBSan (check-sanitize-all), the runtime and workload
 #                             tests under valgrind, then the deterministic gate (tests/gate.sh)
 #   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
-#   make aa                   the A/A test of compare: 10 pairs of `run --quick`, a known 1.25x
-#                             slowdown of one cell and 1.10x of all (tests/aa.sh; docs/ci.md)
+#   make aa                   the A/A test of ab: 10 A/A runs of the --quick grid, a known 1.25x
+#                             slowdown of one cell, 1.10x and 1.05x of all (tests/aa.sh; docs/ci.md)
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
 #   make check-sanitize       only the runtime and workload tests under ASan+UBSan
 #   make check-sanitize-all   the whole tree (CLI, variants, tools, every test) under ASan+UBSan
@@ -297,7 +297,7 @@ $(BUILD)/%.o: %.S
 # runtime and workload tests that check-sanitize runs alone), the runtime and workload tests under
 # valgrind's memcheck (which follows the stack switches through the VALGRIND_STACK_REGISTER
 # annotations; any error fails the test), the deterministic gate (tests/gate.sh; docs/ci.md), then
-# the short A/A test (tests/aa.sh --short: compare's false positives on an unchanged build).
+# the short A/A test (tests/aa.sh --short: ab's false positives on an unchanged build).
 # tests/check.sh prints one summary line at the end. First, what the stages need is installed
 # (scripts/install-deps.sh test: apt-get as root, asking nothing; otherwise it names the packages
 # to install), then a new make builds and runs the stages, so the build's probes see what was just

@@ -10,6 +10,10 @@
 #                            with enough repetitions for `corobench compare` (docs/ci.md, "Gate
 #                            your runtime"); no report. -- --save-baseline NAME keeps it as a
 #                            named baseline, -- -o FILE names the file
+#   ./run.sh --ci --base DIR the gate itself: the same grid through `corobench ab --base DIR`, the
+#                            build in DIR (a checkout of main built by make) against this one,
+#                            pair by pair in one window (docs/ci.md, "Paired A/B"); -- ARGS go
+#                            to ab (--format md, --only-changed, --rounds R...); its exit status
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -18,18 +22,25 @@ cd "$(dirname "$0")"
 quick=()
 calibrate=0
 ci=0
+base=""
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=(--quick); shift ;;
     --calibrate) calibrate=1; shift ;;
     --ci) ci=1; shift ;;
+    --base) [ $# -ge 2 ] || { echo "run.sh: --base needs a directory (valid: --ci --base DIR)" >&2; exit 2; }
+            base=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci, --help, -- ARGS...)" >&2
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci [--base DIR], --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
 done
+if [ -n "$base" ] && [ "$ci" -ne 1 ]; then
+    echo "run.sh: --base '$base' is for --ci (valid: --ci --base DIR)" >&2
+    exit 2
+fi
 
 scripts/install-deps.sh run
 # The build, a line per step (make's commands condensed; its whole output in build/make.log),
@@ -68,9 +79,7 @@ if [ "$calibrate" -eq 1 ]; then
     echo "run.sh: plot plots/rsb-calibration.png"
 fi
 
-langs=lua,go,node,csharp,luajit
-c_impls=$(bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
-    on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -)
+c_impls=$(c_impls)
 
 # --ci: one file, one run. Every C implementation (an --impl among the extra arguments replaces
 # them) on each workload at two points, each cell in 5 processes of 3 repetitions of at least
@@ -86,11 +95,16 @@ if [ "$ci" -eq 1 ]; then
     for a in "${extra[@]}"; do
         case "$a" in -o | --output | --output=*) ci_out=() ;; esac
     done
-    bin/corobench run --pin "$pin" "${ci_sel[@]}" --workload pingpong,recursive,spawn,io \
-        --param pingpong.depth=0,16 --param pingpong.switches=20000 --param recursive.height=12 \
-        --param spawn.n=1000 --param io.conns=4 --param io.msgs=50 --invocations 5 --reps 3 \
-        --min-rep-ms 2 \
-        --no-table "${ci_out[@]}" "${extra[@]}"
+    ci_grid=(--pin "$pin" "${ci_sel[@]}" --workload pingpong,recursive,spawn,io
+             --param pingpong.depth=0,16 --param pingpong.switches=20000
+             --param recursive.height=12 --param spawn.n=1000 --param io.conns=4
+             --param io.msgs=50 --reps 3 --min-rep-ms 2)
+    if [ -n "$base" ]; then
+        # ab's rounds are its processes; the verdict and both arms' files under results/ab/
+        bin/corobench ab --base "$base" "${ci_grid[@]}" "${extra[@]}"
+        exit $?
+    fi
+    bin/corobench run "${ci_grid[@]}" --invocations 5 --no-table "${ci_out[@]}" "${extra[@]}"
     exit $?
 fi
 

@@ -7,6 +7,7 @@
  * parsers do. */
 #include <string.h>
 
+#include "ab/ab.h"
 #include "help.h"
 #include "report/commands.h"
 #include "run/commands.h"
@@ -28,7 +29,8 @@ typedef struct opt_row {
  * here as text before a usage is printed (fill_defaults): a row never states its own. */
 static char run_invocations[16], run_reps[48], run_warmup[16], run_min_rep[48], run_timeout[16],
     run_entries[48], cal_switches[24], cal_reps[16], cal_runs[16], cal_min_rep[24],
-    cal_depth[16], cmp_threshold[24];
+    cal_depth[16], cmp_threshold[24], ab_rounds[16], ab_max_rounds[48], ab_threshold[24],
+    ab_budget[24];
 
 static void fill_defaults(void)
 {
@@ -48,6 +50,12 @@ static void fill_defaults(void)
     snprintf(cal_min_rep, sizeof cal_min_rep, "%g", c->min_rep_ms);
     snprintf(cal_depth, sizeof cal_depth, "%ld", c->max_depth);
     snprintf(cmp_threshold, sizeof cmp_threshold, "%g", cb_compare_default_threshold);
+    const cb_ab_defaults *a = &cb_ab_default;
+    snprintf(ab_rounds, sizeof ab_rounds, "%u", a->rounds);
+    snprintf(ab_max_rounds, sizeof ab_max_rounds, "%u, or twice --rounds when that is more",
+             a->max_rounds);
+    snprintf(ab_threshold, sizeof ab_threshold, "%g", a->threshold);
+    snprintf(ab_budget, sizeof ab_budget, "%g", a->budget);
 }
 
 typedef struct cmd_help {
@@ -144,6 +152,45 @@ static const opt_row compare_rows[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static const opt_row ab_rows[] = {
+    {"--base DIR", "none", "a corobench checkout built by make: DIR/bin/corobench is base", NULL},
+    {"--new DIR", "this build", "another built checkout as new (with --base)", NULL},
+    {"--base-lib PATH", "none", "base is this plugin (docs/plugin.md), with --new-lib", NULL},
+    {"--new-lib PATH", "none", "new is this plugin; both run in this build", NULL},
+    {"--base-external NAME=COMMAND", "none", "base is this program (docs/external.md), with "
+                                             "--new-external", NULL},
+    {"--new-external NAME=COMMAND", "none", "new is this program, under the same NAME", NULL},
+    {"--rounds R", ab_rounds, "rounds: each visits every cell once, base and new back to back", NULL},
+    {"--max-rounds M", ab_max_rounds, "a cell not unchanged after R rounds gets fresh rounds up "
+                                      "to M and is decided on those alone", NULL},
+    {"--threshold PERCENT", ab_threshold, "regressed when the interval of new/base lies above "
+                                          "1 + PERCENT; unchanged within 1 +- PERCENT", NULL},
+    {"--budget PERCENT", ab_budget, "false-alarm budget of a run: half to the whole run, half "
+                                    "spread over the cells", NULL},
+    {"--seed N", "drawn, recorded", "the seed of the rounds' order and the layout draws", NULL},
+    {"--allow-missing", "off", "a cell new lacks is not a failure", NULL},
+    {"--format F", "text", "text, md or json (compare's forms)", "text|md|json"},
+    {"--only-changed", "off", "list only the cells that changed", NULL},
+    {"-o FILE", "results/ab/<host>-<UTC time>.json", "the verdict; the arms' results files "
+                                                     "beside it (FILE.base.json, FILE.new.json)", NULL},
+    {"--force", "off", "let -o replace existing files", NULL},
+    {"--dry-run", "off", "print the arms, the plan, the estimated time and the schedule", NULL},
+    {"--impl LIST", "all", "run's cell selection, parsed by run's parser (corobench help run): "
+                           "also --workload, --param, --reps, --warmup, --min-rep-ms, --quick, "
+                           "--pin, --timeout, --variant", NULL},
+    {"--workload LIST", "all", "as run's", NULL},
+    {"--param NAME=V1,...", "each one's default", "as run's", NULL},
+    {"--reps N", run_reps, "as run's", NULL},
+    {"--warmup N", run_warmup, "as run's", NULL},
+    {"--min-rep-ms MS", run_min_rep, "as run's", NULL},
+    {"--quick", "off", "as run's", NULL},
+    {"--pin CPU", "none", "as run's", NULL},
+    {"--timeout SEC", run_timeout, "as run's", NULL},
+    {"--variant LIST", "this binary's, plain", "as run's", NULL},
+    {"-h, --help", "", "this text", NULL},
+    {NULL, NULL, NULL, NULL},
+};
+
 static const opt_row calibrate_rows[] = {
     {"--pin CPU", "the last CPU allowed", "pin the measured child to this CPU", NULL},
     {"--switches N", cal_switches, "switches per instance of each calibration cell", NULL},
@@ -194,6 +241,13 @@ static const cmd_help helps[] = {
     {"compare", "BASE NEW [options] | --baseline NAME NEW [options]",
      "the same cells side by side; exit 1 if a cell regressed, failed, is missing or changed",
      compare_rows, NULL},
+    {"ab", "ARMS [options] [run's cell selection]",
+     "base and new measured pair by pair in one window, decided on the pairs' ratios (docs/ci.md)",
+     ab_rows,
+     "ARMS: --base DIR [--new DIR], --base-lib PATH --new-lib PATH, or --base-external\n"
+     "NAME=COMMAND --new-external NAME=COMMAND. Exit status: 0, 1 when a cell or the whole run\n"
+     "regressed, a cell failed in new or is missing there, or the arms did different work, 2 on\n"
+     "bad input."},
     {"calibrate", "[options]", "fit the return-stack model to this CPU (docs/rsb.md)",
      calibrate_rows, NULL},
     {"check-external", "COMMAND",

@@ -1,13 +1,14 @@
 /* corobench: measures stackful and stackless coroutines on identical work.
  * One table of commands (as perf's builtin-bench.c): dispatch, the usage text and the "valid: ..."
  * list of an unknown command all come from it. Each command lives in its module: run/ for run,
- * list and cell, report/ for report, export and compare. */
+ * list and cell, report/ for report, export and compare, ab/ for ab. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ab/ab.h"
 #include "common/build.h"
 #include "common/cli.h"
 #include "help.h"
@@ -25,6 +26,7 @@ static const cb_command commands[] = {
     {"export", 0, cb_cmd_export},
     {"report", 0, cb_cmd_report},
     {"compare", 0, cb_cmd_compare},
+    {"ab", 0, cb_cmd_ab},
     {"calibrate", 0, cb_cmd_calibrate},
     {"check-external", 0, cb_cmd_check_external},
     {"cell", 0, cb_cmd_cell},

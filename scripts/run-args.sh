@@ -9,6 +9,14 @@ last_allowed_cpu() {
     echo "${last##*-}"
 }
 
+# The languages' own runtimes (they time themselves: the slowdown knob of docs/ci.md cannot reach
+# them), and the C implementations of this build, comma-separated (run.sh, tests/aa.sh).
+langs=lua,go,node,csharp,luajit
+c_impls() {
+    bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
+        on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -
+}
+
 # The user's arguments (the array extra) win over run.sh's own: an option of run.sh's that the user
 # also gives is dropped from run.sh's part (for --param, the same parameter name), since run
 # refuses an option given twice. -o stays: run.sh names its files and reports on them.

@@ -4,11 +4,14 @@
  * after its first rounds is decided on its fresh rounds alone, the per-cell interval covers the
  * truth at its level, and the schedule pairs every cell once a round in a shuffled order with the
  * first arm alternating. */
+#include <jansson.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "harness/ab/decide.h"
 #include "harness/ab/schedule.h"
 #include "harness/common/interval.h"
+#include "impls/root.h"
 #include "test.h"
 
 enum { ROUNDS = 10, CELLS = 20 };
@@ -237,4 +240,180 @@ CB_TEST(ab_schedule_pairs_abba)
     cb_ab_round_order(100, 0, cells, N, again);
     CB_CHECK(memcmp(first_round, again, sizeof again) != 0);
     CB_CHECK(cb_ab_first_arm(10) == CB_AB_BASE && cb_ab_first_arm(11) == CB_AB_NEW);
+}
+
+/* Bad arm arguments (and ab's own options): exit 2 with one line naming the value, before
+ * anything runs. */
+CB_TEST(ab_bad_arms_exit_2)
+{
+    char root[4096], nobin[4200];
+    snprintf(root, sizeof root, "%s", cb_test_root());
+    snprintf(nobin, sizeof nobin, "%s/tests", root); /* a directory without bin/corobench */
+    static const char *const lib = "/nonexistent/lib.so";
+    const char *const rows[][8] = {
+        {"--impl", "sm", NULL, NULL, NULL, NULL, "ab needs two arms"},
+        {"--base", nobin, NULL, NULL, NULL, NULL, nobin},
+        {"--base-lib", lib, NULL, NULL, NULL, NULL, "--base-lib needs --new-lib"},
+        {"--base-lib", lib, "--new-lib", lib, NULL, NULL, lib},
+        {"--base-external", "noequals", "--new-external", "x=true", NULL, NULL, "'noequals'"},
+        {"--base-external", "a=true", "--new-external", "b=true", NULL, NULL, "'a=true'"},
+        {"--base", root, "--base-external", "a=true", "--new-external", "a=true",
+         "one kind of arm"},
+        {"--base", root, "--rounds", "1", NULL, NULL, "'1'"},
+        {"--base", root, "--threshold", "five", NULL, NULL, "'five'"},
+        {"--base", root, "--rounds", "6", "--max-rounds", "5", "'5'"},
+        {"--base", root, "--invocations", "3", NULL, NULL, "'--invocations'"},
+        {"--base", root, "--impl", "nosuch", NULL, NULL, "nosuch"},
+        {"--base", root, "--format", "xml", NULL, NULL, "'xml'"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *const *r = rows[i];
+        cb_test_cli c = cb_test_corobench("ab", r[0], r[1], r[2], r[3], r[4], r[5], NULL);
+        const char *nl = strchr(c.err, '\n');
+        if (c.status != 2 || !strstr(c.err, r[6]) || !nl || nl[1])
+            CB_FAIL("ab %s %s %s %s: exit %d, stderr \"%s\" (valid: exit 2, one line naming %s)",
+                    r[0], r[1], r[2] ? r[2] : "", r[3] ? r[3] : "", c.status, c.err, r[6]);
+        CB_CHECK(!c.out[0]);
+    }
+}
+
+/* The dry run prints the schedule: every round visits every cell once, the first arm
+ * alternates (base, new, base...), the order is the seed's (the same seed: the same schedule;
+ * another seed: another), and nothing runs or is written. */
+CB_TEST(ab_dry_run_schedule)
+{
+    const char *root = cb_test_root();
+    cb_test_cli a = cb_test_corobench("ab", "--base", root, "--impl", "asm,sm,closure",
+                                      "--workload", "recursive,spawn", "--rounds", "4", "--seed",
+                                      "7", "--dry-run", NULL);
+    cb_test_cli b = cb_test_corobench("ab", "--base", root, "--impl", "asm,sm,closure",
+                                      "--workload", "recursive,spawn", "--rounds", "4", "--seed",
+                                      "7", "--dry-run", NULL);
+    cb_test_cli c = cb_test_corobench("ab", "--base", root, "--impl", "asm,sm,closure",
+                                      "--workload", "recursive,spawn", "--rounds", "4", "--seed",
+                                      "8", "--dry-run", NULL);
+    CB_CHECK_EQ_INT(a.status, 0);
+    CB_CHECK(!strcmp(a.out, b.out) && strcmp(a.out, c.out) != 0);
+    CB_CHECK_CONTAINS(a.out, "plan: 6 cells, 4 rounds");
+    CB_CHECK_CONTAINS(a.out, "seed: 0x0000000000000007");
+    char first[4][8];
+    unsigned rounds = 0;
+    for (const char *l = strstr(a.out, "round "); l; l = strstr(l + 1, "\nround ")) {
+        if (*l == '\n')
+            l++;
+        unsigned r, seen[6] = {0}, n = 0;
+        CB_CHECK(sscanf(l, "round %u (%7[a-z] first):", &r, first[rounds]) == 2);
+        CB_CHECK(r == rounds + 1);
+        const char *p = strchr(l, ':') + 1, *eol = strchr(l, '\n');
+        for (unsigned cell; p < eol && sscanf(p, " %u", &cell) == 1; n++) {
+            CB_CHECK(cell < 6);
+            seen[cell]++;
+            p = strchr(p + 1, ' ') ? strchr(p + 1, ' ') : eol;
+        }
+        for (unsigned k = 0; k < 6; k++)
+            if (seen[k] != 1)
+                CB_FAIL("round %u visits cell %u %u times (valid: once): %s", r, k, seen[k], l);
+        CB_CHECK(!strcmp(first[rounds], rounds % 2 ? "new" : "base"));
+        rounds++;
+    }
+    CB_CHECK_EQ_INT(rounds, 4);
+}
+
+/* A real ab of one cell, 3 rounds, base and new this build: the verdict file pairs every round
+ * (the first arm alternating), each arm's results file has an invocation per round and is read
+ * by compare as it is, and COROBENCH_TEST_SLOWDOWN reached the new arm only (its cell says
+ * test_slowdown; base's does not). No figure is asserted. */
+CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
+{
+    char v[256], b[300], n[300];
+    cb_test_tmp_path(v, sizeof v, "ab");
+    snprintf(b, sizeof b, "%.250s.base.json", v);
+    snprintf(n, sizeof n, "%.250s.new.json", v);
+    strcat(v, ".json");
+    unlink(v);
+    unlink(b);
+    unlink(n);
+    setenv("COROBENCH_TEST_SLOWDOWN", "1.01@sm/recursive", 1);
+    cb_test_cli c = cb_test_corobench("ab", "--base", cb_test_root(), "--impl", "sm",
+                                      "--workload", "recursive", "--param", "height=6", "--reps",
+                                      "1", "--warmup", "0", "--min-rep-ms", "0.1", "--rounds", "3",
+                                      "--max-rounds", "3", "--format", "json", "-o", v, NULL);
+    if (c.status != 0 && c.status != 1)
+        CB_FAIL("ab: exit %d: %s", c.status, c.err);
+    json_error_t je;
+    json_t *vd = json_load_file(v, 0, &je), *bd = json_load_file(b, 0, &je),
+           *nd = json_load_file(n, 0, &je);
+    CB_CHECK(vd && bd && nd);
+    CB_CHECK(!strcmp(json_string_value(json_object_get(vd, "schema")), "corobench-ab/1"));
+    json_t *cell = json_array_get(json_object_get(vd, "cells"), 0), *pairs;
+    pairs = json_object_get(cell, "pairs");
+    CB_CHECK_EQ_INT(json_array_size(pairs), 3);
+    for (size_t r = 0; r < 3; r++) {
+        json_t *p = json_array_get(pairs, r);
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(p, "round")), r);
+        CB_CHECK(!strcmp(json_string_value(json_object_get(p, "first")), r % 2 ? "new" : "base"));
+    }
+    json_t *bc = json_array_get(json_object_get(bd, "cells"), 0);
+    json_t *nc = json_array_get(json_object_get(nd, "cells"), 0);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(bc, "invocations")), 3);
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(nc, "invocations")), 3);
+    CB_CHECK(json_object_get(bc, "test_slowdown") == NULL);
+    CB_CHECK(json_number_value(json_object_get(nc, "test_slowdown")) == 1.01);
+    /* the two invocations of a round had one layout */
+    json_t *bi = json_array_get(json_object_get(bc, "invocations"), 1);
+    json_t *ni = json_array_get(json_object_get(nc, "invocations"), 1);
+    CB_CHECK(json_equal(json_object_get(bi, "layout"), json_object_get(ni, "layout")));
+    cb_test_cli m = cb_test_corobench("compare", b, n, "--metric", "deterministic", NULL);
+    CB_CHECK_EQ_INT(m.status, 0);
+    json_decref(vd);
+    json_decref(bd);
+    json_decref(nd);
+    unlink(v);
+    unlink(b);
+    unlink(n);
+}
+
+/* A cell one arm lacks is reported for that arm with the arm's reason: a base program without
+ * the workload's body is a note (the cell is new's only), a new one an error (exit 1) unless
+ * --allow-missing. The present arm is the example Python runtime (examples/external); sm's cell,
+ * the same in both arms, is the one compared. */
+CB_TEST_T(ab_cell_missing_in_one_arm, 180)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0)
+        CB_SKIP("python3 is not installed (the example runtime is a Python script)");
+    char py[4200], v[256];
+    snprintf(py, sizeof py, "pygen=python3 %s/examples/external/recursive.py", cb_root_dir());
+    static const char *const lacks =
+        "pygen=echo '{\"error\": \"no recursive body here\", \"unsupported\": true}' #";
+    cb_test_tmp_path(v, sizeof v, "abmiss");
+    static const char *const grid[] = {"--impl", "sm,pygen", "--workload", "recursive",
+                                       "--param", "height=6", "--rounds", "2", "--max-rounds",
+                                       "2"};
+    for (int k = 0; k < 3; k++) {
+        char b[300], n[300];
+        char vj[300];
+        snprintf(b, sizeof b, "%.250s.base.json", v);
+        snprintf(n, sizeof n, "%.250s.new.json", v);
+        snprintf(vj, sizeof vj, "%.250s.json", v);
+        unlink(vj);
+        unlink(b);
+        unlink(n);
+        cb_test_cli c = cb_test_corobench(
+            "ab", "--base-external", k == 0 ? lacks : py, "--new-external", k == 0 ? py : lacks,
+            grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8],
+            grid[9], "--reps", "1", "--warmup", "0", "--min-rep-ms", "0.1", "--format", "md",
+            "-o", vj, k == 2 ? "--allow-missing" : NULL, NULL);
+        const char *arm = k == 0 ? "base" : "new";
+        char want[128];
+        snprintf(want, sizeof want, "missing in %s: unsupported: ", arm);
+        CB_CHECK_CONTAINS(c.out, want);
+        CB_CHECK_CONTAINS(c.out, "no recursive body here");
+        CB_CHECK_CONTAINS(c.out, k == 1 ? "- **ERROR** `recursive" : "- note `recursive");
+        if (c.status != (k == 1 ? 1 : 0))
+            CB_FAIL("%s lacks the cell%s: exit %d (valid: %d): %s", arm,
+                    k == 2 ? ", --allow-missing" : "", c.status, k == 1 ? 1 : 0, c.out);
+        unlink(vj);
+        unlink(b);
+        unlink(n);
+    }
 }

@@ -115,7 +115,8 @@ CB_TEST(cli_help_one_command)
  * a default where it has one. */
 CB_TEST(cli_help_every_command)
 {
-    static const char *const cmds[] = {"run", "list", "export", "report", "compare", "calibrate"};
+    static const char *const cmds[] = {"run",     "list",      "export", "report",
+                                       "compare", "calibrate", "ab"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         cb_test_cli h = cb_test_corobench(cmds[i], "--help", NULL);
         CB_CHECK_EQ_INT(h.status, 0);
@@ -137,6 +138,7 @@ CB_TEST(cli_help_every_command)
         {"run", "--bogus"},          {"calibrate", "--bogus"},
         {"export", "x.json", "--bogus"}, {"report", "x.json", "--bogus"},
         {"compare", "a", "b", "--bogus"}, {"list", "--bogus"},
+        {"ab", "--bogus"},
     };
     cb_test_cli top = cb_test_corobench("help", NULL);
     CB_CHECK_EQ_INT(top.status, 0);

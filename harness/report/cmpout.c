@@ -20,6 +20,7 @@ typedef struct cmp_cell {
 
 struct cb_cmp_out {
     cb_cmp_format f;
+    const char *command; /* the md heading's: "compare", "ab" */
     int only_changed;
     json_t *files;    /* {"base": [...], "new": [...]} */
     json_t *problems; /* [{kind, cell, text}] */
@@ -28,7 +29,8 @@ struct cb_cmp_out {
     size_t n, cap;
 };
 
-static const char *const verdict_name[] = {"REGRESSED", "improved", "inconclusive", "unchanged"};
+static const char *const verdict_name[] = {"REGRESSED", "improved", "inconclusive", "unknown",
+                                           "unchanged"};
 
 int cb_cmp_format_parse(const char *name, cb_cmp_format *f)
 {
@@ -46,10 +48,16 @@ cb_cmp_out *cb_cmp_out_new(cb_cmp_format f, int only_changed)
     cb_cmp_out *o = cb_xcalloc(1, sizeof *o);
     o->f = f;
     o->only_changed = only_changed;
+    o->command = "compare";
     o->files = json_pack("{s:[], s:[]}", "base", "new");
     o->problems = json_array();
     o->summary = json_object();
     return o;
+}
+
+void cb_cmp_out_command(cb_cmp_out *o, const char *name)
+{
+    o->command = name;
 }
 
 void cb_cmp_out_files(cb_cmp_out *o, const char *side, const char *file)
@@ -198,7 +206,7 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
 {
     size_t i;
     json_t *p;
-    printf("### corobench compare: %s\n\n",
+    printf("### corobench %s: %s\n\n", o->command,
            status == 0 ? "no regression" : "**regressed, failed or changed**");
     if (json_array_size(probs)) {
         json_array_foreach(probs, i, p)

@@ -18,6 +18,7 @@ typedef enum cb_cmp_verdict {
     CB_CMP_REGRESSED,
     CB_CMP_IMPROVED,
     CB_CMP_INCONCLUSIVE,
+    CB_CMP_UNKNOWN, /* ab's: the interval crosses the threshold, after the fresh rounds */
     CB_CMP_UNCHANGED,
 } cb_cmp_verdict;
 
@@ -26,6 +27,8 @@ typedef struct cb_cmp_out cb_cmp_out;
 /* "text", "md" or "json" into *f; -1 for any other name. */
 int cb_cmp_format_parse(const char *name, cb_cmp_format *f);
 cb_cmp_out *cb_cmp_out_new(cb_cmp_format f, int only_changed);
+/* The command named in the md form's heading ("compare" unless set; ab sets "ab"). */
+void cb_cmp_out_command(cb_cmp_out *o, const char *name);
 /* The files of each side, for the json form's record. */
 void cb_cmp_out_files(cb_cmp_out *o, const char *side, const char *file);
 /* A problem or a note: kind is "ERROR", "CHANGED" or "note"; text says what. */
