@@ -296,7 +296,7 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
         }
         cb_ab_cell_staged(c->ratio, c->n1, c->n, level, thr, x->a->seed, &c->first, &c->final);
         t->v[c->final.verdict]++;
-        t->timed++;
+        t->timed += c->n > 0;
         t->reran += c->n > c->n1;
         char why[200];
         if (c->n > c->n1)
@@ -596,9 +596,11 @@ int cb_cmd_ab(int argc, char **argv)
     if (t.v[CB_AB_REGRESSED] || run_regressed || t.failed_new || t.other_work ||
         (t.lacks_new && !a.allow_missing) || !t.timed)
         rc = CB_EXIT_CELLS_FAILED;
-    if (!t.timed)
+    if (!t.timed && !stop)
         fprintf(stderr, "corobench: ab: no cell ran in both arms, nothing was compared (valid: "
                         "two arms that run the same cells)\n");
+    if (stop) /* the verdict file says what the command returns */
+        rc = 128 + cb_proc_interrupted();
 
     /* The files: each arm's results, then the verdict. */
     int moved, werr = 0;
@@ -631,8 +633,6 @@ int cb_cmd_ab(int argc, char **argv)
     free_cells(&x);
     cb_plan_free(&x.plan);
     free(a.run_argv);
-    if (stop)
-        return 128 + cb_proc_interrupted();
     return werr && !rc ? CB_EXIT_CELLS_FAILED : rc;
 }
 
