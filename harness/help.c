@@ -177,7 +177,7 @@ static const opt_row ab_rows[] = {
     {"--dry-run", "off", "print the arms, the plan, the estimated time and the schedule", NULL},
     {"--impl LIST", "all", "run's cell selection, parsed by run's parser (corobench help run): "
                            "also --workload, --param, --reps, --warmup, --min-rep-ms, --quick, "
-                           "--pin, --timeout, --variant", NULL},
+                           "--pin, --timeout, --variant, --events", NULL},
     {"--workload LIST", "all", "as run's", NULL},
     {"--param NAME=V1,...", "each one's default", "as run's", NULL},
     {"--reps N", run_reps, "as run's", NULL},
@@ -187,6 +187,8 @@ static const opt_row ab_rows[] = {
     {"--pin CPU", "none", "as run's", NULL},
     {"--timeout SEC", run_timeout, "as run's", NULL},
     {"--variant LIST", "this binary's, plain", "as run's", NULL},
+    {"--events LIST", "none", "as run's; with instructions, each cell's instructions per op in "
+                              "both arms (reported, not gated)", NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},
 };

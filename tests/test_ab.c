@@ -322,7 +322,8 @@ CB_TEST(ab_dry_run_schedule)
 /* A real ab of one cell, 3 rounds, base and new this build: the verdict file pairs every round
  * (the first arm alternating), each arm's results file has an invocation per round and is read
  * by compare as it is, and COROBENCH_TEST_SLOWDOWN reached the new arm only (its cell says
- * test_slowdown; base's does not). No figure is asserted. */
+ * test_slowdown; base's does not); with --events instructions a summary line gives the
+ * instructions per op, or why they are unavailable (no PMU). No figure is asserted. */
 CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
 {
     char v[256], b[300], n[300];
@@ -337,9 +338,14 @@ CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
     cb_test_cli c = cb_test_corobench("ab", "--base", cb_test_root(), "--impl", "sm",
                                       "--workload", "recursive", "--param", "height=6", "--reps",
                                       "1", "--warmup", "0", "--min-rep-ms", "0.1", "--rounds", "3",
-                                      "--max-rounds", "3", "--format", "json", "-o", v, NULL);
+                                      "--max-rounds", "3", "--events", "instructions", "--format",
+                                      "json", "-o", v, NULL);
     if (c.status != 0 && c.status != 1)
         CB_FAIL("ab: exit %d: %s", c.status, c.err);
+    /* instructions per op: counted in both arms where a PMU is, else why not */
+    if (!strstr(c.out, "instructions per op (instructions:u): in both arms for 1 cells") &&
+        !strstr(c.out, "instructions per op: unavailable: "))
+        CB_FAIL("ab --events instructions: no instructions line: %s", c.out);
     json_error_t je;
     json_t *vd = json_load_file(v, 0, &je), *bd = json_load_file(b, 0, &je),
            *nd = json_load_file(n, 0, &je);

@@ -225,10 +225,34 @@ static cb_cmp_verdict cmp_verdict(cb_ab_verdict v)
     }
 }
 
+/* The median over an arm's invocations of counters.instructions.per_op (--events instructions:
+ * instructions:u through the counters code where a PMU is there), NaN when none counted it; why
+ * gets the first invocation's counters_unavailable reason. */
+static double instructions_per_op(json_t *invs, const char **why)
+{
+    size_t i, n = 0;
+    json_t *m;
+    double *v = cb_xcalloc(json_array_size(invs) + 1, sizeof *v);
+    json_array_foreach(invs, i, m)
+    {
+        json_t *c = json_object_get(json_object_get(m, "counters"), "instructions");
+        double x = json_number_value(json_object_get(c, "per_op"));
+        if (json_is_number(json_object_get(c, "per_op")) && x > 0)
+            v[n++] = x;
+        else if (!*why)
+            *why = cb_str(json_object_get(m, "counters_unavailable"), "instructions");
+    }
+    double med = n ? cb_median(v, n) : NAN;
+    free(v);
+    return med;
+}
+
 /* The counts the exit status and the summary come from. */
 typedef struct tally {
     size_t v[CB_AB_NONE + 1], reran, failed_new, failed_base, lacks_new, lacks_base, lacks_both,
-        other_work, timed;
+        other_work, timed, counted;     /* counted: cells with instructions in both arms */
+    double instr_worst;                 /* the log of new/base instructions per op farthest from 0 */
+    const char *instr_cell, *instr_why; /* its cell; why instructions were not counted */
 } tally;
 
 /* Each cell's problems, decision and line; its entry in the verdict file. */
@@ -311,6 +335,18 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
         double nw = c->n ? cb_median(c->fig[CB_AB_NEW], c->n) : NAN;
         cb_cmp_out_cell(out, c->key, b, nw, c->final.est, c->final.lo, c->final.hi, why,
                         cmp_verdict(c->final.verdict));
+        /* Instructions per op (--events instructions): shown, never gated; a time regression
+         * is never vetoed by unchanged instructions. */
+        double bi = instructions_per_op(c->invs[CB_AB_BASE], &t->instr_why);
+        double ni = instructions_per_op(c->invs[CB_AB_NEW], &t->instr_why);
+        if (isfinite(bi) && isfinite(ni)) {
+            t->counted++;
+            if (!t->instr_cell || fabs(log(ni / bi)) > fabs(t->instr_worst))
+                t->instr_worst = log(ni / bi), t->instr_cell = c->key;
+            json_object_set_new(vc, "instructions_per_op",
+                                json_pack("{s:f, s:f, s:f, s:s}", "base", bi, "new", ni, "ratio",
+                                          ni / bi, "source", "instructions:u (perf_event_open)"));
+        }
         json_object_set_new(vc, "first", est_json(&c->first));
         json_object_set_new(vc, "final", est_json(&c->final));
         json_object_set_new(vc, "verdict", json_string(cb_ab_verdict_name(c->final.verdict)));
@@ -587,6 +623,15 @@ int cb_cmd_ab(int argc, char **argv)
                        "schedule: seed 0x%016" PRIx64 ", %u rounds (up to %u), each cell's arms "
                        "back to back with one layout draw, the first arm alternating",
                        a.seed, a.rounds, a.max_rounds);
+    if (x.o.measure.events && t.counted)
+        cb_cmp_out_summary(out, "instructions",
+                           "instructions per op (instructions:u): in both arms for %zu cells; "
+                           "the largest change %+.2f%% (%s): reported, not gated",
+                           t.counted, 100 * (exp(t.instr_worst) - 1), t.instr_cell);
+    else if (x.o.measure.events)
+        cb_cmp_out_summary(out, "instructions", "instructions per op: unavailable: %s",
+                           t.instr_why ? t.instr_why : "no cell counted them (--events "
+                                                       "instructions counts them)");
     cb_cmp_out_summary(out, "cells",
                        "cells: %zu failed in new, %zu missing in new%s, %zu missing in base, %zu "
                        "did not run in base, %zu unsupported in both, %zu did different work",

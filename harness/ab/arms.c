@@ -25,7 +25,7 @@ const cb_ab_defaults cb_ab_default = {.rounds = 10, .max_rounds = 20, .threshold
  * output, invocations, the counting pass) are ab's business or meaningless here. */
 static const char *const run_passed[] = {"--impl",    "--workload", "--param", "--reps",
                                          "--warmup",  "--min-rep-ms", "--quick", "--pin",
-                                         "--timeout", "--variant",  NULL};
+                                         "--timeout", "--variant",  "--events", NULL};
 static const char *const run_flags[] = {"--quick", NULL}; /* the ones without a value */
 
 
@@ -46,7 +46,7 @@ static int usage_unknown(const char *arg)
                           "PERCENT, --budget PERCENT, --seed N, --allow-missing, --format "
                           "text|md|json, --only-changed, -o FILE, --force, --dry-run, and run's "
                           "--impl, --workload, --param, --reps, --warmup, --min-rep-ms, --quick, "
-                          "--pin, --timeout, --variant)",
+                          "--pin, --timeout, --variant, --events)",
                           cb_quote(arg));
 }
 
