@@ -155,6 +155,9 @@ static json_t *record(const char *status, const char *error)
 json_t *cb_request_run(const char *binary, const json_t *req)
 {
     char why[1024];
+    if (!binary)
+        return record("failed", "no binary to run the cell in (/proc/self/exe unreadable, or no "
+                                "counting build named)");
     json_t *t = json_object_get(req, "timeout_s"), *pin = json_object_get(req, "pin_cpu");
     double timeout_s = json_is_number(t) && json_number_value(t) > 0 ? json_number_value(t)
                                                                       : cb_run_default.timeout_s;

@@ -55,7 +55,7 @@ json_t *cb_request_build(const cb_run_opts *o, const cb_plan_cell *pc, unsigned 
  * pass for it. */
 const char *cb_request_binary(const cb_plan_cell *pc, cb_request_mode mode);
 
-/* Runs req in `binary` (a corobench build's path): a child through the process API
+/* Runs req in `binary` (a corobench build's path; NULL: a failed record): a child through the process API
  * (common/proc.h: its own process group, dying with this process, pinned to req's pin_cpu,
  * killed after req's timeout_s with a backstop timer of its own), which execs
  * `binary cell --request -` with req on its stdin and, in mode time, the layout's environment
