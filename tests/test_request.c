@@ -6,6 +6,7 @@
 
 #include "harness/run/request.h"
 #include "impls/impls.h"
+#include "impls/root.h"
 #include "test.h"
 
 static json_t *load(const char *path)
@@ -198,4 +199,63 @@ CB_TEST_T(request_bad_fields, 60)
         free(c.out);
         free(c.err);
     }
+}
+
+/* `corobench cell --request` on a results cell's request, which it writes to a file: the
+ * result, parsed. */
+static json_t *rerun(json_t *cell)
+{
+    char req[256], path[4096], *o, *e;
+    cb_test_tmp_path(req, sizeof req, "rerun-cell.json");
+    CB_CHECK_EQ_INT(json_dump_file(json_object_get(cell, "request"), req, JSON_COMPACT), 0);
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *argv[] = {path, "cell", "--request", req, NULL};
+    int st = cb_test_spawn(argv, &o, &e);
+    if (st != 0)
+        CB_FAIL("cell --request %s: exit %d: %s", req, st, e);
+    json_t *res = parse(o);
+    free(o);
+    free(e);
+    unlink(req);
+    return res;
+}
+
+/* A plugin's cell (--impl-lib) and a user's program's (--external) rerun from their requests in
+ * a process given no option: it loads the shared object and registers the command the request
+ * names, and does the run's work. A request whose impl_lib does not register its impl, or whose
+ * external command would take a built-in's name, is refused. */
+CB_TEST_T(request_plugin_and_external_rerun, 120)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0)
+        CB_SKIP("python3 is not installed (the example runtime is a Python script)");
+    char out[256], lib[4096], ext[4200];
+    cb_test_tmp_path(out, sizeof out, "plugin-external.json");
+    snprintf(lib, sizeof lib, "%s/bin/examples/libcb_ucontext.so", cb_test_root());
+    snprintf(ext, sizeof ext, "pygen=python3 %s/examples/external/recursive.py", cb_root_dir());
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", lib, "--external", ext, "--impl",
+                                      "uctx-plugin,pygen", "--workload", "recursive", "--param",
+                                      "height=6", "--reps", "1", "--warmup", "0", "--min-rep-ms",
+                                      "0.2", "--invocations", "1", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell;
+    size_t i;
+    CB_CHECK_EQ_INT(json_array_size(json_object_get(doc, "cells")), 2);
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        json_t *rq = json_object_get(cell, "request");
+        CB_CHECK(json_is_string(json_object_get(rq, i ? "external" : "impl_lib")));
+        json_t *res = rerun(cell);
+        same_work(res, cell);
+        json_decref(res);
+    }
+    json_t *r = json_deep_copy(json_object_get(json_array_get(json_object_get(doc, "cells"), 0),
+                                               "request"));
+    json_object_set_new(r, "impl", json_string("sm"));
+    refused(r, NULL, "field 'impl' is \"sm\" (valid: the implementation impl_lib '");
+    r = json_deep_copy(json_object_get(json_array_get(json_object_get(doc, "cells"), 1),
+                                       "request"));
+    json_object_set_new(r, "impl", json_string("sm"));
+    refused(r, NULL, "invalid request: field 'external': ");
+    json_decref(doc);
+    unlink(out);
 }
