@@ -8,9 +8,13 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/common/untrusted.h"
+#include "harness/measure/external.h"
+#include "impls/impls.h"
+#include "impls/languages.h"
 #include "test.h"
 
 /* A private directory for this test process. */
@@ -409,5 +413,113 @@ CB_TEST_T(external_other_work_fails_the_cell, 180)
             CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")), cases[i].says);
         json_decref(doc);
     }
+    tdir_cleanup();
+}
+
+/* ---- MEDIUM: the processes an external runtime starts ------------------------------------ */
+
+/* How many live processes have marker in their command line (a test's own argument). */
+static int alive_with(const char *marker)
+{
+    char cmd[300], *out, *err;
+    /* "[s]leep ..." matches the process, not this shell's own command line */
+    snprintf(cmd, sizeof cmd, "pgrep -f -- '[%c]%s' | wc -l", marker[0], marker + 1);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    int n = atoi(out);
+    free(out);
+    free(err);
+    return n;
+}
+
+/* MEDIUM 1: a program that replies and leaves a child holding its stdout was recorded
+ * `timeout` (the reply was read only at the pipe's end). Now the reply is read when the
+ * program exits, and the child left in the cell's group is ended with it. */
+CB_TEST_T(external_reply_read_at_exit_child_ended, 120)
+{
+    char marker[64], script[4400], root[4096];
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    snprintf(marker, sizeof marker, "sleep 7%05d", (int)(getpid() % 100000));
+    snprintf(script, sizeof script,
+             "#!/bin/sh\npython3 %s/examples/external/recursive.py \"$@\"\n(%s) &\n", root,
+             marker);
+    double t0 = (double)time(NULL);
+    json_t *cell = external_cell(script);
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
+    json_decref(cell);
+    CB_CHECK((double)time(NULL) - t0 < 20);
+    CB_CHECK_EQ_INT(alive_with(marker), 0);
+    tdir_cleanup();
+}
+
+/* MEDIUM 2: past check-external's limit only /bin/sh was killed, and the program was left
+ * running. The program now runs in a group of its own there, which the limit ends whole. */
+CB_TEST_T(external_timeout_ends_the_program, 60)
+{
+    char marker[64], cmd[200];
+    snprintf(marker, sizeof marker, "sleep 8%05d", (int)(getpid() % 100000));
+    snprintf(cmd, sizeof cmd, "%s; true", marker);
+    CB_CHECK_EQ_INT(cb_lang_add_user("hung", cmd), 0);
+    const cb_workload *wl = cb_workload_find("recursive");
+    cb_params p;
+    cb_test_params(wl, cb_impl_find("sm"), NULL, &p);
+    cb_ext_request rq = {.workload = "recursive", .params = &p, .reps = 1, .batch = 1,
+                         .min_rep_ms = 1, .max_batch = 1};
+    cb_ext_reply rp;
+    char why[512];
+    CB_CHECK_EQ_INT(cb_ext_run("hung", &rq, 1, &rp, why, sizeof why), -1);
+    CB_CHECK_CONTAINS(why, "hung: no reply within 1 s");
+    usleep(200000);
+    CB_CHECK_EQ_INT(alive_with(marker), 0);
+}
+
+/* MEDIUM 3: a reply's size was unbounded (`yes` took check-external to 887 MB). Past 16 MiB
+ * the program is ended and the cell failed with the size. */
+CB_TEST_T(external_reply_bounded, 120)
+{
+    json_t *cell = external_cell("#!/bin/sh\nexec yes\n");
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "failed");
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(cell, "error")),
+                      "x: the program wrote more than 16 MiB on its stdout, ended");
+    json_decref(cell);
+    tdir_cleanup();
+}
+
+/* Every sample of every cell (and of each invocation) of the file in set to v. */
+static void samples_set(const char *in, const char *out, double v)
+{
+    json_error_t e;
+    json_t *doc = json_load_file(in, 0, &e), *c, *inv;
+    CB_CHECK(doc != NULL);
+    size_t i, k;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+    {
+        json_t *s = json_object_get(c, "samples_ns_per_op");
+        for (k = 0; k < json_array_size(s); k++)
+            json_array_set_new(s, k, json_real(v));
+        json_array_foreach(json_object_get(c, "invocations"), k, inv)
+        {
+            json_t *is = json_object_get(inv, "samples_ns_per_op");
+            for (size_t j = 0; j < json_array_size(is); j++)
+                json_array_set_new(is, j, json_real(v));
+        }
+    }
+    CB_CHECK_EQ_INT(json_dump_file(doc, out, 0), 0);
+    json_decref(doc);
+}
+
+/* MEDIUM 5: all-zero samples passed the gate untimed: compare timed 0 cells and exited 0. */
+CB_TEST(compare_zero_samples_not_a_pass)
+{
+    char good[300], zero[300];
+    snprintf(good, sizeof good, "%s/good.json", tdir());
+    snprintf(zero, sizeof zero, "%s/zero.json", tdir());
+    rsb_results(good);
+    samples_set(good, zero, 0);
+    cb_test_cli r = cb_test_corobench("compare", good, zero, NULL);
+    CB_CHECK_EQ_INT(r.status, 1);
+    CB_CHECK_CONTAINS(r.out, "cannot be timed");
+    free(r.out);
+    free(r.err);
     tdir_cleanup();
 }

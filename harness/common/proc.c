@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -141,7 +142,7 @@ int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *ar
     }
     close(op[1]);
     close(ep[1]);
-    *p = (cb_proc){pid, op[0], ep[0], o->own_group};
+    *p = (cb_proc){pid, op[0], ep[0], o->own_group, o->max_out};
     return 0;
 }
 
@@ -154,19 +155,33 @@ int cb_proc_exec(void *argv)
     return CB_CHILD_EXEC_FAILED;
 }
 
+/* Reads what fd holds now, without waiting for more. */
+static void drain(int fd, char **buf, size_t *len)
+{
+    char tmp[8192];
+    ssize_t k;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    while ((k = read(fd, tmp, sizeof tmp)) > 0 || (k < 0 && errno == EINTR))
+        if (k > 0)
+            append(buf, len, tmp, (size_t)k);
+}
+
 void cb_proc_wait(cb_proc *p, double timeout_s, cb_proc_result *r)
 {
     pid_t pid = p->pid;
-    int out_fd = p->out_fd, err_fd = p->err_fd;
+    int out_fd = p->out_fd, err_fd = p->err_fd, exited = 0;
     if (p->own_group)
         waited_group = pid;
     memset(r, 0, sizeof *r);
     append(&r->out, &r->out_len, "", 0);
     append(&r->err, &r->err_len, "", 0);
-    struct pollfd pf[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    /* The child's exit wakes the poll too (a pidfd; without one, a look every 100 ms): a child
+     * of its that holds the pipes open (a daemon, `sleep 100 &`) is not waited for. */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    struct pollfd pf[3] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
     double deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
     while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-        int wait_ms = -1;
+        int wait_ms = pidfd >= 0 ? -1 : 100;
         if (deadline > 0) {
             double left = deadline - now_s();
             if (left <= 0) {
@@ -175,9 +190,10 @@ void cb_proc_wait(cb_proc *p, double timeout_s, cb_proc_result *r)
                 kill(pid, SIGKILL);
                 break;
             }
-            wait_ms = (int)(left * 1000) + 1;
+            if (wait_ms < 0 || left * 1000 + 1 < wait_ms)
+                wait_ms = (int)(left * 1000) + 1;
         }
-        int n = poll(pf, 2, wait_ms);
+        int n = poll(pf, 3, wait_ms);
         if (n < 0 && errno != EINTR)
             break;
         for (int i = 0; i < 2 && n > 0; i++) {
@@ -195,11 +211,30 @@ void cb_proc_wait(cb_proc *p, double timeout_s, cb_proc_result *r)
                 pf[i].fd = -1;
             }
         }
+        if (p->max_out && (r->out_len > p->max_out || r->err_len > p->max_out)) {
+            r->too_long = 1; /* a program writing without end (`yes`): ended, not stored */
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            break;
+        }
+        if ((pidfd < 0 || pf[2].revents) && waitpid(pid, &r->wait_status, WNOHANG) == pid) {
+            /* It has exited: what its pipes hold now is all it wrote; what is left in its
+             * group (a child that kept the pipes) goes with it. */
+            exited = 1;
+            for (int i = 0; i < 2; i++)
+                if (pf[i].fd >= 0)
+                    drain(pf[i].fd, i ? &r->err : &r->out, i ? &r->err_len : &r->out_len);
+            if (p->own_group)
+                kill(-pid, SIGKILL);
+            break;
+        }
     }
     for (int i = 0; i < 2; i++)
         if (pf[i].fd >= 0)
             close(pf[i].fd);
-    while (waitpid(pid, &r->wait_status, 0) < 0 && errno == EINTR)
+    if (pidfd >= 0)
+        close(pidfd);
+    while (!exited && waitpid(pid, &r->wait_status, 0) < 0 && errno == EINTR)
         ;
     waited_group = 0;
 }

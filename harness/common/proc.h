@@ -23,12 +23,14 @@ typedef struct cb_proc_opts {
     int stdin_null; /* stdin from /dev/null */
     int die_with_parent; /* PR_SET_PDEATHSIG: killed (SIGKILL) when the parent dies */
     double backstop_s;   /* > 0: its own timer kills it (SIGALRM) after this many seconds */
+    size_t max_out;      /* > 0: more than this many bytes on stdout or stderr kills it */
 } cb_proc_opts;
 
 typedef struct cb_proc {
     pid_t pid;
     int out_fd, err_fd; /* the parent's ends of the child's stdout and stderr */
     int own_group;
+    size_t max_out;
 } cb_proc;
 
 typedef struct cb_proc_result {
@@ -36,6 +38,7 @@ typedef struct cb_proc_result {
     size_t out_len, err_len;
     int wait_status; /* as from waitpid */
     int timed_out;
+    int too_long; /* killed for writing more than max_out bytes */
 } cb_proc_result;
 
 /* What a child runs; its return value is the child's exit status (after stdio is flushed). */
@@ -47,8 +50,10 @@ int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *ar
 /* A body that execs argv (a NULL-terminated char *[], argv[0] a path); returns
  * CB_CHILD_EXEC_FAILED, with the reason on stderr, only when the exec failed. */
 int cb_proc_exec(void *argv);
-/* Reads the child's two pipes to EOF, then reaps it. timeout_s <= 0: no timeout; on expiry its
- * process group and the child are killed (timed_out set). */
+/* Reads the child's two pipes until they end or the child exits (then what they hold, and no
+ * more: a child of its that keeps them open is not waited for, and is killed with its group
+ * when it has one), then reaps it. timeout_s <= 0: no timeout; on expiry its process group and
+ * the child are killed (timed_out set); likewise past max_out bytes (too_long set). */
 void cb_proc_wait(cb_proc *p, double timeout_s, cb_proc_result *r);
 void cb_proc_result_free(cb_proc_result *r);
 /* After this, SIGINT, SIGTERM and SIGHUP kill the group of the child being waited for (one that

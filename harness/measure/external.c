@@ -169,10 +169,15 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     argv[n++] = text; /* the request is small: one argument */
     argv[n] = NULL;
     raise_nofile();
-    /* In the cell's process group (a timeout kills both), on the cell's CPU (inherited), and
-     * dying with the cell's process: that one dies with the run (PR_SET_PDEATHSIG), and its
-     * program must not outlive it, spinning or holding memory. */
-    cb_proc_opts po = {.own_group = 0, .pin_cpu = -1, .stdin_null = 1, .die_with_parent = 1};
+    /* In a run, in the cell's process group (a timeout kills both, and the run ends the group
+     * when the cell's process exits); under check-external's timeout, in a group of its own
+     * that the timeout, or the program's exit, ends whole (a hung program was left running
+     * when only its /bin/sh was killed). On the cell's CPU (inherited), and dying with the
+     * cell's process: that one dies with the run (PR_SET_PDEATHSIG), and its program must not
+     * outlive it, spinning or holding memory. Its output is bounded (a program running `yes`
+     * took 887 MB). */
+    cb_proc_opts po = {.own_group = timeout_s > 0, .pin_cpu = -1, .stdin_null = 1,
+                       .die_with_parent = 1, .max_out = CB_EXT_REPLY_MAX};
     cb_proc p;
     cb_proc_result r;
     int rc = -1;
@@ -184,7 +189,11 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     cb_proc_wait(&p, timeout_s, &r);
     json_error_t je;
     json_t *doc = NULL;
-    if (r.timed_out) {
+    if (r.too_long) {
+        snprintf(err, errlen, "%s: the program wrote more than %d MiB on its %s, ended (valid: "
+                 "one JSON reply)", name, CB_EXT_REPLY_MAX >> 20,
+                 r.out_len > CB_EXT_REPLY_MAX ? "stdout" : "stderr");
+    } else if (r.timed_out) {
         snprintf(err, errlen, "%s: no reply within %g s", name, timeout_s);
     } else if (!r.out[0] && cb_proc_exit_code(r.wait_status) == 0) {
         snprintf(err, errlen, "%s: the program exited with status 0 without sending its reply",

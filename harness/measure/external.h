@@ -14,6 +14,9 @@
 #include "workloads/run_once.h"
 
 #define CB_EXT_PROTOCOL "corobench-external/1"
+/* The most a runtime's program may write on stdout or on stderr (a reply of --reps 100000
+ * samples is about 2 MB). */
+#define CB_EXT_REPLY_MAX (16 << 20)
 
 /* What the harness asks for. batch 0 means "auto": the runtime chooses it as the C cells do. */
 typedef struct cb_ext_request {

@@ -401,6 +401,13 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
 
 const double cb_compare_default_threshold = 5;
 
+/* Whether the cell carries timing (samples, or invocations with theirs): not a document of
+ * deterministic fields only. */
+static int has_samples(json_t *c)
+{
+    return json_object_get(c, "samples_ns_per_op") || json_object_get(c, "invocations");
+}
+
 int cb_cmd_compare(int argc, char **argv)
 {
     cmp_opts o = {.threshold = cb_compare_default_threshold, .time = 1, .deterministic = 1};
@@ -470,9 +477,17 @@ int cb_cmd_compare(int argc, char **argv)
             continue;
         timed x = {.key = key};
         /* a document with deterministic fields only (the CI baseline) has no samples */
-        if (cb_cell_estimate(bc, &x.base) == 0 && cb_cell_estimate(nc, &x.new) == 0 &&
-            cb_cell_ratio(nc, bc, &x.ratio) == 0)
+        int eb = cb_cell_estimate(bc, &x.base), en = cb_cell_estimate(nc, &x.new);
+        if (eb == 0 && en == 0 && cb_cell_ratio(nc, bc, &x.ratio) == 0) {
             tm[n++] = x;
+        } else if ((eb && has_samples(bc)) || (en && has_samples(nc))) {
+            /* samples that are all 0 (or missing in one invocation) time nothing: an
+             * untimed cell is not a pass */
+            cb_cmp_out_problem(o.out, "ERROR", key, "cannot be timed: its samples in %s have "
+                               "no positive value in some invocation", eb && has_samples(bc)
+                                                                            ? "base" : "new");
+            t.failed++;
+        }
     }
     json_object_foreach(nidx, key, nc)
     {
