@@ -231,6 +231,8 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
     const char *bad = !ok                 ? "is not 1 to 32 of a-z, 0-9, '_', '-' starting with a "
                                             "letter"
                       : cb_impl_find(name) ? "is an implementation's already"
+                      : !strcmp(name, "all") ? "is 'all', which --impl reads as every "
+                                               "implementation"
                       : !*command          ? "has an empty command"
                                            : NULL;
     if (bad) {

@@ -85,6 +85,8 @@ static int load_one(const char *path, char *err, size_t len)
         bad = "its name is not 1 to 32 of a-z, 0-9, '_', '-' starting with a letter";
     else if (cb_impl_find(pl->name))
         bad = "its name is an implementation's already (a built-in or a plugin loaded before)";
+    else if (!strcmp(pl->name, "all"))
+        bad = "its name is 'all', which --impl reads as every implementation";
     else if (!pl->family || strcmp(pl->family, "stackful"))
         bad = "its family is not \"stackful\" (corobench's bodies for a plugin are its "
               "stackful ones)";

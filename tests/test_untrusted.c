@@ -523,3 +523,24 @@ CB_TEST(compare_zero_samples_not_a_pass)
     free(r.err);
     tdir_cleanup();
 }
+
+/* MEDIUM 6: --save-baseline saved a run whose cells failed ("baseline saved", exit 1); a later
+ * compare only noted "did not run in base" and passed. Now the baseline is not saved. */
+CB_TEST(save_baseline_of_failed_run_refused)
+{
+    char name[64], path[200];
+    snprintf(name, sizeof name, "cbtest-failed-%ld", (long)getpid());
+    snprintf(path, sizeof path, "results/baselines/%s.json", name);
+    char out[300];
+    snprintf(out, sizeof out, "%s/f.json", tdir());
+    cb_test_cli r = cb_test_corobench("run", "--impl", "sm", "--workload", "fault", "--param", "kind=abort",
+                          "--invocations", "1", "--reps", "1", "--no-table", "--save-baseline",
+                          name, "-o", out, NULL);
+    CB_CHECK_EQ_INT(r.status, 1);
+    CB_CHECK_CONTAINS(r.err, "not saved: 1 cells failed or timed out");
+    CB_CHECK(access(path, F_OK) != 0);
+    unlink(path);
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}

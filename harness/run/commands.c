@@ -127,7 +127,14 @@ int cb_cmd_run(int argc, char **argv)
     }
     /* A baseline only of a whole run: an interrupted one would gate on what it left out. */
     int base_failed = 0;
-    if (o.save_baseline && !sig) {
+    if (o.save_baseline && !sig && bad) {
+        /* nor of one whose cells failed: a later compare only noted them "did not run in
+         * base" and passed */
+        cb_out_discard(&base_out);
+        base_failed = 1;
+        fprintf(stderr, "corobench: baseline '%s' not saved: %zu cells failed or timed out "
+                "(valid: a run whose cells all ran)\n", o.save_baseline, bad);
+    } else if (o.save_baseline && !sig) {
         if (json_dumpf(doc, cb_out_stream(&base_out), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
             abort(); /* into memory */
         base_failed = cb_out_commit(&base_out) != 0;
