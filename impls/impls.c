@@ -84,25 +84,47 @@ static const char *const cap_names[CB_CAP_COUNT] = {
 /* A stackless coroutine suspends only by returning to its driver (what its mode=symmetric
  * pingpong cells already do), and only at an await its own code spells out (blocking code must
  * be rewritten for it: its io style=explicit cells). */
-#define STACKLESS_ROOT                                                                            "a stackless coroutine always suspends by returning to its driver loop, which resumes the "     "other side: what its mode=symmetric cells already do"
-#define STACKLESS_BLOCKING                                                                        "a stackless coroutine can only suspend at an await its own code spells out, so blocking "     "code must be rewritten for it, which is what its style=explicit cells are"
+#define STACKLESS_ROOT                                                                             \
+    "a stackless coroutine always suspends by returning to its driver loop, which resumes the "    \
+    "other side: what its mode=symmetric cells already do"
+#define STACKLESS_BLOCKING                                                                         \
+    "a stackless coroutine can only suspend at an await its own code spells out, so blocking "     \
+    "code must be rewritten for it, which is what its style=explicit cells are"
 
 const char *cb_cap_name(cb_cap cap) { return cap_names[cap]; }
 
+static const char *const cap_ids[CB_CAP_COUNT] = {
+    [CB_CAP_BARE_SWITCH] = "bare-switch", [CB_CAP_PLACED_FRAMES] = "placed-frames",
+    [CB_CAP_ROOT_YIELD] = "root-yield",   [CB_CAP_BLOCKING_CODE] = "blocking-code",
+    [CB_CAP_TRANSFER] = "transfer",
+};
+
+const char *cb_cap_id(cb_cap cap) { return cap_ids[cap]; }
+
+static const char *const kind_names[CB_KIND_COUNT] = {
+    [CB_KIND_OWN] = "corobench", [CB_KIND_PEER] = "peer",         [CB_KIND_LANGUAGE] = "language",
+    [CB_KIND_PLUGIN] = "plugin", [CB_KIND_EXTERNAL] = "external",
+};
+
+const char *cb_impl_kind_name(cb_impl_kind kind) { return kind_names[kind]; }
+
 /* The languages' programs (lua, go, node) have pingpong's data-path loop only, and their
  * runtimes place their own coroutines. */
-#define LANG_LACKS                                                                             \
-    {[CB_CAP_BARE_SWITCH] = "it is written for the C families and cxx20, not in this "       \
-                            "language's program",                                             \
-     [CB_CAP_PLACED_FRAMES] = "this language's runtime places its own coroutines",           \
-     [CB_CAP_ROOT_YIELD] = "not written in the languages' programs: a Lua coroutine can only " \
-                           "yield to its resumer, so its mode=symmetric pingpong already "    \
-                           "yields to a driver; goroutines hand over through Go's scheduler; " \
-                           "node's and C#'s async methods are stackless",                    \
-     [CB_CAP_BLOCKING_CODE] = "corobench's hooks are for its C stackful families; go's runtime " \
-                              "does the same for its own blocking calls (its explicit cells), " \
-                              "node's and C#'s async methods are stackless and the Lua bodies " \
-                              "call their own socket functions"}
+#define LANG_LACKS                                                                                 \
+    {                                                                                              \
+        [CB_CAP_BARE_SWITCH] = "it is written for the C families and cxx20, not in this "          \
+                               "language's program",                                               \
+        [CB_CAP_PLACED_FRAMES] = "this language's runtime places its own coroutines",              \
+        [CB_CAP_ROOT_YIELD] = "not written in the languages' programs: a Lua coroutine can only "  \
+                              "yield to its resumer, so its mode=symmetric pingpong already "      \
+                              "yields to a driver; goroutines hand over through Go's scheduler; "  \
+                              "node's and C#'s async methods are stackless",                       \
+        [CB_CAP_BLOCKING_CODE] =                                                                   \
+            "corobench's hooks are for its C stackful families; go's runtime "                     \
+            "does the same for its own blocking calls (its explicit cells), "                      \
+            "node's and C#'s async methods are stackless and the Lua bodies "                      \
+            "call their own socket functions"                                                      \
+    }
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
 static const char *cxx20_unavailable(void)
@@ -135,71 +157,220 @@ static const char *cxx20_clang_unavailable(void)
      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}
 
 static const cb_impl builtins[] = {
-    [CB_IMPL_ASM] = {"asm", CB_STYLE_STACKFUL, NULL, &cb_backend_asm, asm_params, NULL, 0, NULL,
-                     {NULL}},
-    [CB_IMPL_ASMJMP] = {"asmjmp", CB_STYLE_STACKFUL, NULL, &cb_backend_asmjmp, asm_params, NULL, 0,
-                        NULL, {NULL}},
-    [CB_IMPL_INLINE] = {"inline", CB_STYLE_STACKFUL, NULL, &cb_backend_inline, asm_params, NULL, 0,
-                        NULL, {NULL}},
-    [CB_IMPL_UCONTEXT] = {"ucontext", CB_STYLE_STACKFUL, NULL, &cb_backend_ucontext,
-                          cb_stackful_params, NULL, 0,
-     NULL, {NULL}},
-    [CB_IMPL_FCONTEXT] = {"fcontext", CB_STYLE_STACKFUL, NULL, &cb_backend_fcontext,
-                          cb_stackful_params, NULL, 0,
-     NULL, {NULL}},
-    [CB_IMPL_COPYSTACK] = {"copystack", CB_STYLE_STACKFUL, NULL, &cb_backend_copystack,
-                           cb_stackful_params, NULL, 0,
-     NULL, {NULL}},
-    [CB_IMPL_THREAD] = {"thread", CB_STYLE_STACKFUL, NULL, &cb_backend_thread, cb_stackful_params,
-                        NULL, 0,
-     thread_check, {NULL}},
-    [CB_IMPL_SM] = {"sm", CB_STYLE_SM,
-     "stackless state machine in plain C, as compilers lower async/await: switch over resume "
-     "points, live locals in a frame struct, callee frames embedded in the caller's",
-     NULL, NULL, NULL, 0, NULL,
-     {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
-    [CB_IMPL_CLOSURE] = {"closure", CB_STYLE_CLOSURE,
-     "stackless heap closure frames, as C# Tasks and JavaScript async functions: one heap frame "
-     "per async call with a continuation, freed on completion",
-     NULL, closure_params, NULL, 0, NULL,
-     {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}},
-    [CB_IMPL_CXX20] = {"cxx20", CB_STYLE_CXX20,
-     "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await transfers "
-     "symmetrically to the child and back, frames on the runtime heap; a recursive generator "
-     "over tasks for recursive",
-     NULL, NULL, cxx20_unavailable, 0, NULL, CXX20_CAPS("cxx20")},
-    [CB_IMPL_CXX20_CLANG] = {"cxx20-clang", CB_STYLE_CXX20_CLANG,
-     "the cxx20 sources (task type and bodies) compiled by clang++ -O2 (Debian's clang 14) "
-     "instead of g++, in the same binary: what the other compiler makes of the same "
-     "coroutines, frame elision included",
-     NULL, NULL, cxx20_clang_unavailable, 0, NULL, CXX20_CAPS("cxx20-clang")},
-    [CB_IMPL_DIRECT] = {"direct", CB_STYLE_DIRECT,
-     "no coroutine at all: each workload's data path with plain calls and structs, the same "
-     "checksum and no suspension; the baseline whose ns per op every model's overhead is over",
-     NULL, NULL, NULL, 0, NULL, {NULL}},
-    [CB_IMPL_LUA] = {"lua", CB_STYLE_LUA,
-     "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each coroutine a Lua "
-     "stack of its own, resumed and yielded by the Lua VM",
-     NULL, NULL, cb_lang_lua_unavailable, 0, NULL, LANG_LACKS},
-    [CB_IMPL_GO] = {"go", CB_STYLE_GO,
-     "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by the Go "
-     "runtime; measured by its own program through docs/external.md's protocol",
-     NULL, go_params, cb_lang_go_unavailable, 1, NULL, LANG_LACKS},
-    [CB_IMPL_NODE] = {"node", CB_STYLE_NODE,
-     "JavaScript async functions, promises and async generators on Node.js (impls/node/); "
-     "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_node_unavailable, 1, NULL, LANG_LACKS},
-    [CB_IMPL_CSHARP] = {"csharp", CB_STYLE_CSHARP,
-     "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe built by "
-     "mcs): the compiler's state machines, awaits resumed by the program's own run queue; "
-     "measured by its own program through docs/external.md's protocol",
-     NULL, NULL, cb_lang_csharp_unavailable, 1, NULL, LANG_LACKS},
-    [CB_IMPL_LUAJIT] = {"luajit", CB_STYLE_LUAJIT,
-     "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s bodies "
-     "where the two languages write them alike), 64-bit values as FFI uint64_t; LuaJIT "
-     "cannot share the cell's process with Lua 5.4, so it is measured by its own program "
-     "through docs/external.md's protocol",
-     NULL, NULL, cb_lang_luajit_unavailable, 1, NULL, LANG_LACKS},
+    [CB_IMPL_ASM] =
+        {
+            .name = "asm",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_asm,
+            .params = asm_params,
+            .kind = CB_KIND_OWN,
+            .stackful_order = 1,
+            .colour = "#1f77b4",
+            .point = 7,
+        },
+    [CB_IMPL_ASMJMP] =
+        {
+            .name = "asmjmp",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_asmjmp,
+            .params = asm_params,
+            .kind = CB_KIND_OWN,
+            .stackful_order = 2,
+            .colour = "#17becf",
+            .point = 9,
+        },
+    [CB_IMPL_INLINE] =
+        {
+            .name = "inline",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_inline,
+            .params = asm_params,
+            .kind = CB_KIND_OWN,
+            .stackful_order = 3,
+            .colour = "#08306b",
+            .point = 13,
+        },
+    [CB_IMPL_UCONTEXT] =
+        {
+            .name = "ucontext",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_ucontext,
+            .params = cb_stackful_params,
+            .kind = CB_KIND_OWN,
+            .stackful_order = 5,
+            .colour = "#2ca02c",
+            .point = 5,
+        },
+    [CB_IMPL_FCONTEXT] =
+        {
+            .name = "fcontext",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_fcontext,
+            .params = cb_stackful_params,
+            .kind = CB_KIND_PEER,
+            .stackful_order = 4,
+            .colour = "#98df8a",
+            .point = 11,
+        },
+    [CB_IMPL_COPYSTACK] =
+        {
+            .name = "copystack",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_copystack,
+            .params = cb_stackful_params,
+            .kind = CB_KIND_PEER,
+            .stackful_order = 6,
+            .colour = "#6b6ecf",
+            .point = 15,
+        },
+    [CB_IMPL_THREAD] =
+        {
+            .name = "thread",
+            .style = CB_STYLE_STACKFUL,
+            .backend = &cb_backend_thread,
+            .params = cb_stackful_params,
+            .check = thread_check,
+            .kind = CB_KIND_PEER,
+            .stackful_order = 7,
+            .colour = "#7f7f7f",
+            .point = 4,
+        },
+    [CB_IMPL_SM] =
+        {
+            .name = "sm",
+            .style = CB_STYLE_SM,
+            .description = "stackless state machine in plain C, as compilers lower async/await: "
+                           "switch over resume points, live locals in a frame struct, callee "
+                           "frames embedded in the caller's",
+            .lacks =
+                {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING},
+            .kind = CB_KIND_OWN,
+            .colour = "#d62728",
+            .point = 7,
+        },
+    [CB_IMPL_CLOSURE] =
+        {
+            .name = "closure",
+            .style = CB_STYLE_CLOSURE,
+            .description =
+                "stackless heap closure frames, as C# Tasks and JavaScript async functions: one "
+                "heap frame per async call with a continuation, freed on completion",
+            .params = closure_params,
+            .lacks =
+                {[CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING},
+            .kind = CB_KIND_OWN,
+            .colour = "#ff7f0e",
+            .point = 5,
+        },
+    [CB_IMPL_CXX20] =
+        {
+            .name = "cxx20",
+            .style = CB_STYLE_CXX20,
+            .description = "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await "
+                           "transfers symmetrically to the child and back, frames on the runtime "
+                           "heap; a recursive generator over tasks for recursive",
+            .unavailable = cxx20_unavailable,
+            .lacks = CXX20_CAPS("cxx20"),
+            .kind = CB_KIND_PEER,
+            .colour = "#e377c2",
+            .point = 9,
+        },
+    [CB_IMPL_CXX20_CLANG] =
+        {
+            .name = "cxx20-clang",
+            .style = CB_STYLE_CXX20_CLANG,
+            .description = "the cxx20 sources (task type and bodies) compiled by clang++ -O2 "
+                           "(Debian's clang 14) instead of g++, in the same binary: what the other "
+                           "compiler makes of the same coroutines, frame elision included",
+            .unavailable = cxx20_clang_unavailable,
+            .lacks = CXX20_CAPS("cxx20-clang"),
+            .kind = CB_KIND_PEER,
+            .colour = "#ad494a",
+            .point = 11,
+        },
+    [CB_IMPL_DIRECT] =
+        {
+            .name = "direct",
+            .style = CB_STYLE_DIRECT,
+            .description = "no coroutine at all: each workload's data path with plain calls and "
+                           "structs, the same checksum and no suspension; the baseline whose ns "
+                           "per op every model's overhead is over",
+            .kind = CB_KIND_OWN,
+            .colour = "#000000",
+            .point = 1,
+        },
+    [CB_IMPL_LUA] =
+        {
+            .name = "lua",
+            .style = CB_STYLE_LUA,
+            .description = "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each "
+                           "coroutine a Lua stack of its own, resumed and yielded by the Lua VM",
+            .unavailable = cb_lang_lua_unavailable,
+            .lacks = LANG_LACKS,
+            .kind = CB_KIND_LANGUAGE,
+            .colour = "#8c564b",
+            .point = 6,
+        },
+    [CB_IMPL_GO] =
+        {
+            .name = "go",
+            .style = CB_STYLE_GO,
+            .description =
+                "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by "
+                "the Go runtime; measured by its own program through docs/external.md's protocol",
+            .params = go_params,
+            .unavailable = cb_lang_go_unavailable,
+            .external = 1,
+            .lacks = LANG_LACKS,
+            .kind = CB_KIND_LANGUAGE,
+            .colour = "#17606e",
+            .point = 12,
+        },
+    [CB_IMPL_NODE] =
+        {
+            .name = "node",
+            .style = CB_STYLE_NODE,
+            .description =
+                "JavaScript async functions, promises and async generators on Node.js "
+                "(impls/node/); measured by its own program through docs/external.md's protocol",
+            .unavailable = cb_lang_node_unavailable,
+            .external = 1,
+            .lacks = LANG_LACKS,
+            .kind = CB_KIND_LANGUAGE,
+            .colour = "#bcbd22",
+            .point = 10,
+        },
+    [CB_IMPL_CSHARP] =
+        {
+            .name = "csharp",
+            .style = CB_STYLE_CSHARP,
+            .description =
+                "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe "
+                "built by mcs): the compiler's state machines, awaits resumed by the program's own "
+                "run queue; measured by its own program through docs/external.md's protocol",
+            .unavailable = cb_lang_csharp_unavailable,
+            .external = 1,
+            .lacks = LANG_LACKS,
+            .kind = CB_KIND_LANGUAGE,
+            .colour = "#9467bd",
+            .point = 14,
+        },
+    [CB_IMPL_LUAJIT] =
+        {
+            .name = "luajit",
+            .style = CB_STYLE_LUAJIT,
+            .description =
+                "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s "
+                "bodies where the two languages write them alike), 64-bit values as FFI uint64_t; "
+                "LuaJIT cannot share the cell's process with Lua 5.4, so it is measured by its own "
+                "program through docs/external.md's protocol",
+            .unavailable = cb_lang_luajit_unavailable,
+            .external = 1,
+            .lacks = LANG_LACKS,
+            .kind = CB_KIND_LANGUAGE,
+            .colour = "#c49c94",
+            .point = 8,
+        },
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == CB_IMPL_BUILTINS,
                "a row of builtins[] without its cb_impl_id, or the other way round");
@@ -241,11 +412,14 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                  cb_quote(name), cb_quote(command), bad);
         return -1;
     }
-    cb_impl im = {name, CB_STYLE_EXTERNAL,
-                  "a runtime of the user's, a program of its own (--external): measured "
-                  "through docs/external.md's protocol",
-                  NULL, NULL, NULL, 1, NULL,
-                  {[CB_CAP_PLACED_FRAMES] = "an external runtime places its own coroutines"}};
+    cb_impl im = {.name = name,
+                  .style = CB_STYLE_EXTERNAL,
+                  .description = "a runtime of the user's, a program of its own (--external): "
+                                 "measured through docs/external.md's protocol",
+                  .external = 1,
+                  .lacks = {[CB_CAP_PLACED_FRAMES] = "an external runtime places its own "
+                                                     "coroutines"},
+                  .kind = CB_KIND_EXTERNAL};
     if (cb_lang_add_user(name, command) != 0 || cb_impl_add(&im) != 0) {
         snprintf(err, errlen, "invalid value '%s=%s' for --external: too many runtimes added "
                  "(valid: at most %d)", cb_quote(name), cb_quote(command), CB_LANG_MAX_USER);
@@ -286,13 +460,10 @@ const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].fam
 
 const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style].body; }
 
-/* By name, not by order: cxx20's style comes after the languages'. */
 int cb_impl_is_language(const cb_impl *impl)
 {
-    return cb_impl_plugin_path(impl) || impl->style == CB_STYLE_LUA ||
-           impl->style == CB_STYLE_GO ||
-           impl->style == CB_STYLE_NODE || impl->style == CB_STYLE_CSHARP ||
-           impl->style == CB_STYLE_LUAJIT || impl->style == CB_STYLE_EXTERNAL;
+    return impl->kind == CB_KIND_LANGUAGE || impl->kind == CB_KIND_PLUGIN ||
+           impl->kind == CB_KIND_EXTERNAL;
 }
 
 const char *cb_impl_plugin_path(const cb_impl *impl)

@@ -40,6 +40,18 @@ typedef enum cb_cap {
     CB_CAP_COUNT
 } cb_cap;
 
+/* What an implementation is to corobench (the results' impl_row.kind): one of its own runtimes,
+ * a peer it measures (a library, a compiler's coroutines), a language's own runtime, a plugin
+ * (--impl-lib), or a user's program (--external). */
+typedef enum cb_impl_kind {
+    CB_KIND_OWN,
+    CB_KIND_PEER,
+    CB_KIND_LANGUAGE,
+    CB_KIND_PLUGIN,
+    CB_KIND_EXTERNAL,
+    CB_KIND_COUNT
+} cb_impl_kind;
+
 /* What an implementation's check is told of a workload's point, by the workload. */
 typedef struct cb_impl_point {
     const char *workload; /* for messages */
@@ -61,6 +73,15 @@ typedef struct cb_impl {
     int (*check)(const cb_impl_point *pt, const cb_params *p, char *err, size_t errlen);
     /* Why it lacks a capability, NULL where it has it. */
     const char *lacks[CB_CAP_COUNT];
+    cb_impl_kind kind;
+    /* Its place in the stackful order that claims 12 and 15 take (the first implementation
+     * with the cells a claim needs), from 1: corobench's asm first, its other asm switches,
+     * then the peers; 0: not in it. */
+    int stackful_order;
+    /* Its plot colour ("#rrggbb") and gnuplot point type (harness/results/style.c); NULL: a
+     * spare one, first come first served (a plugin, a user's program). */
+    const char *colour;
+    int point;
 } cb_impl;
 
 /* The built-in implementations by their place in the table (cb_impls[CB_IMPL_ASM]): how code
@@ -111,13 +132,18 @@ const char *cb_impl_family(const cb_impl *impl);
 const char *cb_impl_style_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
-/* A language's own runtime (lua, go, node), or a plugin (--impl-lib): not code corobench
- * compiles, so the build variants and the return-stack simulator do not apply to it. */
+/* A language's own runtime (lua, go, node...), a plugin (--impl-lib) or a user's program
+ * (--external), by its row's kind: not code corobench compiles, so the build variants and the
+ * return-stack simulator do not apply to it. */
 int cb_impl_is_language(const cb_impl *impl);
 /* The shared object a plugin was loaded from (--impl-lib, impls/plugin.h); NULL for a built-in. */
 const char *cb_impl_plugin_path(const cb_impl *impl);
 /* What a capability is, for messages ("a body of only the switches"). */
 const char *cb_cap_name(cb_cap cap);
+/* A capability's name in the results ("bare-switch": impl_row.lacks). */
+const char *cb_cap_id(cb_cap cap);
+/* A kind's name in the results: "corobench", "peer", "language", "plugin", "external". */
+const char *cb_impl_kind_name(cb_impl_kind kind);
 /* A cell's configuration, from its implementation's parameters, for what its body creates (no
  * process state: the body passes it on). A stackful cell's coroutines: the backend (fpu=0 picks
  * the backend's nofpu twin), the stack bytes and mode. */

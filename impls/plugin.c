@@ -120,6 +120,7 @@ static int load_one(const char *path, char *err, size_t len)
         .description = desc,
         .backend = be,
         .params = cb_stackful_params,
+        .kind = CB_KIND_PLUGIN,
         .lacks = {[CB_CAP_TRANSFER] = NO_TRANSFER,
                   [CB_CAP_PLACED_FRAMES] = pl->owns_stacks
                                                ? "this plugin allocates its own stacks"

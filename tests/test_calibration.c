@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/common/style.h"
+#include "harness/results/style.h"
 #include "harness/measure/rsbcal.h"
 #include "impls/root.h"
 #include "test.h"

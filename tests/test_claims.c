@@ -7,6 +7,7 @@
 
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
+#include "harness/results/cell.h"
 #include "harness/report/claims.h"
 #include "harness/results/load.h"
 #include "harness/run/options.h"
@@ -173,4 +174,60 @@ CB_TEST(claims_commands_parse)
             CB_FAIL("claim %zu (%s): '%s' plans no cell", k + 1, cb_claims_id(k), cmd);
         cb_plan_free(&plan);
     }
+}
+
+/* The claims take an implementation's facts from the file (impl_row), not from the reading
+ * build's table: hooks' supported fixture with asm renamed to a name this build does not know,
+ * whose row says it is first in the stackful order, gives the same verdict (the list of
+ * stackful names in claims.c ignored it: not measured); and a language's row makes a cell's
+ * implementation a language whatever its name. */
+CB_TEST(claims_rows_from_the_file)
+{
+    const char *path = "tests/claims/hooks/supported-3pct.json";
+    json_t *doc = load_fixture(path), *cell;
+    size_t i, k = 0;
+    while (k < cb_claims_count() && strcmp(cb_claims_id(k), "hooks"))
+        k++;
+    CB_CHECK(k < cb_claims_count());
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        json_object_set_new(cell, "impl", json_string("newswitch"));
+        json_object_set_new(cell, "impl_row",
+                            json_pack("{s:s, s:i, s:[], s:{}}", "kind", "corobench",
+                                      "stackful_order", 1, "lacks", "defaults"));
+    }
+    cb_error e;
+    if (cb_results_check(doc, path, &e))
+        CB_FAIL("%s with impl_row: not a valid results document: %s", path, e.msg);
+    CB_CHECK_STREQ(cb_verdict_name(cb_claims_verdict(doc, k)), "supported");
+    /* Without a place in the stackful order, no implementation is taken. */
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+        json_object_del(json_object_get(cell, "impl_row"), "stackful_order");
+    CB_CHECK_STREQ(cb_verdict_name(cb_claims_verdict(doc, k)), "not measured");
+    json_decref(doc);
+}
+
+/* Which parameters are the implementation's, and at their defaults, is the file's
+ * (impl_row.defaults): a cell of an implementation this build does not know hides its stack at
+ * the default and shows it elsewhere; a file without impl_row falls back on this build's row. */
+CB_TEST(cell_defaults_from_the_file)
+{
+    json_t *cell = json_pack("{s:s, s:{s:i, s:i}, s:{s:s, s:[], s:{s:i}}}", "impl", "newswitch",
+                             "params", "depth", 0, "stack", 65536, "impl_row", "kind", "peer",
+                             "lacks", "defaults", "stack", 65536);
+    char text[128];
+    cb_cell_params_text(cell, 1, text, sizeof text);
+    CB_CHECK_STREQ(text, "depth=0");
+    json_object_set_new(json_object_get(cell, "params"), "stack", json_integer(8192));
+    cb_cell_params_text(cell, 1, text, sizeof text);
+    CB_CHECK_STREQ(text, "depth=0 stack=8192");
+    cb_cell_params_text(cell, 0, text, sizeof text);
+    CB_CHECK_STREQ(text, "depth=0");
+    /* today's files: asm's row in this build */
+    json_object_set_new(cell, "impl", json_string("asm"));
+    json_object_del(cell, "impl_row");
+    json_object_set_new(json_object_get(cell, "params"), "stack", json_integer(65536));
+    cb_cell_params_text(cell, 1, text, sizeof text);
+    CB_CHECK_STREQ(text, "depth=0");
+    json_decref(cell);
 }

@@ -20,7 +20,7 @@
 #include "harness/report/mdfit.h"
 #include "harness/run/commands.h"
 #include "harness/run/options.h"
-#include "harness/common/style.h"
+#include "harness/results/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
 #include "impls/closure.h"
@@ -1313,6 +1313,9 @@ static void clone_as(json_t *doc, const char *impl, const char *as)
         json_t *copy = json_deep_copy(c);
         json_object_set_new(copy, "impl", json_string(as));
         json_object_del(json_object_get(copy, "params"), "fpu");
+        /* The clone is a cell of that implementation: its row, not the original's (the
+         * reader takes kind and defaults from it; without one, from its own table). */
+        json_object_del(copy, "impl_row");
         json_array_append_new(cells, copy);
         return;
     }
@@ -2190,8 +2193,8 @@ CB_TEST_T(invocations_preempted_repetition_redone, 120)
     unlink(out);
 }
 
-/* The plots' styles (harness/common/style.c): one per implementation, a build variant with its
- * implementation's, every listed implementation its own colour, and a name the table lacks a
+/* The plots' styles (harness/results/style.c, from the rows of impls/impls.c): one per
+ * implementation, a build variant with its implementation's, every listed implementation its own colour, and a name the table lacks a
  * spare of its own, the same each time. */
 CB_TEST(report_style_one_per_impl)
 {
@@ -2215,7 +2218,8 @@ CB_TEST(report_style_one_per_impl)
         size_t lt = cb_plot_linetype(im->name);
         CB_CHECK(lt >= 1 && lt <= n);
         if (!s[lt - 1].impl || strcmp(s[lt - 1].impl, im->name))
-            CB_FAIL("implementation %s has no style of its own in harness/common/style.c",
+            CB_FAIL("implementation %s has no style of its own (its row's .colour and .point in "
+                    "impls/impls.c)",
                     im->name);
     }
     size_t a = cb_plot_linetype("plugin-a"), b = cb_plot_linetype("plugin-b");

@@ -277,7 +277,10 @@ static int export_csv(FILE *out, json_t *doc, json_t *cells, const cb_export_opt
         if (!matches(c, o))
             continue;
         json_t *row = json_object();
-        flatten(c, "", row, cols);
+        json_t *rowless = json_copy(c); /* the implementation's row is not the cell's */
+        json_object_del(rowless, "impl_row");
+        flatten(rowless, "", row, cols);
+        json_decref(rowless);
         json_array_append_new(rows, row);
     }
     int first = 1;

@@ -17,7 +17,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/untrusted.h"
 #include "html.h"
-#include "harness/common/style.h"
+#include "harness/results/style.h"
 
 /* Every string of the page goes through the HTML sink of untrusted.h. */
 static void esc(FILE *out, const char *s, size_t n) { cb_esc_html(out, s, n); }

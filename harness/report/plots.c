@@ -19,7 +19,7 @@
 #include "harness/common/proc.h"
 #include "harness/results/load.h"
 #include "plots.h"
-#include "harness/common/style.h"
+#include "harness/results/style.h"
 
 enum { PLOT_SETS = 4, PLOT_WHERE = 4, PLOT_Y = 4, PLOT_TIMEOUT_S = 60 };
 

@@ -8,8 +8,23 @@
 
 #include "impls/impls.h"
 
+/* Whether value is the default text defval of a parameter of this kind. */
+static int is_default(json_t *value, json_t *def)
+{
+    if (json_is_integer(def))
+        return json_is_integer(value) && json_integer_value(value) == json_integer_value(def);
+    return json_is_string(value) && json_is_string(def) &&
+           !strcmp(json_string_value(value), json_string_value(def));
+}
+
 int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value)
 {
+    /* The file's own row (impl_row.defaults); a file written before it: this build's table. */
+    json_t *defaults = json_object_get(json_object_get(cell, "impl_row"), "defaults");
+    if (json_is_object(defaults)) {
+        json_t *def = json_object_get(defaults, name);
+        return def ? is_default(value, def) : -1;
+    }
     const cb_impl *im = cb_impl_find(json_string_value(json_object_get(cell, "impl")) ?: "");
     for (const cb_param_def *d = im ? im->params : NULL; d && d->name; d++) {
         if (strcmp(d->name, name))

@@ -7,9 +7,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Whether parameter name of a cell is one of its implementation's (from the implementation's
- * definition table, impls/impls.c) and at its default: -1 not an implementation parameter (or an
- * implementation this build does not know), 1 at its default, 0 set to another value. */
+/* Whether parameter name of a cell is one of its implementation's (from the cell's impl_row,
+ * docs/results-schema.md; a file written before it: from this build's row of that name,
+ * impls/impls.c) and at its default: -1 not an implementation parameter (or an implementation
+ * neither knows), 1 at its default, 0 set to another value. */
 int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value);
 /* "depth=0 sites=distinct" from a cell's params; the implementation's own parameters never
  * (impl_params 0) or only where they differ from their defaults (1). */

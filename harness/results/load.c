@@ -19,6 +19,7 @@
 #include "harness/common/cli.h"
 #include "harness/common/untrusted.h"
 #include "harness/measure/rsbcal.h"
+#include "impls/impls.h"
 
 typedef struct checker {
     const char *name; /* the file, as given */
@@ -230,6 +231,51 @@ static int check_extras(checker *k, json_t *cell)
     return 0;
 }
 
+/* impl_row (docs/results-schema.md): absent in files written before it. */
+static int check_impl_row(checker *k, json_t *cell)
+{
+    json_t *row = json_object_get(cell, "impl_row"), *v;
+    if (!row)
+        return 0;
+    if (want_object(k, cell, "impl_row", "impl_row", REQUIRED) ||
+        want_string(k, row, "kind", "impl_row.kind", 0, REQUIRED) ||
+        want_integer(k, row, "stackful_order", "impl_row.stackful_order", 1, OPTIONAL) ||
+        want_string(k, row, "colour", "impl_row.colour", 0, OPTIONAL) ||
+        want_integer(k, row, "point", "impl_row.point", 0, OPTIONAL) ||
+        want_object(k, row, "defaults", "impl_row.defaults", REQUIRED))
+        return -1;
+    const char *colour = json_string_value(json_object_get(row, "colour"));
+    if (colour && (strlen(colour) != 7 || colour[0] != '#' ||
+                   strspn(colour + 1, "0123456789abcdefABCDEF") != 6))
+        return bad(k, "impl_row.colour", "is '%s' (valid: #rrggbb)", cb_quote(colour));
+    const char *kind = json_string_value(json_object_get(row, "kind"));
+    int known = 0;
+    for (int i = 0; i < CB_KIND_COUNT; i++)
+        known |= !strcmp(kind, cb_impl_kind_name((cb_impl_kind)i));
+    if (!known)
+        return bad(k, "impl_row.kind",
+                   "is '%s' (valid: corobench, peer, language, plugin, external)", cb_quote(kind));
+    json_t *lacks = json_object_get(row, "lacks");
+    size_t i;
+    if (!json_is_array(lacks))
+        return bad(k, "impl_row.lacks", "is %s (valid: an array of names)", json_kind(lacks));
+    json_array_foreach(lacks, i, v) if (!json_is_string(v) ||
+                                        !cb_plain_name(json_string_value(v), 0)) return bad(
+        k, "impl_row.lacks", "has %s (valid: capability names, %s)", json_kind(v),
+        CB_PLAIN_NAME_VALID);
+    const char *name;
+    json_object_foreach(json_object_get(row, "defaults"), name, v)
+    {
+        if (!cb_plain_name(name, 0) ||
+            !(json_is_integer(v) ||
+              (json_is_string(v) && cb_plain_name(json_string_value(v), 0))))
+            return bad(k, "impl_row.defaults",
+                       "has '%s' (valid: plain names, each an integer or a plain string: %s)",
+                       cb_quote(name), CB_PLAIN_NAME_VALID);
+    }
+    return 0;
+}
+
 static int check_cell(checker *k, json_t *cell)
 {
     if (!json_is_object(cell))
@@ -240,7 +286,7 @@ static int check_cell(checker *k, json_t *cell)
         want_string(k, cell, "variant", "variant", 0, REQUIRED) ||
         want_string(k, cell, "unit", "unit", 0, OPTIONAL) ||
         want_object(k, cell, "params", "params", REQUIRED) ||
-        want_string(k, cell, "status", "status", 0, REQUIRED))
+        want_string(k, cell, "status", "status", 0, REQUIRED) || check_impl_row(k, cell))
         return -1;
     /* Names and parameters are identifiers every reader writes as they are (a table's column,
      * a plot's key, a CSV's row): plain, or the file is refused (docs/bad-input.md). */

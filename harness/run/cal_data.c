@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "calibrate.h"
-#include "harness/common/style.h"
+#include "harness/results/style.h"
 
 /* gnuplot data: one block per (impl, sites): depth, the measured plain time, the plain time
  * predicted from each twin (NaN where it has none), and the block's style from the one scheme

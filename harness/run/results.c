@@ -67,13 +67,38 @@ json_t *cb_run_results_new(const cb_run_opts *o)
     return cb_results_new(run, unavailable, o->pin_cpu);
 }
 
+/* The implementation's row as this build has it (docs/results-schema.md, impl_row): the facts a
+ * reader takes from the file rather than from its own table, which may be another build's. */
+static json_t *impl_row(const cb_impl *im)
+{
+    json_t *lacks = json_array(), *defaults = json_object();
+    for (int c = 0; c < CB_CAP_COUNT; c++)
+        if (im->lacks[c])
+            json_array_append_new(lacks, json_string(cb_cap_id((cb_cap)c)));
+    for (const cb_param_def *d = im->params; d && d->name; d++)
+        json_object_set_new(defaults, d->name,
+                            d->kind == CB_PARAM_INT
+                                ? json_integer((json_int_t)strtoll(d->defval, NULL, 10))
+                                : json_string(d->defval));
+    json_t *row = json_pack("{s:s, s:o, s:o}", "kind", cb_impl_kind_name(im->kind), "lacks",
+                            lacks, "defaults", defaults);
+    if (im->stackful_order)
+        json_object_set_new(row, "stackful_order", json_integer(im->stackful_order));
+    if (im->colour) {
+        json_object_set_new(row, "colour", json_string(im->colour));
+        json_object_set_new(row, "point", json_integer(im->point));
+    }
+    return row;
+}
+
 json_t *cb_cell_header(const cb_plan_cell *pc)
 {
     const cb_cell *c = &pc->cell;
     json_t *params = cb_params_json(&c->params);
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
-                     cb_impl_family(c->impl), "workload", c->wl->name, "params", params, "variant",
-                     pc->variant, "unit", cb_wl_unit(c->wl, &c->params));
+    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:s, s:s}", "impl", c->impl->name, "family",
+                     cb_impl_family(c->impl), "impl_row", impl_row(c->impl), "workload",
+                     c->wl->name, "params", params, "variant", pc->variant, "unit",
+                     cb_wl_unit(c->wl, &c->params));
 }
 
 void cb_results_interrupted(json_t *doc, const cb_plan *plan, size_t done)

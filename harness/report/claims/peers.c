@@ -13,15 +13,11 @@
 #include "harness/results/fields.h"
 #include "query.h"
 
-static int own_impl(const char *impl)
+/* One of corobench's own runtimes, by its row's kind. */
+static int own_impl(json_t *cell)
 {
-    const char *const own[] = {cb_impl_name(CB_IMPL_ASM),    cb_impl_name(CB_IMPL_ASMJMP),
-                               cb_impl_name(CB_IMPL_INLINE), cb_impl_name(CB_IMPL_UCONTEXT),
-                               cb_impl_name(CB_IMPL_SM),     cb_impl_name(CB_IMPL_CLOSURE)};
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-        if (!strcmp(own[i], impl))
-            return 1;
-    return 0;
+    const char *k = cq_kind(cell);
+    return k && !strcmp(k, cb_impl_kind_name(CB_KIND_OWN));
 }
 
 static void eval(const ctx *c, claim *o)
@@ -40,7 +36,7 @@ static void eval(const ctx *c, claim *o)
         json_t *g = json_object_get(groups, key);
         if (!g)
             json_object_set_new(groups, key, g = json_pack("[[n, n], []]"));
-        if (own_impl(cb_str(cell, "impl"))) {
+        if (own_impl(cell)) {
             json_t *own = json_array_get(g, 0), *best = json_array_get(own, (size_t)k);
             if (json_is_null(best) || cq_median(cell) < cq_median(best))
                 json_array_set(own, (size_t)k, cell);

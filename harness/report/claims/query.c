@@ -281,10 +281,31 @@ int cq_untimed(claim *o, json_t *const *cells, size_t n)
 }
 double cq_shown(double x) { return fabs(x) < 0.005 ? 0 : x; }
 
+/* This build's row of the cell's implementation, for a file written before impl_row. */
+static const cb_impl *derived_row(json_t *cell)
+{
+    return json_object_get(cell, "impl_row") ? NULL : cb_impl_find(cb_str(cell, "impl") ?: "");
+}
+
+const char *cq_kind(json_t *cell)
+{
+    const cb_impl *im = derived_row(cell);
+    return im ? cb_impl_kind_name(im->kind) : cb_str(json_object_get(cell, "impl_row"), "kind");
+}
+
 int cq_language(json_t *cell)
 {
-    const cb_impl *im = cb_impl_find(cb_str(cell, "impl"));
-    return im && cb_impl_is_language(im);
+    const char *k = cq_kind(cell);
+    return k && (!strcmp(k, cb_impl_kind_name(CB_KIND_LANGUAGE)) ||
+                 !strcmp(k, cb_impl_kind_name(CB_KIND_PLUGIN)) ||
+                 !strcmp(k, cb_impl_kind_name(CB_KIND_EXTERNAL)));
+}
+
+int cq_stackful_order(json_t *cell)
+{
+    const cb_impl *im = derived_row(cell);
+    json_t *o = json_object_get(json_object_get(cell, "impl_row"), "stackful_order");
+    return im ? im->stackful_order : json_is_integer(o) ? (int)json_integer_value(o) : 0;
 }
 
 /* The fastest (lowest median) ok plain cell of family fam at a point of wl, any implementation
@@ -401,25 +422,45 @@ int cq_at_defaults(json_t *cell)
                         v) if (cb_impl_param_at_default(cell, k, v) == 0) return 0;
     return 1;
 }
-/* The stackful implementations, corobench's asm first, then its other two asm switches (asmjmp
- * and inline, the switch inlined at the call site), then the peers. */
-static const cb_impl_id stackful_order[] = {CB_IMPL_ASM,      CB_IMPL_ASMJMP,   CB_IMPL_INLINE,
-                                            CB_IMPL_FCONTEXT, CB_IMPL_UCONTEXT, CB_IMPL_COPYSTACK,
-                                            CB_IMPL_THREAD};
+typedef struct ranked {
+    int order;
+    const char *impl;
+} ranked;
+
+static int by_order(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->order != y->order ? (x->order > y->order) - (x->order < y->order)
+                                : strcmp(x->impl, y->impl);
+}
 
 int cq_pair_point(const ctx *c, const char *wl, const char *a, const char *b, const char *x,
                   const char **impl, long *at)
 {
-    for (size_t i = 0; i < sizeof stackful_order / sizeof stackful_order[0]; i++) {
+    /* The stackful implementations of the cells, by their rows' stackful_order. */
+    ranked r[CB_IMPLS_MAX];
+    size_t n = 0, i;
+    json_t *cell;
+    json_array_foreach(c->cells, i, cell)
+    {
+        int order = cq_stackful_order(cell);
+        const char *name = cb_str(cell, "impl");
+        int seen = !order || !name;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = !strcmp(r[k].impl, name);
+        if (!seen && n < CB_IMPLS_MAX)
+            r[n++] = (ranked){order, name};
+    }
+    qsort(r, n, sizeof *r, by_order);
+    for (size_t k = 0; k < n; k++) {
         long va[MAXPTS], vb[MAXPTS];
-        const char *name = cb_impl_name(stackful_order[i]);
-        size_t na = cq_values(c, wl, name, "plain", a, x, va);
-        size_t nb = cq_values(c, wl, name, "plain", b, x, vb);
-        for (size_t k = na; k-- > 0;)
+        size_t na = cq_values(c, wl, r[k].impl, "plain", a, x, va);
+        size_t nb = cq_values(c, wl, r[k].impl, "plain", b, x, vb);
+        for (size_t p = na; p-- > 0;)
             for (size_t q = 0; q < nb; q++)
-                if (va[k] == vb[q]) {
-                    *impl = name;
-                    *at = va[k];
+                if (va[p] == vb[q]) {
+                    *impl = r[k].impl;
+                    *at = va[p];
                     return 1;
                 }
     }

@@ -118,9 +118,14 @@ size_t cq_common(const ctx *c, const char *wl, const char *const *impls,
 /* The fastest (lowest median) ok plain cell of family fam at a point of wl, any implementation
  * (c_only: one the file calls a C implementation, no language's runtime); NULL when none. */
 json_t *cq_fastest_of(const ctx *c, const char *wl, const char *fam, const char *match, int c_only);
-/* Whether the cell's implementation is a language's own runtime (or a plugin, or a user's
- * program), not one corobench compiles: from the file. */
+/* The facts of the cell's implementation's row, from the file (impl_row); for a file written
+ * before it, this build's row of that name. Its kind ("corobench", "peer", "language",
+ * "plugin", "external"; NULL: unknown); whether it is a language's own runtime, a plugin or a
+ * user's program (not code corobench compiles); its place in the stackful order claims 12 and
+ * 15 take (0: none). */
+const char *cq_kind(json_t *cell);
 int cq_language(json_t *cell);
+int cq_stackful_order(json_t *cell);
 /* The point of a cell: "workload | params" without the implementation's own parameters. */
 void cq_point_key(json_t *cell, char *buf, size_t len);
 /* 0 stackful, 1 stackless, -1 any other family. */
@@ -130,9 +135,9 @@ int cq_at_defaults(json_t *cell);
 /* The ok plain cell of impl in file f at cell's point, its own parameters at their defaults;
  * NULL when none. */
 json_t *cq_same_point(const ctx *c, json_t *cell, const char *impl, long f);
-/* The stackful implementations in their order for claims 12 and 15: the first with ok plain
- * cells at both parameter sets a and b of workload wl sharing a value of x gives *impl and the
- * largest such value *at. */
+/* The stackful implementations of the cells in their rows' order (cq_stackful_order), for
+ * claims 12 and 15: the first with ok plain cells at both parameter sets a and b of workload wl
+ * sharing a value of x gives *impl and the largest such value *at. */
 int cq_pair_point(const ctx *c, const char *wl, const char *a, const char *b, const char *x,
                   const char **impl, long *at);
 /* The same work: equal checksums and suspensions. */

@@ -1,5 +1,6 @@
 /* One colour and one point type per implementation, for every plot (plots/common.gp gets them
- * from plots.c) and the HTML report's tables: the one place they are defined. */
+ * from plots.c), the HTML report's tables and calibrate --data: read from the implementation
+ * table's rows (impls/impls.c), where they are defined. */
 #ifndef CB_PLOT_STYLE_H
 #define CB_PLOT_STYLE_H
 
