@@ -160,7 +160,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_ASM] =
         {
             .name = "asm",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_asm,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -171,7 +171,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_ASMJMP] =
         {
             .name = "asmjmp",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_asmjmp,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -182,7 +182,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_INLINE] =
         {
             .name = "inline",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_inline,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -193,7 +193,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_UCONTEXT] =
         {
             .name = "ucontext",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_ucontext,
             .params = cb_stackful_params,
             .kind = CB_KIND_OWN,
@@ -204,7 +204,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_FCONTEXT] =
         {
             .name = "fcontext",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_fcontext,
             .params = cb_stackful_params,
             .kind = CB_KIND_PEER,
@@ -215,7 +215,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_COPYSTACK] =
         {
             .name = "copystack",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_copystack,
             .params = cb_stackful_params,
             .kind = CB_KIND_PEER,
@@ -226,7 +226,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_THREAD] =
         {
             .name = "thread",
-            .style = CB_STYLE_STACKFUL,
+            .body = CB_BODY_STACKFUL,
             .backend = &cb_backend_thread,
             .params = cb_stackful_params,
             .check = thread_check,
@@ -238,7 +238,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_SM] =
         {
             .name = "sm",
-            .style = CB_STYLE_SM,
+            .body = CB_BODY_SM,
             .description = "stackless state machine in plain C, as compilers lower async/await: "
                            "switch over resume points, live locals in a frame struct, callee "
                            "frames embedded in the caller's",
@@ -251,7 +251,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_CLOSURE] =
         {
             .name = "closure",
-            .style = CB_STYLE_CLOSURE,
+            .body = CB_BODY_CLOSURE,
             .description =
                 "stackless heap closure frames, as C# Tasks and JavaScript async functions: one "
                 "heap frame per async call with a continuation, freed on completion",
@@ -265,7 +265,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_CXX20] =
         {
             .name = "cxx20",
-            .style = CB_STYLE_CXX20,
+            .body = CB_BODY_CXX20,
             .description = "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await "
                            "transfers symmetrically to the child and back, frames on the runtime "
                            "heap; a recursive generator over tasks for recursive",
@@ -278,7 +278,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_CXX20_CLANG] =
         {
             .name = "cxx20-clang",
-            .style = CB_STYLE_CXX20_CLANG,
+            .body = CB_BODY_CXX20_CLANG,
             .description = "the cxx20 sources (task type and bodies) compiled by clang++ -O2 "
                            "(Debian's clang 14) instead of g++, in the same binary: what the other "
                            "compiler makes of the same coroutines, frame elision included",
@@ -291,7 +291,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_DIRECT] =
         {
             .name = "direct",
-            .style = CB_STYLE_DIRECT,
+            .body = CB_BODY_DIRECT,
             .description = "no coroutine at all: each workload's data path with plain calls and "
                            "structs, the same checksum and no suspension; the baseline whose ns "
                            "per op every model's overhead is over",
@@ -302,7 +302,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_LUA] =
         {
             .name = "lua",
-            .style = CB_STYLE_LUA,
+            .body = CB_BODY_LUA,
             .description = "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each "
                            "coroutine a Lua stack of its own, resumed and yielded by the Lua VM",
             .unavailable = cb_lang_lua_unavailable,
@@ -314,7 +314,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_GO] =
         {
             .name = "go",
-            .style = CB_STYLE_GO,
+            .body = CB_BODY_GO,
             .description =
                 "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by "
                 "the Go runtime; measured by its own program through docs/external.md's protocol",
@@ -329,7 +329,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_NODE] =
         {
             .name = "node",
-            .style = CB_STYLE_NODE,
+            .body = CB_BODY_NODE,
             .description =
                 "JavaScript async functions, promises and async generators on Node.js "
                 "(impls/node/); measured by its own program through docs/external.md's protocol",
@@ -343,7 +343,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_CSHARP] =
         {
             .name = "csharp",
-            .style = CB_STYLE_CSHARP,
+            .body = CB_BODY_CSHARP,
             .description =
                 "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe "
                 "built by mcs): the compiler's state machines, awaits resumed by the program's own "
@@ -358,7 +358,7 @@ static const cb_impl builtins[] = {
     [CB_IMPL_LUAJIT] =
         {
             .name = "luajit",
-            .style = CB_STYLE_LUAJIT,
+            .body = CB_BODY_LUAJIT,
             .description =
                 "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s "
                 "bodies where the two languages write them alike), 64-bit values as FFI uint64_t; "
@@ -413,7 +413,7 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
         return -1;
     }
     cb_impl im = {.name = name,
-                  .style = CB_STYLE_EXTERNAL,
+                  .body = CB_BODY_EXTERNAL,
                   .description = "a runtime of the user's, a program of its own (--external): "
                                  "measured through docs/external.md's protocol",
                   .external = 1,
@@ -438,27 +438,27 @@ const cb_impl *cb_impl_find(const char *name)
     return NULL;
 }
 
-/* Per style: the name of the workload body it runs, and its family in the results. */
+/* Per body: the name of the workload body it runs, and its family in the results. */
 static const struct {
     const char *body, *family;
-} styles[CB_STYLE_COUNT] = {
-    [CB_STYLE_STACKFUL] = {"stackful", "stackful"},
-    [CB_STYLE_SM] = {"state-machine", "stackless"},
-    [CB_STYLE_CLOSURE] = {"closure", "stackless"},
-    [CB_STYLE_DIRECT] = {"direct", "baseline"},
-    [CB_STYLE_LUA] = {"lua", "stackful"},
-    [CB_STYLE_GO] = {"go", "stackful"},
-    [CB_STYLE_NODE] = {"node", "stackless"},
-    [CB_STYLE_CXX20] = {"cxx20", "stackless"},
-    [CB_STYLE_CXX20_CLANG] = {"cxx20-clang", "stackless"},
-    [CB_STYLE_CSHARP] = {"csharp", "stackless"},
-    [CB_STYLE_LUAJIT] = {"luajit", "stackful"},
-    [CB_STYLE_EXTERNAL] = {"external", "external"},
+} bodies[CB_BODY_COUNT] = {
+    [CB_BODY_STACKFUL] = {"stackful", "stackful"},
+    [CB_BODY_SM] = {"state-machine", "stackless"},
+    [CB_BODY_CLOSURE] = {"closure", "stackless"},
+    [CB_BODY_DIRECT] = {"direct", "baseline"},
+    [CB_BODY_LUA] = {"lua", "stackful"},
+    [CB_BODY_GO] = {"go", "stackful"},
+    [CB_BODY_NODE] = {"node", "stackless"},
+    [CB_BODY_CXX20] = {"cxx20", "stackless"},
+    [CB_BODY_CXX20_CLANG] = {"cxx20-clang", "stackless"},
+    [CB_BODY_CSHARP] = {"csharp", "stackless"},
+    [CB_BODY_LUAJIT] = {"luajit", "stackful"},
+    [CB_BODY_EXTERNAL] = {"external", "external"},
 };
 
-const char *cb_impl_family(const cb_impl *impl) { return styles[impl->style].family; }
+const char *cb_impl_family(const cb_impl *impl) { return bodies[impl->body].family; }
 
-const char *cb_impl_style_name(const cb_impl *impl) { return styles[impl->style].body; }
+const char *cb_impl_body_name(const cb_impl *impl) { return bodies[impl->body].body; }
 
 int cb_impl_is_language(const cb_impl *impl)
 {

@@ -12,21 +12,21 @@
  * (impls/lua/cb_lua.c); go's, node's, csharp's and luajit's are programs of their own, measured
  * through the external protocol as a user's runtime (external) is, so no workload has a C body
  * for them. cxx20 and cxx20-clang are the C++20 bodies beside each workload's C ones. */
-typedef enum cb_style {
-    CB_STYLE_STACKFUL,
-    CB_STYLE_SM,
-    CB_STYLE_CLOSURE,
-    CB_STYLE_DIRECT, /* no coroutine: the workload's data path with plain calls, the baseline */
-    CB_STYLE_LUA,
-    CB_STYLE_GO,
-    CB_STYLE_NODE,
-    CB_STYLE_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
-    CB_STYLE_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
-    CB_STYLE_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
-    CB_STYLE_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
-    CB_STYLE_EXTERNAL, /* a user's runtime, a program of its own (--external NAME=COMMAND) */
-    CB_STYLE_COUNT
-} cb_style;
+typedef enum cb_body {
+    CB_BODY_STACKFUL,
+    CB_BODY_SM,
+    CB_BODY_CLOSURE,
+    CB_BODY_DIRECT, /* no coroutine: the workload's data path with plain calls, the baseline */
+    CB_BODY_LUA,
+    CB_BODY_GO,
+    CB_BODY_NODE,
+    CB_BODY_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
+    CB_BODY_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
+    CB_BODY_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
+    CB_BODY_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
+    CB_BODY_EXTERNAL, /* a user's runtime, a program of its own (--external NAME=COMMAND) */
+    CB_BODY_COUNT
+} cb_body;
 
 /* What a runtime may lack that a workload's parameter value needs; the workload names the values
  * (cb_workload.needs), the implementation why it lacks one (cb_impl.lacks), and the cell is then
@@ -60,7 +60,7 @@ typedef struct cb_impl_point {
 
 typedef struct cb_impl {
     const char *name;
-    cb_style style;
+    cb_body body;
     const char *description;
     const cb_co_backend *backend; /* stackful only */
     const cb_param_def *params;   /* implementation parameters, NULL-name-terminated */
@@ -129,7 +129,7 @@ const cb_impl *cb_impl_find(const char *name);
 const char *cb_impl_family(const cb_impl *impl);
 /* Which body of a workload it runs: "stackful", "state-machine", "closure", "direct", "lua",
  * "go" or "node". */
-const char *cb_impl_style_name(const cb_impl *impl);
+const char *cb_impl_body_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
 /* A language's own runtime (lua, go, node...), a plugin (--impl-lib) or a user's program

@@ -116,7 +116,7 @@ static int load_one(const char *path, char *err, size_t len)
     be->plugin_path = where;
     cb_impl im = {
         .name = pl->name,
-        .style = CB_STYLE_STACKFUL,
+        .body = CB_BODY_STACKFUL,
         .description = desc,
         .backend = be,
         .params = cb_stackful_params,

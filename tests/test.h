@@ -33,15 +33,15 @@ enum { CB_TEST_SKIP = 77 };
     static void name(void)
 #define CB_TEST(name) CB_TEST_T(name, 120)
 
-/* body(const cb_co_backend *) as one test per stackful implementation of impls/impls.c, named
- * body_<impl>: a new backend gets every such test by its row in the table. */
-#define CB_TEST_PER_BACKEND(body)                                                              \
-    static void body##_arg(const void *im) { body(cb_test_backend(im)); }                     \
-    __attribute__((constructor)) static void cb_reg_##body(void)                               \
+/* fn(const cb_co_backend *) as one test per stackful implementation of impls/impls.c, named
+ * fn_<impl>: a new backend gets every such test by its row in the table. */
+#define CB_TEST_PER_BACKEND(fn)                                                                \
+    static void fn##_arg(const void *im) { fn(cb_test_backend(im)); }                          \
+    __attribute__((constructor)) static void cb_reg_##fn(void)                                 \
     {                                                                                          \
         for (size_t i = 0; i < cb_nimpls; i++)                                                 \
-            if (cb_impls[i].style == CB_STYLE_STACKFUL)                                        \
-                cb_test_register_arg(#body "_", cb_impls[i].name, "", body##_arg,              \
+            if (cb_impls[i].body == CB_BODY_STACKFUL)                                          \
+                cb_test_register_arg(#fn "_", cb_impls[i].name, "", fn##_arg,                  \
                                      &cb_impls[i], 120);                                       \
     }
 

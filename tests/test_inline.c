@@ -368,7 +368,7 @@ CB_TEST(inline_twin_per_workload)
     CB_CHECK(im != NULL);
     for (size_t i = 0; i < cb_nworkloads; i++) {
         const cb_workload *wl = cb_workloads[i], *twin = cb_workload_inline_twin(wl);
-        const cb_family_ops *sf = &wl->family[CB_STYLE_STACKFUL];
+        const cb_family_ops *sf = &wl->family[CB_BODY_STACKFUL];
         if (!sf->setup)
             continue;
         if (!twin)
@@ -376,7 +376,7 @@ CB_TEST(inline_twin_per_workload)
                     "INLINE_WL and to workloads/workloads.c)",
                     wl->name);
         CB_CHECK(twin != wl);
-        CB_CHECK(cb_wl_family(wl, im) == &twin->family[CB_STYLE_STACKFUL]);
-        CB_CHECK(twin->family[CB_STYLE_STACKFUL].run != sf->run);
+        CB_CHECK(cb_wl_family(wl, im) == &twin->family[CB_BODY_STACKFUL]);
+        CB_CHECK(twin->family[CB_BODY_STACKFUL].run != sf->run);
     }
 }

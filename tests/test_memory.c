@@ -158,13 +158,13 @@ CB_TEST(memory_rest_point_contract)
             continue; /* go, node: another process; their memory comes from their runtime */
         /* spawn: all n alive and suspended once each; stackful ones each hold a stack, except
          * copystack's, which share one (and its copier's). */
-        int direct = im->style == CB_STYLE_DIRECT; /* no coroutine: nothing suspends */
+        int direct = im->body == CB_BODY_DIRECT; /* no coroutine: nothing suspends */
         run_with_hook("spawn", im, spawn);
         CB_CHECK_EQ_U64(hook.alive, 100);
         CB_CHECK_EQ_U64(hook.susp_at, direct ? 0 : 100);
-        if (im->style == CB_STYLE_STACKFUL)
+        if (im->body == CB_BODY_STACKFUL)
             CB_CHECK_EQ_U64(hook.stacks_at, im->backend->share_stack ? 2 : 100);
-        if (im->style == CB_STYLE_STACKFUL)
+        if (im->body == CB_BODY_STACKFUL)
             CB_CHECK(hook.heap_at >= 100 * cb_co_control_bytes(im->backend));
         else if (direct) /* the structs are in a mapped arena; the heap has the handles */
             CB_CHECK(hook.heap_at >= 100 * sizeof(void *));
@@ -176,7 +176,7 @@ CB_TEST(memory_rest_point_contract)
         CB_CHECK_EQ_U64(hook.alive, 1);
         CB_CHECK_EQ_U64(hook.susp_at, direct ? 0 : 1);
         run_with_hook("recursive", im, rec9);
-        if (im->style != CB_STYLE_STACKFUL && hook.heap_at <= h4)
+        if (im->body != CB_BODY_STACKFUL && hook.heap_at <= h4)
             CB_FAIL("%s: live heap at height 9 (%" PRIu64 ") not above height 4 (%" PRIu64 ")",
                     im->name, hook.heap_at, h4);
     }

@@ -100,13 +100,13 @@ static outcome run_point(const cb_workload *wl, const cb_impl *im, const cb_para
  * timeout (it runs natively and under ASan). */
 static int runs_here(const cb_workload *wl, const cb_impl *im)
 {
-    if (im->style == CB_STYLE_LUA && RUNNING_ON_VALGRIND)
+    if (im->body == CB_BODY_LUA && RUNNING_ON_VALGRIND)
         return 0;
     return !cb_impl_unavailable(im) && cb_wl_family(wl, im);
 }
 
 /* The direct family has no coroutine: it must do the same work with no suspension at all. */
-static int is_direct(const cb_impl *im) { return im->style == CB_STYLE_DIRECT; }
+static int is_direct(const cb_impl *im) { return im->body == CB_BODY_DIRECT; }
 
 /* A point where no family suspends (await with suspend_every=never). */
 static int never_suspends(const point *pt)
@@ -232,7 +232,7 @@ CB_TEST(workload_pingpong_asymmetric_same_work)
     size_t ran = 0;
     for (size_t i = 0; i < cb_nimpls; i++) {
         const cb_impl *im = &cb_impls[i];
-        if (im->style != CB_STYLE_STACKFUL || !runs_here(wl, im))
+        if (im->body != CB_BODY_STACKFUL || !runs_here(wl, im))
             continue;
         cb_params ps, pa;
         cb_test_params(wl, im, sym, &ps);
@@ -281,8 +281,8 @@ CB_TEST(workload_await_suspensions_and_allocations)
             if (k == 0)
                 first = o.r.checksum;
             CB_CHECK_EQ_U64(o.r.checksum, first);
-            int frames = im->style == CB_STYLE_CLOSURE || im->style == CB_STYLE_CXX20 ||
-                         im->style == CB_STYLE_CXX20_CLANG;
+            int frames = im->body == CB_BODY_CLOSURE || im->body == CB_BODY_CXX20 ||
+                         im->body == CB_BODY_CXX20_CLANG;
             /* setup's few (the instance, a control block or the task's frame) plus per call */
             if (frames ? allocs < 600 * 4 || allocs > 600 * 4 + 8 : allocs > 8)
                 CB_FAIL("%s suspend_every=%s: %" PRIu64 " heap allocations for 600 calls of "
@@ -341,7 +341,7 @@ CB_TEST(workload_io_blocking_same_work_through_the_hook)
     size_t ran = 0;
     for (size_t i = 0; i < cb_nimpls; i++) {
         const cb_impl *im = &cb_impls[i];
-        if (im->style != CB_STYLE_STACKFUL || !runs_here(wl, im))
+        if (im->body != CB_BODY_STACKFUL || !runs_here(wl, im))
             continue;
         cb_params pe, pb;
         cb_test_params(wl, im, ex, &pe);
@@ -391,11 +391,11 @@ CB_TEST(workload_missing_body_is_named)
     CB_CHECK(pp != NULL);
     cb_workload partial = *pp;
     partial.name = "partial";
-    partial.family[CB_STYLE_SM] = (cb_family_ops){NULL, NULL, NULL, NULL};
+    partial.family[CB_BODY_SM] = (cb_family_ops){NULL, NULL, NULL, NULL};
     const cb_impl *sm = cb_impl_find("sm"), *asm_ = cb_impl_find("asm");
     CB_CHECK(sm && asm_);
     CB_CHECK(cb_wl_family(&partial, sm) == NULL);
-    CB_CHECK(cb_wl_family(&partial, asm_) == &partial.family[CB_STYLE_STACKFUL]);
+    CB_CHECK(cb_wl_family(&partial, asm_) == &partial.family[CB_BODY_STACKFUL]);
     cb_params p;
     cb_test_params(&partial, sm, NULL, &p);
     char err[256] = "";
@@ -432,7 +432,7 @@ CB_TEST(workload_lua_finish_error_reported)
     if (cb_impl_unavailable(lua))
         CB_SKIP("lua: %s", cb_impl_unavailable(lua));
     cb_workload bad = *pp;
-    bad.family[CB_STYLE_LUA] =
+    bad.family[CB_BODY_LUA] =
         (cb_family_ops){lua_finish_error_setup, cb_lua_run, lua_finish_error_finish, NULL};
     cb_params p;
     cb_test_params(&bad, lua, NULL, &p);

@@ -395,12 +395,12 @@ const cb_workload cb_wl_await = {
     .alive = aw_alive,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {aw_sf_setup, aw_sf_run, aw_sf_finish},
-            [CB_STYLE_SM] = {aw_sm_setup, aw_sm_run, aw_sm_finish},
-            [CB_STYLE_CLOSURE] = {aw_cl_setup, aw_cl_run, aw_cl_finish},
-            [CB_STYLE_DIRECT] = {aw_dr_setup, aw_dr_run, aw_dr_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(await),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(await),
-            [CB_STYLE_LUA] = CB_LUA_OPS(await),
+            [CB_BODY_STACKFUL] = {aw_sf_setup, aw_sf_run, aw_sf_finish},
+            [CB_BODY_SM] = {aw_sm_setup, aw_sm_run, aw_sm_finish},
+            [CB_BODY_CLOSURE] = {aw_cl_setup, aw_cl_run, aw_cl_finish},
+            [CB_BODY_DIRECT] = {aw_dr_setup, aw_dr_run, aw_dr_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(await),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(await),
+            [CB_BODY_LUA] = CB_LUA_OPS(await),
         },
 };

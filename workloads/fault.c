@@ -293,12 +293,12 @@ const cb_workload cb_wl_fault = {
     .alive = fl_alive,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {fl_sf_setup, fl_sf_run, fl_sf_finish},
-            [CB_STYLE_SM] = {fl_sm_setup, fl_sm_run, fl_sm_finish},
-            [CB_STYLE_CLOSURE] = {fl_cl_setup, fl_cl_run, fl_cl_finish},
-            [CB_STYLE_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(fault),
-            [CB_STYLE_LUA] = CB_LUA_OPS(fault),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(fault),
+            [CB_BODY_STACKFUL] = {fl_sf_setup, fl_sf_run, fl_sf_finish},
+            [CB_BODY_SM] = {fl_sm_setup, fl_sm_run, fl_sm_finish},
+            [CB_BODY_CLOSURE] = {fl_cl_setup, fl_cl_run, fl_cl_finish},
+            [CB_BODY_DIRECT] = {fl_dr_setup, fl_dr_run, fl_dr_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(fault),
+            [CB_BODY_LUA] = CB_LUA_OPS(fault),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(fault),
         },
 };

@@ -748,16 +748,16 @@ const cb_workload cb_wl_io = {
     .needs = io_needs,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {io_sf_setup, io_run, io_finish},
-            [CB_STYLE_SM] = {io_sm_setup, io_run, io_finish},
-            [CB_STYLE_CLOSURE] = {io_cl_setup, io_run, io_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(io),
-            [CB_STYLE_LUA] = CB_LUA_OPS(io),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(io),
+            [CB_BODY_STACKFUL] = {io_sf_setup, io_run, io_finish},
+            [CB_BODY_SM] = {io_sm_setup, io_run, io_finish},
+            [CB_BODY_CLOSURE] = {io_cl_setup, io_run, io_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(io),
+            [CB_BODY_LUA] = CB_LUA_OPS(io),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(io),
             /* A plain loop over the same sockets would be the event loop without the waiting:
              * its time is the system calls', which every family pays alike, so it adds no
              * baseline that pingpong's direct cell does not already give. */
-            [CB_STYLE_DIRECT] = {.unsupported = "the work is the sockets' system calls and "
+            [CB_BODY_DIRECT] = {.unsupported = "the work is the sockets' system calls and "
                                                 "readiness waits; without a coroutine to suspend "
                                                 "there is no plain-call loop that does the same "
                                                 "work in the same order"},

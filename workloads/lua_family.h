@@ -1,7 +1,7 @@
 /* The lua family's bodies: each workload's table row names its Lua file through the lua runtime
  * (impls/lua/cb_lua.h), which gets the workload's name and rest point from here:
  *     CB_LUA_BODY(pingpong)                      at file scope, before the table
- *     [CB_STYLE_LUA] = CB_LUA_OPS(pingpong),     in the table
+ *     [CB_BODY_LUA] = CB_LUA_OPS(pingpong),     in the table
  * Without Lua in the build (CB_HAVE_LUA 0) the body is empty and the cell unsupported. */
 #ifndef CB_LUA_FAMILY_H
 #define CB_LUA_FAMILY_H

@@ -708,12 +708,12 @@ const cb_workload cb_wl_pingpong = {
     .needs = pp_needs,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},
-            [CB_STYLE_SM] = {pp_sm_setup, pp_sm_run, pp_sm_finish},
-            [CB_STYLE_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
-            [CB_STYLE_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(pingpong),
-            [CB_STYLE_LUA] = CB_LUA_OPS(pingpong),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(pingpong),
+            [CB_BODY_STACKFUL] = {pp_sf_setup, pp_sf_run, pp_sf_finish},
+            [CB_BODY_SM] = {pp_sm_setup, pp_sm_run, pp_sm_finish},
+            [CB_BODY_CLOSURE] = {pp_cl_setup, pp_cl_run, pp_cl_finish},
+            [CB_BODY_DIRECT] = {pp_dr_setup, pp_dr_run, pp_dr_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(pingpong),
+            [CB_BODY_LUA] = CB_LUA_OPS(pingpong),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(pingpong),
         },
 };

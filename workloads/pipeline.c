@@ -411,11 +411,11 @@ const cb_workload cb_wl_pipeline = {
     .needs = pl_needs,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {pl_sf_setup, pl_sf_run, pl_sf_finish},
-            [CB_STYLE_SM] = {pl_sm_setup, pl_sm_run, pl_sm_finish},
-            [CB_STYLE_CLOSURE] = {.unsupported = PL_SM_STANDS_FOR},
-            [CB_STYLE_CXX20] = {.unsupported = PL_SM_STANDS_FOR},
-            [CB_STYLE_CXX20_CLANG] = {.unsupported = PL_SM_STANDS_FOR},
-            [CB_STYLE_DIRECT] = {pl_dr_setup, pl_dr_run, pl_dr_finish},
+            [CB_BODY_STACKFUL] = {pl_sf_setup, pl_sf_run, pl_sf_finish},
+            [CB_BODY_SM] = {pl_sm_setup, pl_sm_run, pl_sm_finish},
+            [CB_BODY_CLOSURE] = {.unsupported = PL_SM_STANDS_FOR},
+            [CB_BODY_CXX20] = {.unsupported = PL_SM_STANDS_FOR},
+            [CB_BODY_CXX20_CLANG] = {.unsupported = PL_SM_STANDS_FOR},
+            [CB_BODY_DIRECT] = {pl_dr_setup, pl_dr_run, pl_dr_finish},
         },
 };

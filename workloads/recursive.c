@@ -363,12 +363,12 @@ const cb_workload cb_wl_recursive = {
     .alive = rc_alive,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {rc_sf_setup, rc_sf_run, rc_sf_finish},
-            [CB_STYLE_SM] = {rc_sm_setup, rc_sm_run, rc_sm_finish},
-            [CB_STYLE_CLOSURE] = {rc_cl_setup, rc_cl_run, rc_cl_finish},
-            [CB_STYLE_DIRECT] = {rc_dr_setup, rc_dr_run, rc_dr_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(recursive),
-            [CB_STYLE_LUA] = CB_LUA_OPS(recursive),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(recursive),
+            [CB_BODY_STACKFUL] = {rc_sf_setup, rc_sf_run, rc_sf_finish},
+            [CB_BODY_SM] = {rc_sm_setup, rc_sm_run, rc_sm_finish},
+            [CB_BODY_CLOSURE] = {rc_cl_setup, rc_cl_run, rc_cl_finish},
+            [CB_BODY_DIRECT] = {rc_dr_setup, rc_dr_run, rc_dr_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(recursive),
+            [CB_BODY_LUA] = CB_LUA_OPS(recursive),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(recursive),
         },
 };

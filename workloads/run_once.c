@@ -10,7 +10,7 @@ const cb_family_ops *cb_wl_family(const cb_workload *wl, const cb_impl *impl)
 {
     if (impl->backend && impl->backend->at_call_site && !(wl = cb_workload_inline_twin(wl)))
         return NULL;
-    const cb_family_ops *f = &wl->family[impl->style];
+    const cb_family_ops *f = &wl->family[impl->body];
     return f->setup && f->run && f->finish ? f : NULL;
 }
 
@@ -57,8 +57,8 @@ const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const 
 
 void cb_wl_no_body(const cb_workload *wl, const cb_impl *impl, char *buf, size_t len)
 {
-    const char *why = wl->family[impl->style].unsupported;
-    snprintf(buf, len, "%s has no %s body%s%s", wl->name, cb_impl_style_name(impl),
+    const char *why = wl->family[impl->body].unsupported;
+    snprintf(buf, len, "%s has no %s body%s%s", wl->name, cb_impl_body_name(impl),
              why ? ": " : "", why ? why : "");
 }
 

@@ -606,12 +606,12 @@ const cb_workload cb_wl_spawn = {
     .needs = sp_needs,
     .family =
         {
-            [CB_STYLE_STACKFUL] = {sp_sf_setup, sp_sf_run, sp_sf_finish},
-            [CB_STYLE_SM] = {sp_sm_setup, sp_sm_run, sp_sm_finish},
-            [CB_STYLE_CLOSURE] = {sp_cl_setup, sp_cl_run, sp_cl_finish},
-            [CB_STYLE_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
-            [CB_STYLE_CXX20] = CB_CXX20_OPS(spawn),
-            [CB_STYLE_LUA] = CB_LUA_OPS(spawn),
-            [CB_STYLE_CXX20_CLANG] = CB_CXX20_CLANG_OPS(spawn),
+            [CB_BODY_STACKFUL] = {sp_sf_setup, sp_sf_run, sp_sf_finish},
+            [CB_BODY_SM] = {sp_sm_setup, sp_sm_run, sp_sm_finish},
+            [CB_BODY_CLOSURE] = {sp_cl_setup, sp_cl_run, sp_cl_finish},
+            [CB_BODY_DIRECT] = {sp_dr_setup, sp_dr_run, sp_dr_finish},
+            [CB_BODY_CXX20] = CB_CXX20_OPS(spawn),
+            [CB_BODY_LUA] = CB_LUA_OPS(spawn),
+            [CB_BODY_CXX20_CLANG] = CB_CXX20_CLANG_OPS(spawn),
         },
 };

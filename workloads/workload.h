@@ -60,7 +60,7 @@ typedef struct cb_workload {
     /* 1 for the harness's self-test (workloads/fault.c): listed, run when named, never selected
      * by `all` (docs/fault.md). */
     int selftest;
-    cb_family_ops family[CB_STYLE_COUNT];
+    cb_family_ops family[CB_BODY_COUNT];
 } cb_workload;
 
 /* The rest point. A workload whose coroutines reach a state worth measuring (spawn: all n created

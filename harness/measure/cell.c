@@ -335,7 +335,7 @@ static void time_malloc_free(measure *ms)
 {
     size_t bytes = cb_cl_frame_bytes_;
     unsigned reps = ms->m->reps;
-    if (ms->c->impl->style != CB_STYLE_CLOSURE || !bytes || !reps)
+    if (ms->c->impl->body != CB_BODY_CLOSURE || !bytes || !reps)
         return;
     ms->malloc_free = cb_xcalloc(reps, sizeof *ms->malloc_free);
     ms->malloc_free_bytes = bytes;
