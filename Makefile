@@ -181,7 +181,8 @@ $(BUILDINFO_STAMP): FORCE
 $(BUILD)/harness/common/buildinfo.o: ALL_CPPFLAGS += $(BUILDINFO_DEFS) -DCB_VARIANT='"plain"'
 $(BUILD)/harness/common/buildinfo.o: $(BUILDINFO_STAMP)
 
-$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c harness/common/alloc.c) $(CORE_OBJ)
+$(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c harness/common/alloc.c \
+		harness/common/untrusted.c) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
