@@ -94,7 +94,8 @@ static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t 
              h, sizeof h);
         n += (size_t)snprintf(text + n, len - n, " ±%s", h);
     }
-    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct") && n < len)
+    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "family")), "baseline") &&
+        n < len)
         n += (size_t)snprintf(text + n, len - n, " [%s%s]", *v >= direct ? "+" : "",
                               fig(*v - direct, f));
     if (flags[0] && n < len)
@@ -434,7 +435,7 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             const char *fam = cb_str(c, "family");
             int f = !fam ? -1 : !strcmp(fam, "stackful") ? 0 : !strcmp(fam, "stackless") ? 1 : -1;
             double v = json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
-            if (!strcmp(cb_str(c, "impl"), "direct"))
+            if (!strcmp(fam ? fam : "", "baseline"))
                 direct = c;
             else if (f >= 0 &&
                      (!best[f] || v < json_number_value(json_object_get(

@@ -70,10 +70,10 @@ double cb_cell_direct_ns(json_t *cells, json_t *cell)
     json_t *c;
     json_array_foreach(cells, i, c)
     {
-        const char *im = json_string_value(json_object_get(c, "impl"));
+        const char *im = json_string_value(json_object_get(c, "family")); /* the baseline's */
         const char *st = json_string_value(json_object_get(c, "status"));
         const char *cv = json_string_value(json_object_get(c, "variant"));
-        if (!im || strcmp(im, "direct") || !st || strcmp(st, "ok") ||
+        if (!im || strcmp(im, "baseline") || !st || strcmp(st, "ok") ||
             strcmp(json_string_value(json_object_get(c, "workload")), wl) ||
             (var && cv && strcmp(var, cv)))
             continue;

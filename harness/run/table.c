@@ -36,7 +36,7 @@ static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
                  json_string_value(json_object_get(c, "unit")));
     snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
     double direct = cb_cell_direct_ns(cells, c);
-    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "impl")), "direct"))
+    if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "family")), "baseline"))
         snprintf(col[7], TBL_CELL, "%+.2f",
                  json_real_value(json_object_get(ns, "median")) - direct);
     snprintf(col[8], TBL_CELL, "%lld",
