@@ -392,6 +392,22 @@ int cb_impl_add(const cb_impl *impl)
     return 0;
 }
 
+int cb_utf8_valid(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3
+                 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+        for (size_t i = 1; i < n; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+        if (!n || (p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+            (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+            return 0;
+        p += n;
+    }
+    return 1;
+}
+
 int cb_impl_add_external(const char *name, const char *command, char *err, size_t errlen)
 {
     size_t n = strlen(name);
@@ -405,6 +421,8 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                       : !strcmp(name, "all") ? "is 'all', which --impl reads as every "
                                                "implementation"
                       : !*command          ? "has an empty command"
+                      : !cb_utf8_valid(command) ? "has a command that is not valid UTF-8, which "
+                                                  "the results record"
                                            : NULL;
     if (bad) {
         snprintf(err, errlen, "invalid value '%s=%s' for --external: the name %s (valid: "

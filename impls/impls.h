@@ -136,6 +136,10 @@ const char *cb_impl_unavailable(const cb_impl *impl);
  * (--external), by its row's kind: not code corobench compiles, so the build variants and the
  * return-stack simulator do not apply to it. */
 int cb_impl_is_language(const cb_impl *impl);
+/* Whether s is valid UTF-8, as jansson takes it: a plugin's path and a user's command are
+ * recorded in the results and carried in each cell's JSON request, which hold no other text
+ * (impls/ cannot reach harness/common/untrusted.c, whose cb_text_is_clean says the same). */
+int cb_utf8_valid(const char *s);
 /* The shared object a plugin was loaded from (--impl-lib, impls/plugin.h); NULL for a built-in. */
 const char *cb_impl_plugin_path(const cb_impl *impl);
 /* What a capability is, for messages ("a body of only the switches"). */

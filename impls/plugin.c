@@ -42,6 +42,11 @@ static int load_one(const char *path, char *err, size_t len)
                  "built against include/corobench/runtime.h)", path);
         return -1;
     }
+    if (!cb_utf8_valid(real)) {
+        snprintf(err, len, "invalid --impl-lib '%s': its path is not valid UTF-8, which the "
+                 "results record (valid: a path of UTF-8 text)", path);
+        return -1;
+    }
     /* dlopen of a FIFO waits for a writer for ever, and of a device reads it: only a regular
      * file is opened (without blocking: O_NONBLOCK, so a FIFO is seen, not waited on). */
     struct stat st;

@@ -544,3 +544,47 @@ CB_TEST(save_baseline_of_failed_run_refused)
     free(r.err);
     tdir_cleanup();
 }
+
+/* MEDIUM 11: a plugin path or description with a byte such as \xff vanished from the record
+ * (run.plugins [], run.argv without the path): json_string of invalid UTF-8 is NULL. A plugin
+ * path that is not UTF-8 is now refused (the cell's request carries it too); any other argument
+ * is recorded with the byte replaced. */
+CB_TEST(invalid_utf8_path_and_argument_kept_or_refused)
+{
+    char so[300], src[4200], out[300];
+    snprintf(src, sizeof src, "%s/bin/examples/libcb_ucontext.so", cb_test_root());
+    if (access(src, R_OK) != 0)
+        CB_SKIP("bin/examples/libcb_ucontext.so not built");
+    snprintf(so, sizeof so, "%s/p\xff.so", tdir());
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, so);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    cb_test_cli r = cb_test_corobench("list", "--impl-lib", so, NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "its path is not valid UTF-8");
+    free(r.out);
+    free(r.err);
+    r = cb_test_corobench("run", "--external", "x=true #\xff", "--impl", "x", NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "has a command that is not valid UTF-8");
+    free(r.out);
+    free(r.err);
+    snprintf(out, sizeof out, "%s/a\xff.json", tdir());
+    r = cb_test_corobench("run", "--impl", "sm", "--workload", "recursive", "--param",
+                          "height=4", "--invocations", "1", "--reps", "1", "--no-table", "-o",
+                          out, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    free(r.out);
+    free(r.err);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e);
+    CB_CHECK(doc != NULL);
+    json_t *argv = json_object_get(json_object_get(doc, "run"), "argv"), *a;
+    size_t i;
+    int found = 0;
+    json_array_foreach(argv, i, a) found |= strstr(json_string_value(a),
+                                                   "/a" CB_TEXT_REPLACEMENT ".json") != NULL;
+    CB_CHECK(found);
+    json_decref(doc);
+    tdir_cleanup();
+}

@@ -11,12 +11,26 @@
 #include "harness/results/cell.h"
 #include "harness/measure/clock.h"
 #include "harness/measure/rsbsim.h"
+#include "harness/common/untrusted.h"
+
+/* A string from outside (an argument, a plugin's path or description) as JSON: valid UTF-8
+ * (invalid bytes as U+FFFD), or json_string would be NULL and the value lost from the record. */
+static json_t *text_json(const char *s)
+{
+    size_t n = strlen(s);
+    if (cb_text_is_clean(s, n))
+        return json_string(s);
+    char *t = cb_text_clean_dup(s, n, 3 * n + 4, 0);
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
 
 json_t *cb_run_results_new(const cb_run_opts *o)
 {
     json_t *argv = json_array();
     for (int i = 0; i < o->argc; i++)
-        json_array_append_new(argv, json_string(o->argv[i]));
+        json_array_append_new(argv, text_json(o->argv[i]));
     json_t *unavailable = json_object();
     for (size_t i = 0; i < cb_nimpls; i++) {
         const char *why = cb_impl_unavailable(&cb_impls[i]);
@@ -56,10 +70,11 @@ json_t *cb_run_results_new(const cb_run_opts *o)
     json_t *plugins = json_array();
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]))
-            json_array_append_new(plugins, json_pack("{s:s, s:s, s:s}", "name", cb_impls[i].name,
-                                                     "path", cb_impl_plugin_path(&cb_impls[i]),
+            json_array_append_new(plugins, json_pack("{s:s, s:o, s:o}", "name", cb_impls[i].name,
+                                                     "path",
+                                                     text_json(cb_impl_plugin_path(&cb_impls[i])),
                                                      "description",
-                                                     cb_impls[i].description));
+                                                     text_json(cb_impls[i].description)));
     json_object_set_new(run, "plugins", plugins);
     json_object_set_new(run, "rsb_entries", o->rsb_sim
                                                 ? json_integer((json_int_t)o->measure.rsb_entries)
