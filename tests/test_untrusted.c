@@ -235,7 +235,7 @@ static int kept(const char *key)
 {
     static const char *const ids[] = {"impl", "family", "workload", "variant", "unit", "status",
                                       "schema", "checksum", "rsb", "params", "unavailable",
-                                      "stack_mode", NULL};
+                                      "stack_mode", "impl_row", NULL};
     for (size_t i = 0; ids[i]; i++)
         if (!strcmp(key, ids[i]))
             return 1;
