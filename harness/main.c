@@ -115,6 +115,9 @@ int main(int argc, char **argv)
      * the run before its results are written: writes to it fail with EPIPE instead, and the
      * exit status says so below. */
     signal(SIGPIPE, SIG_IGN);
+    /* Past `ulimit -f` a write fails with EFBIG instead of killing the process (SIGXFSZ)
+     * with its temporary file left behind: the output's own error path then removes it. */
+    signal(SIGXFSZ, SIG_IGN);
     int rc = dispatch(argc, argv);
     int out_bad = fflush(stdout) != 0 || ferror(stdout), err_bad = ferror(stderr);
     if (!out_bad && !err_bad)

@@ -588,3 +588,29 @@ CB_TEST(invalid_utf8_path_and_argument_kept_or_refused)
     json_decref(doc);
     tdir_cleanup();
 }
+
+/* MEDIUM 12: under `ulimit -f 1` run died of SIGXFSZ and left its .NAME.tmp.PID file. Now the
+ * write fails with EFBIG: said, exit 1, nothing half written left. */
+CB_TEST(file_size_limit_said_no_temporary_left)
+{
+    char cmd[5000], root[4096];
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && ulimit -f 1 && exec %s/bin/corobench run --impl sm --workload recursive "
+             "--param height=4 --invocations 1 --reps 1 --warmup 0 --no-table -o %s/x.json",
+             tdir(), root, tdir());
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL}, *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    CB_CHECK_EQ_INT(st, 1);
+    CB_CHECK_CONTAINS(err, "File too large");
+    char ls[400];
+    snprintf(ls, sizeof ls, "ls -A %s | grep -c tmp || true", tdir());
+    char *lsv[] = {"/bin/sh", "-c", ls, NULL}, *o2, *e2;
+    CB_CHECK_EQ_INT(cb_test_spawn(lsv, &o2, &e2), 0);
+    CB_CHECK_STREQ(o2, "0\n");
+    free(o2);
+    free(e2);
+    free(out);
+    free(err);
+    tdir_cleanup();
+}

@@ -133,9 +133,10 @@ int cb_proc_start(cb_proc *p, const cb_proc_opts *o, cb_proc_body body, void *ar
                 _exit(CB_CHILD_SETUP_FAILED);
             }
         }
-        /* The parent ignores SIGPIPE (main.c); a child gets the default back, so what it
-         * execs (a cell, a runtime, gnuplot) starts as any program does. */
+        /* The parent ignores SIGPIPE and SIGXFSZ (main.c); a child gets the defaults
+         * back, so what it execs (a cell, a runtime, gnuplot) starts as any program does. */
         signal(SIGPIPE, SIG_DFL);
+        signal(SIGXFSZ, SIG_DFL);
         int rc = body(arg);
         fflush(NULL);
         _exit(rc);
