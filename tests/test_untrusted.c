@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "harness/common/untrusted.h"
+#include "harness/results/load.h"
+#include "impls/root.h"
 #include "harness/measure/external.h"
 #include "impls/impls.h"
 #include "impls/languages.h"
@@ -613,4 +615,34 @@ CB_TEST(file_size_limit_said_no_temporary_left)
     free(out);
     free(err);
     tdir_cleanup();
+}
+
+/* run.unavailable's keys are the run's own: 'tsc', or 'impl:NAME' for an implementation this
+ * build cannot run (copystack under AddressSanitizer, fcontext without Boost). The plain-name
+ * rule took the colon for a hostile byte and refused every such file (ab's arms under ASan);
+ * KIND:NAME of two plain names loads, anything else is still refused naming the key. */
+CB_TEST(results_unavailable_impl_key_loads)
+{
+    char src[4200], path[256];
+    snprintf(src, sizeof src, "%s/tests/claims/asmjmp/contradicted-no-saving.json", cb_root_dir());
+    json_error_t je;
+    json_t *doc = json_load_file(src, 0, &je);
+    CB_CHECK(doc != NULL);
+    static const char *const keys[] = {"impl:copystack", "tsc", "impl:", ":x", "a:b:c", "impl:x y"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        json_t *u = json_object();
+        json_object_set_new(u, keys[i], json_string("not here"));
+        json_object_set_new(doc, "unavailable", u);
+        cb_test_tmp_path(path, sizeof path, "unavail");
+        CB_CHECK(json_dump_file(doc, path, 0) == 0);
+        cb_error e = {0};
+        json_t *got = cb_results_load(path, &e);
+        if (i < 2 && !got)
+            CB_FAIL("'%s' refused: %s", keys[i], e.msg);
+        if (i >= 2 && got)
+            CB_FAIL("'%s' accepted", keys[i]);
+        json_decref(got);
+        unlink(path);
+    }
+    json_decref(doc);
 }

@@ -28,6 +28,22 @@ typedef struct checker {
     cb_error *err; /* the first failure */
 } checker;
 
+/* A key of run.unavailable: a plain name ('tsc'), or a plain kind, a colon and a plain name
+ * ('impl:copystack', as run/results.c writes one per implementation unavailable here). */
+static int unavailable_key(const char *key)
+{
+    const char *colon = strchr(key, ':');
+    if (!colon)
+        return cb_plain_name(key, 0);
+    char kind[65];
+    size_t n = (size_t)(colon - key);
+    if (n == 0 || n >= sizeof kind)
+        return 0;
+    memcpy(kind, key, n);
+    kind[n] = '\0';
+    return cb_plain_name(kind, 0) && cb_plain_name(colon + 1, 0);
+}
+
 static const char *json_kind(const json_t *v)
 {
     if (!v)
@@ -397,8 +413,10 @@ static int check_top(checker *k, json_t *doc)
         snprintf(f, sizeof f, "unavailable.%s", cb_quote(key));
         if (!json_is_string(v))
             return bad(k, f, "is %s (valid: a string, the reason)", json_kind(v));
-        if (!cb_plain_name(key, 0))
-            return bad(k, f, "has a name that is not plain (valid: an implementation's name, %s)",
+        if (!unavailable_key(key))
+            return bad(k, f,
+                       "has a name that is not plain (valid: NAME or KIND:NAME, as 'tsc' or "
+                       "'impl:copystack', each %s)",
                        CB_PLAIN_NAME_VALID);
     }
     json_t *cells = json_object_get(doc, "cells");
