@@ -25,6 +25,7 @@
 #include "harness/results/load.h"
 #include "impls/closure.h"
 #include "impls/impls.h"
+#include "impls/root.h"
 #include "test.h"
 #include "workloads/run_once.h"
 
@@ -940,8 +941,8 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
  * on a machine without aarch64-linux-gnu-gcc (issue 32). */
 CB_TEST(check_sh_skips_a_stage_without_its_tool)
 {
-    char script[4200];
-    snprintf(script, sizeof script, "%s/tests/check.sh", cb_test_root());
+    char script[4200]; /* the sources' script: cb_test_root() is the sanitizer build's tree there */
+    snprintf(script, sizeof script, "%s/tests/check.sh", cb_root_dir());
     char *argv[] = {script,
                     "one", "", "true", "echo '2 passed, 0 failed'",
                     "cross", "sh cb-no-such-cross-gcc", "false", "echo '9 passed, 0 failed'",
