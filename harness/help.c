@@ -160,7 +160,7 @@ static const opt_row ab_rows[] = {
     {"--base-external NAME=COMMAND", "none", "base is this program (docs/external.md), with "
                                              "--new-external", NULL},
     {"--new-external NAME=COMMAND", "none", "new is this program, under the same NAME", NULL},
-    {"--rounds R", ab_rounds, "rounds: each visits every cell once, base and new back to back", NULL},
+    {"--rounds R", ab_rounds, "rounds: each visits every cell once, base and new in turns", NULL},
     {"--max-rounds M", ab_max_rounds, "a cell not unchanged after R rounds gets fresh rounds up "
                                       "to M and is decided on those alone", NULL},
     {"--threshold PERCENT", ab_threshold, "regressed when the interval of new/base lies above "
@@ -168,6 +168,9 @@ static const opt_row ab_rows[] = {
     {"--budget PERCENT", ab_budget, "false-alarm budget of a run: half to the whole run, half "
                                     "spread over the cells", NULL},
     {"--seed N", "drawn, recorded", "the seed of the rounds' order and the layout draws", NULL},
+    {"--pairs HOW", "alternate", "alternate: a pair's two processes run at once and take turns "
+                                 "repetition by repetition; sequential: one after the other",
+     "alternate|sequential"},
     {"--allow-missing", "off", "a cell new lacks is not a failure", NULL},
     {"--format F", "text", "text, md or json (compare's forms)", "text|md|json"},
     {"--only-changed", "off", "list only the cells that changed", NULL},

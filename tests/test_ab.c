@@ -265,6 +265,7 @@ CB_TEST(ab_bad_arms_exit_2)
         {"--base", root, "--invocations", "3", NULL, NULL, "'--invocations'"},
         {"--base", root, "--impl", "nosuch", NULL, NULL, "nosuch"},
         {"--base", root, "--format", "xml", NULL, NULL, "'xml'"},
+        {"--base", root, "--pairs", "interleaved", NULL, NULL, "'interleaved'"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *const *r = rows[i];
@@ -369,6 +370,12 @@ CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
     json_t *bi = json_array_get(json_object_get(bc, "invocations"), 1);
     json_t *ni = json_array_get(json_object_get(nc, "invocations"), 1);
     CB_CHECK(json_equal(json_object_get(bi, "layout"), json_object_get(ni, "layout")));
+    /* and ran at once, taking turns (measure/turns.h), each its one repetition in turn */
+    for (json_t *inv = bi; inv; inv = inv == bi ? ni : NULL) {
+        json_t *t = json_object_get(inv, "turns");
+        CB_CHECK(t && !strcmp(json_string_value(json_object_get(t, "mode")), "alternated"));
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(t, "repetitions_in_turn")), 1);
+    }
     cb_test_cli m = cb_test_corobench("compare", b, n, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(m.status, 0);
     json_decref(vd);

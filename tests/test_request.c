@@ -183,6 +183,15 @@ CB_TEST_T(request_bad_fields, 60)
     r = good_request();
     json_object_set_new(json_object_get(r, "layout"), "stack_offset_bytes", json_integer(4096));
     refused(r, NULL, "field 'layout.stack_offset_bytes' is 4096 (valid: an integer from 0 to 4095)");
+    r = good_request();
+    json_object_set_new(r, "turns", json_pack("{s:i, s:b}", "fd", 2, "first", 1));
+    refused(r, NULL, "field 'turns.fd' is 2 (valid: an integer from 3 to 1023)");
+    r = good_request();
+    json_object_set_new(r, "turns", json_pack("{s:i, s:b}", "fd", 900, "first", 1));
+    refused(r, NULL, "field 'turns.fd' is 900: not a stream socket this process holds");
+    r = good_request();
+    json_object_set_new(r, "turns", json_string("yes"));
+    refused(r, NULL, "field 'turns' is \"yes\" (valid: an object {\"fd\", \"first\"}, or null)");
     refused(NULL, "{\"schema\": ", "invalid request '");
     /* The command's own arguments. */
     static const char *const args[][3] = {

@@ -11,7 +11,8 @@
  *    name sit on the initial stack), with the same environment: COROBENCH_TEST_SLOWDOWN reaches
  *    the new arm only, and the base arm gets a variable of the same length in its place.
  *  - The schedule (schedule.h): R rounds, each visiting every cell once in a shuffled order,
- *    the two arms back to back with one layout draw, the first arm alternating (ABBA). Cells not
+ *    the two arms at once taking turns repetition by repetition (measure/turns.h; or back to
+ *    back, --pairs sequential) with one layout draw, the first arm alternating (ABBA). Cells not
  *    unchanged after R rounds get fresh rounds up to --max-rounds and are decided on those alone.
  *  - The decision is decide.h's; the output compare's (report/cmpout.h), with exit status as
  *    compare's: 1 when a cell or the whole run regressed, a cell failed in new, new lacks a cell
@@ -23,9 +24,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +78,8 @@ typedef struct ab_ctx {
     size_t seq[2];
     cb_progress pr;
     double step_s;
+    int cpus[CPU_SETSIZE]; /* the CPUs this process may run on: a pair's pin, by round */
+    size_t ncpus;
 } ab_ctx;
 
 static double ns_median(json_t *res)
@@ -106,29 +112,72 @@ static char *work_differs(json_t *b, json_t *n)
     return NULL;
 }
 
-/* One pair of cell c in round (pi: its place in the round, for the progress line): both arms
- * back to back, the first as the schedule says, one request (so one layout draw) for both. 0,
- * or 1 when an interrupt stopped it. */
+static void progress_fig(json_t *res, char *fig, size_t len)
+{
+    const char *st = cb_str(res, "status");
+    if (st && !strcmp(st, "ok"))
+        snprintf(fig, len, "%.4g ns/op", ns_median(res));
+    else
+        snprintf(fig, len, "%s: %s", st ? st : "failed",
+                 cb_str(res, "error") ?: "no reason given");
+}
+
+/* Both arms' processes at once, taking turns repetition by repetition on a socket pair
+ * (measure/turns.h), the first arm's first; both on the pair's CPU. 0, or -1 when the socket
+ * could not be made (then the pair runs one after the other). */
+static int run_alternating(ab_ctx *x, abcell *c, json_t *req, int first, json_t *res[2])
+{
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0)
+        return -1;
+    cb_request_child ch[2];
+    for (int j = 0; j < 2; j++) {
+        int k = j == 0 ? first : !first;
+        cb_ab_arm_start(x->a, k, c->pc, req, sp[j], j == 0, &ch[k]);
+        close(sp[j]);
+    }
+    for (int j = 0; j < 2; j++) {
+        int k = j == 0 ? first : !first;
+        if (j == 1 && cb_proc_interrupted() && ch[k].p.pid > 0)
+            kill(-ch[k].p.pid, SIGKILL); /* the interrupt ended the other one's wait */
+        res[k] = cb_request_finish(&ch[k]);
+    }
+    return 0;
+}
+
+/* One pair of cell c in round (pi: its place in the round, for the progress line): both arms,
+ * the first as the schedule says, one request (so one layout draw) for both; at once, taking
+ * turns (the default), or back to back (--pairs sequential). 0, or 1 when an interrupt stopped
+ * it. */
 static int run_pair(ab_ctx *x, abcell *c, unsigned round, size_t pi)
 {
     json_t *req = cb_request_build(&x->o, c->pc, round, CB_REQUEST_TIME), *res[2] = {NULL, NULL};
     int first = cb_ab_first_arm(round);
-    for (int j = 0; j < 2; j++) {
-        int k = j == 0 ? first : !first;
-        char what[700];
-        snprintf(what, sizeof what, "%s (%s)", c->key, x->a->arms[k].name);
-        cb_progress_begin(&x->pr, pi, round * 2 + (unsigned)j, what);
-        res[k] = cb_ab_arm_run(x->a, k, c->pc, req);
-        if (cb_proc_interrupted())
-            break;
-        const char *st = cb_str(res[k], "status");
-        char fig[128];
-        if (st && !strcmp(st, "ok"))
-            snprintf(fig, sizeof fig, "%.4g ns/op", ns_median(res[k]));
-        else
-            snprintf(fig, sizeof fig, "%s: %s", st ? st : "failed",
-                     cb_str(res[k], "error") ?: "no reason given");
-        cb_progress_end(&x->pr, pi, round * 2 + (unsigned)j, what, fig, x->step_s);
+    char what[700], fig[2][160];
+    if (!x->a->sequential && x->ncpus && json_is_null(json_object_get(req, "pin_cpu")))
+        json_object_set_new(req, "pin_cpu", json_integer(x->cpus[round % x->ncpus]));
+    int alternated = 0;
+    if (!x->a->sequential) {
+        snprintf(what, sizeof what, "%s (both arms, in turns)", c->key);
+        cb_progress_begin(&x->pr, pi, round * 2, what);
+        alternated = run_alternating(x, c, req, first, res) == 0;
+    }
+    if (!alternated) {
+        for (int j = 0; j < 2 && !cb_proc_interrupted(); j++) {
+            int k = j == 0 ? first : !first;
+            snprintf(what, sizeof what, "%s (%s)", c->key, x->a->arms[k].name);
+            cb_progress_begin(&x->pr, pi, round * 2 + (unsigned)j, what);
+            res[k] = cb_ab_arm_run(x->a, k, c->pc, req);
+            progress_fig(res[k], fig[0], sizeof fig[0]);
+            cb_progress_end(&x->pr, pi, round * 2 + (unsigned)j, what, fig[0], x->step_s);
+        }
+    } else if (!cb_proc_interrupted()) {
+        progress_fig(res[CB_AB_BASE], fig[0], sizeof fig[0]);
+        progress_fig(res[CB_AB_NEW], fig[1], sizeof fig[1]);
+        char both[400];
+        snprintf(both, sizeof both, "base %s, new %s", fig[0], fig[1]);
+        cb_progress_end(&x->pr, pi, round * 2, what, both, x->step_s);
+        cb_progress_skip(&x->pr, 1, x->step_s);
     }
     if (cb_proc_interrupted()) {
         json_decref(req);
@@ -505,6 +554,11 @@ int cb_cmd_ab(int argc, char **argv)
         a.seed = cb_inv_run_seed();
     x.o.layout_seed = a.seed;
     x.o.invocations = a.rounds;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &allowed))
+                x.cpus[x.ncpus++] = c;
     x.step_s = cb_progress_budget(x.o.measure.warmup, x.o.measure.reps, x.o.measure.min_rep_ms);
     x.n = x.plan.ncells;
     x.cells = cb_xcalloc(x.n + 1, sizeof *x.cells);
@@ -621,8 +675,9 @@ int cb_cmd_ab(int argc, char **argv)
                        rule.cells, 100 * cb_ab_run_level(&rule));
     cb_cmp_out_summary(out, "schedule",
                        "schedule: seed 0x%016" PRIx64 ", %u rounds (up to %u), each cell's arms "
-                       "back to back with one layout draw, the first arm alternating",
-                       a.seed, a.rounds, a.max_rounds);
+                       "%s with one layout draw, the first arm alternating",
+                       a.seed, a.rounds, a.max_rounds,
+                       a.sequential ? "back to back" : "at once, taking turns by repetition");
     if (x.o.measure.events && t.counted)
         cb_cmp_out_summary(out, "instructions",
                            "instructions per op (instructions:u): in both arms for %zu cells; "
@@ -657,14 +712,14 @@ int cb_cmd_ab(int argc, char **argv)
     char seed[32];
     snprintf(seed, sizeof seed, "0x%016" PRIx64, a.seed);
     json_t *v = json_pack("{s:s, s:s, s:s, s:{s:o, s:o}, s:s, s:i, s:i, s:f, s:f, s:f, s:f, "
-                          "s:i, s:b, s:o, s:o}",
+                          "s:s, s:i, s:b, s:o, s:o}",
                           "schema", "corobench-ab/1", "created_utc", created, "commit",
                           cb_build_commit, "arms", "base", arm_json(&a.arms[0], names[0]), "new",
                           arm_json(&a.arms[1], names[1]), "seed", seed, "rounds",
                           (int)a.rounds, "max_rounds", (int)a.max_rounds, "threshold_percent",
                           a.threshold, "budget_percent", a.budget, "cell_level",
                           cb_ab_cell_level(&rule), "run_level", cb_ab_run_level(&rule),
-                          "status", rc, "interrupted", stop, "whole_run", whole, "cells", vcells);
+                          "pairs", a.sequential ? "sequential" : "alternate", "status", rc, "interrupted", stop, "whole_run", whole, "cells", vcells);
     if (json_dumpf(v, cb_out_stream(&vout), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
         abort(); /* into memory */
     werr |= cb_out_commit(&vout) != 0;

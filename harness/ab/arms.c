@@ -43,7 +43,8 @@ static int usage_unknown(const char *arg)
     return cb_usage_error("unexpected argument '%s' for ab (valid: --base DIR, --new DIR, "
                           "--base-lib PATH, --new-lib PATH, --base-external NAME=COMMAND, "
                           "--new-external NAME=COMMAND, --rounds R, --max-rounds M, --threshold "
-                          "PERCENT, --budget PERCENT, --seed N, --allow-missing, --format "
+                          "PERCENT, --budget PERCENT, --seed N, --pairs alternate|sequential, "
+                          "--allow-missing, --format "
                           "text|md|json, --only-changed, -o FILE, --force, --dry-run, and run's "
                           "--impl, --workload, --param, --reps, --warmup, --min-rep-ms, --quick, "
                           "--pin, --timeout, --variant, --events)",
@@ -210,6 +211,12 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
             if (!val || cb_cmp_format_parse(argv[++i], &a->format))
                 return cb_usage_error("invalid value '%s' for --format (valid: text, md, json)",
                                       val ? cb_quote(val) : "");
+        } else if (!strcmp(s, "--pairs")) {
+            if (!val || (strcmp(val, "alternate") && strcmp(val, "sequential")))
+                return cb_usage_error("invalid value '%s' for --pairs (valid: alternate, "
+                                      "sequential)",
+                                      val ? cb_quote(val) : "");
+            a->sequential = !strcmp(argv[++i], "sequential");
         } else if (!strcmp(s, "--allow-missing")) {
             a->allow_missing = 1;
         } else if (!strcmp(s, "--only-changed")) {
@@ -331,7 +338,8 @@ static void arm_env(const ab_opts *x, int k)
 
 /* Arm k's run of req: the request with the arm's plugin or program, in the arm's linked
  * binary of the cell's variant. A new object (request.h's record). */
-json_t *cb_ab_arm_run(const ab_opts *x, int k, const cb_plan_cell *pc, const json_t *req)
+void cb_ab_arm_start(const ab_opts *x, int k, const cb_plan_cell *pc, const json_t *req,
+                     int turn_fd, int first, cb_request_child *ch)
 {
     const arm *a = &x->arms[k];
     json_t *r = json_deep_copy(req);
@@ -339,13 +347,22 @@ json_t *cb_ab_arm_run(const ab_opts *x, int k, const cb_plan_cell *pc, const jso
         json_object_set_new(r, "impl_lib", json_string(a->lib_link));
     if (a->command && json_is_string(json_object_get(r, "external")))
         json_object_set_new(r, "external", json_string(a->command));
+    if (turn_fd >= 0)
+        json_object_set_new(r, "turns",
+                            json_pack("{s:i, s:b}", "fd", CB_REQUEST_TURN_FD, "first", first));
     char name[PATH_MAX], bin[PATH_MAX + 16];
     snprintf(name, sizeof name, "%s", cb_request_binary(pc, CB_REQUEST_TIME) ?: "corobench");
     snprintf(bin, sizeof bin, "%s/%s", a->link_dir, basename(name));
     arm_env(x, k);
-    json_t *res = cb_request_run(bin, r);
+    cb_request_start(ch, bin, r, turn_fd);
     json_decref(r);
-    return res;
+}
+
+json_t *cb_ab_arm_run(const ab_opts *x, int k, const cb_plan_cell *pc, const json_t *req)
+{
+    cb_request_child ch;
+    cb_ab_arm_start(x, k, pc, req, -1, 0, &ch);
+    return cb_request_finish(&ch);
 }
 
 void cb_ab_env_restore(const ab_opts *a)

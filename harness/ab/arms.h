@@ -11,6 +11,7 @@
 #include "harness/common/output.h"
 #include "harness/report/cmpout.h"
 #include "harness/run/plan.h"
+#include "harness/run/request.h"
 
 /* The knob of docs/ci.md, for the new arm only; the base arm gets OFF_VAR, of the same length,
  * so both arms' environments (and so their initial stacks) have the same size. */
@@ -35,6 +36,7 @@ typedef struct ab_opts {
     double threshold, budget; /* percent */
     uint64_t seed;
     int seed_set, allow_missing, only_changed, dry_run, force;
+    int sequential; /* --pairs sequential: a pair's processes one after the other, not in turns */
     cb_cmp_format format;
     const char *out_path;
     int run_argc;
@@ -52,6 +54,10 @@ void cb_ab_links_remove(ab_opts *a);
 /* Arm k's run of req (request.h) for pc: the request with the arm's plugin or program, in the
  * arm's linked binary of the cell's variant, with the arm's environment. A new object. */
 json_t *cb_ab_arm_run(const ab_opts *a, int k, const cb_plan_cell *pc, const json_t *req);
+/* The same in two steps (request.h's start and finish), for a pair whose two processes take
+ * turns: turn_fd >= 0 is this arm's end of the pair's socket, first whether it goes first. */
+void cb_ab_arm_start(const ab_opts *a, int k, const cb_plan_cell *pc, const json_t *req,
+                     int turn_fd, int first, cb_request_child *ch);
 /* Puts the environment back as it was before the arms' runs. */
 void cb_ab_env_restore(const ab_opts *a);
 

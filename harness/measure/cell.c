@@ -21,6 +21,7 @@
 #include "impls/runtime.h"
 #include "memory.h"
 #include "rsbsim.h"
+#include "turns.h"
 #include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 #include "workloads/run_once.h"
@@ -163,10 +164,9 @@ static int check_suspensions(measure *ms, uint64_t susp)
 /* One repetition: set up the batch, run it back to back between two clock reads, finish it and
  * check it did the same work. With `memory` it is the memory pass: the baseline before its
  * setup, the snapshot inside it, closed before its finish. `counted`: counters around run(). */
-static int run_repetition(measure *ms, int memory, int counted, rep *out)
+static int repetition(measure *ms, int memory, int counted, rep *out)
 {
     uint64_t made = 0;
-    counted = counted && ms->ctr;
     if (memory)
         cb_mem_begin();
     for (; made < ms->batch; made++)
@@ -218,6 +218,16 @@ static int run_repetition(measure *ms, int memory, int counted, rep *out)
     out->hooked = cb_rt.hooked_calls - hooked0;
     out->allocs = allocs;
     return 0;
+}
+
+/* A repetition in this side's turn when the cell's process is one of an ab pair (turns.h): the
+ * turn is taken before the setup and passed after the finish, outside the clock. */
+static int run_repetition(measure *ms, int memory, int counted, rep *out)
+{
+    cb_turns_take();
+    int rc = repetition(ms, memory, counted && ms->ctr, out);
+    cb_turns_pass();
+    return rc;
 }
 
 /* After a repetition that lasted w->ns: when it was shorter than min_rep_ms and the batch can
@@ -532,14 +542,16 @@ json_t *cb_cell_measure(const cb_cell *c, const cb_measure_opts *m)
         cb_mem_on_snapshot(counters_pause, counters_resume, ms.ctr);
 
     cb_co_install_fault_reporter(); /* stack overflows named, in every family */
-    if (memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0 &&
-        ((!cb_impl_plugin_path(c->impl) && !cb_impl_is_language(c->impl)) ||
-         plugin_same_work(&ms) == 0)) {
+    int ok = memory_pass(&ms) == 0 && warm_up(&ms) == 0 && time_repetitions(&ms) == 0;
+    cb_turns_take(); /* what follows the repetitions, in this side's turn too */
+    if (ok && ((!cb_impl_plugin_path(c->impl) && !cb_impl_is_language(c->impl)) ||
+               plugin_same_work(&ms) == 0)) {
         time_malloc_free(&ms);
         to_json(&ms, cell);
     } else {
         failed(cell, ms.err);
     }
+    cb_turns_end();
     free(ms.malloc_free);
     free(ms.inst);
     free(ms.samples);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "harness/measure/counters.h"
 #include "harness/measure/kmem.h"
 #include "harness/measure/rsbsim.h"
+#include "harness/measure/turns.h"
 #include "impls/languages.h"
 #include "impls/plugin.h"
 #include "invocation.h"
@@ -98,6 +100,7 @@ typedef struct exec_arg {
     const char *text; /* the request, compact */
     size_t len;
     unsigned env_pad; /* bytes of COROBENCH_LAYOUT_PAD; 0: none */
+    int turn_fd;      /* the ab pair's socket, given to the child as CB_REQUEST_TURN_FD; -1 */
 } exec_arg;
 
 /* The child's body: the request on a pipe as stdin (it fits the pipe, so the write does not
@@ -106,6 +109,13 @@ static int exec_request(void *arg)
 {
     const exec_arg *a = arg;
     int fd[2];
+    /* First, so that the request's pipe below does not take the turns' fd number. */
+    if (a->turn_fd >= 0 &&
+        (a->turn_fd == CB_REQUEST_TURN_FD ? fcntl(a->turn_fd, F_SETFD, 0)
+                                          : dup2(a->turn_fd, CB_REQUEST_TURN_FD)) < 0) {
+        fprintf(stderr, "corobench: cannot hand over the pair's socket: %s\n", strerror(errno));
+        return CB_CHILD_SETUP_FAILED;
+    }
     if (pipe(fd) != 0) {
         fprintf(stderr, "corobench: cannot make the request's pipe: %s\n", strerror(errno));
         return CB_CHILD_SETUP_FAILED;
@@ -152,15 +162,19 @@ static json_t *record(const char *status, const char *error)
     return r;
 }
 
-json_t *cb_request_run(const char *binary, const json_t *req)
+void cb_request_start(cb_request_child *ch, const char *binary, const json_t *req, int turn_fd)
 {
     char why[1024];
-    if (!binary)
-        return record("failed", "no binary to run the cell in (/proc/self/exe unreadable, or no "
-                                "counting build named)");
+    memset(ch, 0, sizeof *ch);
+    ch->p.pid = -1;
+    if (!binary) {
+        ch->failed = record("failed", "no binary to run the cell in (/proc/self/exe unreadable, "
+                                      "or no counting build named)");
+        return;
+    }
     json_t *t = json_object_get(req, "timeout_s"), *pin = json_object_get(req, "pin_cpu");
-    double timeout_s = json_is_number(t) && json_number_value(t) > 0 ? json_number_value(t)
-                                                                      : cb_run_default.timeout_s;
+    ch->timeout_s = json_is_number(t) && json_number_value(t) > 0 ? json_number_value(t)
+                                                                  : cb_run_default.timeout_s;
     json_t *pad = json_object_get(json_object_get(req, "layout"), "env_pad_bytes");
     char *text = json_dumps(req, JSON_COMPACT);
     if (!text)
@@ -169,20 +183,28 @@ json_t *cb_request_run(const char *binary, const json_t *req)
                   json_is_integer(pad) && json_integer_value(pad) > 0 &&
                           json_integer_value(pad) < CB_INV_LAYOUT_SPAN
                       ? (unsigned)json_integer_value(pad)
-                      : 0};
+                      : 0,
+                  turn_fd};
     /* A cell never outlives its run, and ends by its own timer if the run cannot end it. */
     cb_proc_opts po = {.own_group = 1,
                        .pin_cpu = json_is_integer(pin) ? (int)json_integer_value(pin) : -1,
-                       .die_with_parent = 1, .backstop_s = timeout_s * 1.5 + 1};
-    cb_proc p;
+                       .die_with_parent = 1, .backstop_s = ch->timeout_s * 1.5 + 1};
+    if (cb_proc_start(&ch->p, &po, exec_request, &a, why, sizeof why) != 0) {
+        ch->p.pid = -1;
+        ch->failed = record("failed", why);
+    }
+    free(text);
+}
+
+json_t *cb_request_finish(cb_request_child *ch)
+{
+    char why[1024];
+    if (ch->failed)
+        return ch->failed;
     cb_proc_result r;
     json_t *m = NULL;
-    if (cb_proc_start(&p, &po, exec_request, &a, why, sizeof why) != 0) {
-        free(text);
-        return record("failed", why);
-    }
-    cb_proc_wait(&p, timeout_s, &r);
-    free(text);
+    double timeout_s = ch->timeout_s;
+    cb_proc_wait(&ch->p, timeout_s, &r);
     if (r.timed_out) {
         snprintf(why, sizeof why, "timed out after %g s", timeout_s);
         m = record("timeout", why);
@@ -208,6 +230,13 @@ json_t *cb_request_run(const char *binary, const json_t *req)
     }
     cb_proc_result_free(&r);
     return m;
+}
+
+json_t *cb_request_run(const char *binary, const json_t *req)
+{
+    cb_request_child ch;
+    cb_request_start(&ch, binary, req, -1);
+    return cb_request_finish(&ch);
 }
 
 /* ---- serving a request in the cell's process ---- */
@@ -328,6 +357,7 @@ typedef struct served {
     int has_layout;
     long pin;
     double tsc_hz, kbytes;
+    int turn_fd, turn_first; /* "turns": the ab pair's socket (measure/turns.h); -1: none */
 } served;
 
 static int check_identity(json_t *req, served *s)
@@ -486,6 +516,30 @@ static int check_layout(json_t *req, served *s)
     return 0;
 }
 
+/* "turns": null or absent, or {"fd": N, "first": bool}: fd N (3 or above) is this process's end
+ * of its ab pair's socket (a request run by hand has none). */
+static int check_turns(json_t *req, served *s)
+{
+    json_t *tr = json_object_get(req, "turns");
+    long fd;
+    int rc, first = 0;
+    s->turn_fd = -1;
+    if (!tr || json_is_null(tr))
+        return 0;
+    if (!json_is_object(tr))
+        return bad("turns", tr, "an object {\"fd\", \"first\"}, or null");
+    if ((rc = want_int(tr, "turns.fd", 3, 1023, 0, &fd)) || (rc = want_bool(tr, "turns.first", &first)))
+        return rc;
+    int type;
+    socklen_t len = sizeof type;
+    if (getsockopt((int)fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM)
+        return cb_usage_error("invalid request: field 'turns.fd' is %ld: not a stream socket this "
+                              "process holds (valid: the fd of the socket its ab pair shares)", fd);
+    s->turn_fd = (int)fd;
+    s->turn_first = first;
+    return 0;
+}
+
 /* This process on the request's CPU (the run's child is pinned already; a rerun by hand is
  * pinned here). */
 static int pin(long cpu)
@@ -521,7 +575,8 @@ int cb_request_serve(json_t *req)
     served s = {0};
     int rc;
     if ((rc = check_identity(req, &s)) || (rc = check_params(req, &s)) ||
-        (rc = check_measure(req, &s)) || (rc = check_layout(req, &s)) || (rc = pin(s.pin)))
+        (rc = check_measure(req, &s)) || (rc = check_layout(req, &s)) ||
+        (rc = check_turns(req, &s)) || (rc = pin(s.pin)))
         return rc;
     cb_kmem_set_bytes_per_vma(s.kbytes);
     char buf[1024];
@@ -532,7 +587,14 @@ int cb_request_serve(json_t *req)
         res = cb_cell_count(&s.cell, &s.m);
     } else {
         cb_clock_init_hz(s.tsc_hz); /* the run's calibration when it gave one (docs/rsb.md) */
+        /* A program that times itself (go, node, an external) takes no turns: the pair's two
+         * processes then run one after the other. */
+        cb_turns_begin(s.turn_fd, s.turn_first, !s.cell.impl->external);
         res = cb_inv_measure(&s.cell, &s.m, s.has_layout ? &s.lay : NULL);
+        cb_turns_end();
+        json_t *turns = cb_turns_json();
+        if (turns)
+            json_object_set_new(res, "turns", turns);
     }
     char *text = json_dumps(res, JSON_COMPACT);
     json_decref(res);
