@@ -233,7 +233,7 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_status=0
     stage=$((stage + 1))
     # the user's arguments reach this stage as they reach the others (-- --dry-run plans it too)
-    own=(--pin "$pin" --impl "$c_impls,$langs" "${lang_grid[@]}" -o "$lang_out" --no-table)
+    own=(--pin "$pin" --impl "$c_impls,$(langs)" "${lang_grid[@]}" -o "$lang_out" --no-table)
     drop_given own
     COROBENCH_STAGE="stage $stage/$nstages: languages" \
         bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || lang_status=$?

@@ -156,11 +156,47 @@ static const char *cxx20_clang_unavailable(void)
                               "operator new, given the size only",                             \
      [CB_CAP_ROOT_YIELD] = STACKLESS_ROOT, [CB_CAP_BLOCKING_CODE] = STACKLESS_BLOCKING}
 
+/* The languages' programs (cb_impl_program), started by impls/languages.c. */
+static const cb_impl_program go_program = {
+    .file = "bin/corobench-go",
+    .file_missing = "bin/corobench-go not built (go was not installed when make ran; "
+                    "scripts/install-deps.sh installs golang-go)",
+};
+static const cb_impl_program node_program = {
+    .runner = "node",
+    .runner_missing = "node not found in PATH (scripts/install-deps.sh installs nodejs)",
+    /* --expose-gc: the runtime collects between repetitions, untimed. Node's default since 15,
+     * pinned: a NODE_OPTIONS of warn or none would let the fault self-test's unhandled
+     * rejection pass as a warning (docs/fault.md). */
+    .args = {"--expose-gc", "--unhandled-rejections=throw"},
+    .file = "impls/node/corobench.mjs",
+    .file_missing = "impls/node/corobench.mjs not found",
+};
+static const cb_impl_program csharp_program = {
+    .file = "bin/corobench-csharp.exe",
+    .file_missing = "bin/corobench-csharp.exe not built (mcs was not installed when make ran; "
+                    "scripts/install-deps.sh installs mono-mcs)",
+    .runner = "mono",
+    .runner_missing = "mono not found in PATH (scripts/install-deps.sh installs mono-runtime)",
+};
+static const cb_impl_program luajit_program = {
+    .runner = "luajit",
+    .runner_missing = "luajit not found in PATH (scripts/install-deps.sh installs luajit)",
+    .file = "impls/luajit/corobench.lua",
+    .file_missing = "impls/luajit/corobench.lua not found",
+    /* Its JSON is lua-cjson's module for Lua 5.1, which LuaJIT loads. */
+    .needs = {"/usr/lib/*/lua/5.1/cjson.so", "/usr/local/lib/lua/5.1/cjson.so",
+              "/usr/lib/lua/5.1/cjson.so"},
+    .needs_missing = "lua-cjson for Lua 5.1 (cjson.so) not installed (scripts/install-deps.sh "
+                     "installs lua-cjson)",
+};
+
 static const cb_impl builtins[] = {
     [CB_IMPL_ASM] =
         {
             .name = "asm",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_asm,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -172,6 +208,7 @@ static const cb_impl builtins[] = {
         {
             .name = "asmjmp",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_asmjmp,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -183,6 +220,7 @@ static const cb_impl builtins[] = {
         {
             .name = "inline",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_inline,
             .params = asm_params,
             .kind = CB_KIND_OWN,
@@ -194,6 +232,7 @@ static const cb_impl builtins[] = {
         {
             .name = "ucontext",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_ucontext,
             .params = cb_stackful_params,
             .kind = CB_KIND_OWN,
@@ -205,6 +244,7 @@ static const cb_impl builtins[] = {
         {
             .name = "fcontext",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_fcontext,
             .params = cb_stackful_params,
             .kind = CB_KIND_PEER,
@@ -216,6 +256,7 @@ static const cb_impl builtins[] = {
         {
             .name = "copystack",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_copystack,
             .params = cb_stackful_params,
             .kind = CB_KIND_PEER,
@@ -227,6 +268,7 @@ static const cb_impl builtins[] = {
         {
             .name = "thread",
             .body = CB_BODY_STACKFUL,
+            .family = "stackful",
             .backend = &cb_backend_thread,
             .params = cb_stackful_params,
             .check = thread_check,
@@ -239,6 +281,7 @@ static const cb_impl builtins[] = {
         {
             .name = "sm",
             .body = CB_BODY_SM,
+            .family = "stackless",
             .description = "stackless state machine in plain C, as compilers lower async/await: "
                            "switch over resume points, live locals in a frame struct, callee "
                            "frames embedded in the caller's",
@@ -252,6 +295,7 @@ static const cb_impl builtins[] = {
         {
             .name = "closure",
             .body = CB_BODY_CLOSURE,
+            .family = "stackless",
             .description =
                 "stackless heap closure frames, as C# Tasks and JavaScript async functions: one "
                 "heap frame per async call with a continuation, freed on completion",
@@ -266,6 +310,7 @@ static const cb_impl builtins[] = {
         {
             .name = "cxx20",
             .body = CB_BODY_CXX20,
+            .family = "stackless",
             .description = "C++20 coroutines (g++ -std=c++20): a task type whose nested co_await "
                            "transfers symmetrically to the child and back, frames on the runtime "
                            "heap; a recursive generator over tasks for recursive",
@@ -279,6 +324,7 @@ static const cb_impl builtins[] = {
         {
             .name = "cxx20-clang",
             .body = CB_BODY_CXX20_CLANG,
+            .family = "stackless",
             .description = "the cxx20 sources (task type and bodies) compiled by clang++ -O2 "
                            "(Debian's clang 14) instead of g++, in the same binary: what the other "
                            "compiler makes of the same coroutines, frame elision included",
@@ -292,6 +338,7 @@ static const cb_impl builtins[] = {
         {
             .name = "direct",
             .body = CB_BODY_DIRECT,
+            .family = "baseline",
             .description = "no coroutine at all: each workload's data path with plain calls and "
                            "structs, the same checksum and no suspension; the baseline whose ns "
                            "per op every model's overhead is over",
@@ -303,6 +350,7 @@ static const cb_impl builtins[] = {
         {
             .name = "lua",
             .body = CB_BODY_LUA,
+            .family = "stackful",
             .description = "Lua 5.4 coroutines (impls/lua/), embedded in the cell's process: each "
                            "coroutine a Lua stack of its own, resumed and yielded by the Lua VM",
             .unavailable = cb_lang_lua_unavailable,
@@ -314,12 +362,13 @@ static const cb_impl builtins[] = {
     [CB_IMPL_GO] =
         {
             .name = "go",
-            .body = CB_BODY_GO,
+            .body = CB_BODY_EXTERNAL,
+            .family = "stackful",
             .description =
                 "Go goroutines and unbuffered channels (impls/go/, bin/corobench-go), scheduled by "
                 "the Go runtime; measured by its own program through docs/external.md's protocol",
             .params = go_params,
-            .unavailable = cb_lang_go_unavailable,
+            .program = &go_program,
             .external = 1,
             .lacks = LANG_LACKS,
             .kind = CB_KIND_LANGUAGE,
@@ -329,11 +378,12 @@ static const cb_impl builtins[] = {
     [CB_IMPL_NODE] =
         {
             .name = "node",
-            .body = CB_BODY_NODE,
+            .body = CB_BODY_EXTERNAL,
+            .family = "stackless",
             .description =
                 "JavaScript async functions, promises and async generators on Node.js "
                 "(impls/node/); measured by its own program through docs/external.md's protocol",
-            .unavailable = cb_lang_node_unavailable,
+            .program = &node_program,
             .external = 1,
             .lacks = LANG_LACKS,
             .kind = CB_KIND_LANGUAGE,
@@ -343,12 +393,13 @@ static const cb_impl builtins[] = {
     [CB_IMPL_CSHARP] =
         {
             .name = "csharp",
-            .body = CB_BODY_CSHARP,
+            .body = CB_BODY_EXTERNAL,
+            .family = "stackless",
             .description =
                 "C# async methods over Tasks on Mono (impls/csharp/, bin/corobench-csharp.exe "
                 "built by mcs): the compiler's state machines, awaits resumed by the program's own "
                 "run queue; measured by its own program through docs/external.md's protocol",
-            .unavailable = cb_lang_csharp_unavailable,
+            .program = &csharp_program,
             .external = 1,
             .lacks = LANG_LACKS,
             .kind = CB_KIND_LANGUAGE,
@@ -358,13 +409,14 @@ static const cb_impl builtins[] = {
     [CB_IMPL_LUAJIT] =
         {
             .name = "luajit",
-            .body = CB_BODY_LUAJIT,
+            .body = CB_BODY_EXTERNAL,
+            .family = "stackful",
             .description =
                 "the Lua workloads' coroutines on LuaJIT 2.1 (impls/luajit/, with impls/lua/'s "
                 "bodies where the two languages write them alike), 64-bit values as FFI uint64_t; "
                 "LuaJIT cannot share the cell's process with Lua 5.4, so it is measured by its own "
                 "program through docs/external.md's protocol",
-            .unavailable = cb_lang_luajit_unavailable,
+            .program = &luajit_program,
             .external = 1,
             .lacks = LANG_LACKS,
             .kind = CB_KIND_LANGUAGE,
@@ -435,6 +487,7 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                   .description = "a runtime of the user's, a program of its own (--external): "
                                  "measured through docs/external.md's protocol",
                   .external = 1,
+                  .family = "external",
                   .lacks = {[CB_CAP_PLACED_FRAMES] = "an external runtime places its own "
                                                      "coroutines"},
                   .kind = CB_KIND_EXTERNAL};
@@ -456,27 +509,17 @@ const cb_impl *cb_impl_find(const char *name)
     return NULL;
 }
 
-/* Per body: the name of the workload body it runs, and its family in the results. */
-static const struct {
-    const char *body, *family;
-} bodies[CB_BODY_COUNT] = {
-    [CB_BODY_STACKFUL] = {"stackful", "stackful"},
-    [CB_BODY_SM] = {"state-machine", "stackless"},
-    [CB_BODY_CLOSURE] = {"closure", "stackless"},
-    [CB_BODY_DIRECT] = {"direct", "baseline"},
-    [CB_BODY_LUA] = {"lua", "stackful"},
-    [CB_BODY_GO] = {"go", "stackful"},
-    [CB_BODY_NODE] = {"node", "stackless"},
-    [CB_BODY_CXX20] = {"cxx20", "stackless"},
-    [CB_BODY_CXX20_CLANG] = {"cxx20-clang", "stackless"},
-    [CB_BODY_CSHARP] = {"csharp", "stackless"},
-    [CB_BODY_LUAJIT] = {"luajit", "stackful"},
-    [CB_BODY_EXTERNAL] = {"external", "external"},
+/* Per body: the name of the workload body it runs. */
+static const char *const bodies[CB_BODY_COUNT] = {
+    [CB_BODY_STACKFUL] = "stackful", [CB_BODY_SM] = "state-machine",
+    [CB_BODY_CLOSURE] = "closure",   [CB_BODY_DIRECT] = "direct",
+    [CB_BODY_LUA] = "lua",           [CB_BODY_CXX20] = "cxx20",
+    [CB_BODY_CXX20_CLANG] = "cxx20-clang", [CB_BODY_EXTERNAL] = "external",
 };
 
-const char *cb_impl_family(const cb_impl *impl) { return bodies[impl->body].family; }
+const char *cb_impl_family(const cb_impl *impl) { return impl->family; }
 
-const char *cb_impl_body_name(const cb_impl *impl) { return bodies[impl->body].body; }
+const char *cb_impl_body_name(const cb_impl *impl) { return bodies[impl->body]; }
 
 int cb_impl_is_language(const cb_impl *impl)
 {
@@ -495,6 +538,8 @@ const char *cb_impl_unavailable(const cb_impl *impl)
         return impl->backend->unavailable();
     if (impl->unavailable)
         return impl->unavailable();
+    if (impl->program)
+        return cb_lang_unavailable(impl->name);
     return NULL;
 }
 

@@ -7,24 +7,21 @@
 #include "params/params.h"
 #include "coro.h"
 
-/* Which body of a workload an implementation runs. Five are the languages' own runtimes
- * (docs/external.md): lua's body of every workload is its Lua file, run in the cell's process
- * (impls/lua/cb_lua.c); go's, node's, csharp's and luajit's are programs of their own, measured
- * through the external protocol as a user's runtime (external) is, so no workload has a C body
- * for them. cxx20 and cxx20-clang are the C++20 bodies beside each workload's C ones. */
+/* Which body of a workload an implementation runs. lua's body of every workload is its Lua file,
+ * run in the cell's process (impls/lua/cb_lua.c); the other languages' runtimes (go, node...) are
+ * programs of their own (their row's program), measured through the external protocol as a
+ * user's runtime is, so no workload has a C body for them: they run CB_BODY_EXTERNAL. cxx20 and
+ * cxx20-clang are the C++20 bodies beside each workload's C ones. */
 typedef enum cb_body {
     CB_BODY_STACKFUL,
     CB_BODY_SM,
     CB_BODY_CLOSURE,
     CB_BODY_DIRECT, /* no coroutine: the workload's data path with plain calls, the baseline */
     CB_BODY_LUA,
-    CB_BODY_GO,
-    CB_BODY_NODE,
     CB_BODY_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
     CB_BODY_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
-    CB_BODY_CSHARP, /* C# async/await on Mono (impls/csharp/), a program of its own */
-    CB_BODY_LUAJIT, /* the Lua bodies on LuaJIT (impls/luajit/), a program of its own */
-    CB_BODY_EXTERNAL, /* a user's runtime, a program of its own (--external NAME=COMMAND) */
+    CB_BODY_EXTERNAL, /* a program of its own: a language's (its row's program) or a user's
+                       * (--external NAME=COMMAND) */
     CB_BODY_COUNT
 } cb_body;
 
@@ -52,6 +49,17 @@ typedef enum cb_impl_kind {
     CB_KIND_COUNT
 } cb_impl_kind;
 
+/* How a language's own program is started (docs/external.md), the template impls/languages.c
+ * fills: [runner, args..., root/file] with the runner found in PATH, or [root/file] alone (a
+ * regular executable file) without one; each check failing gives its reason. */
+typedef struct cb_impl_program {
+    const char *runner, *runner_missing; /* a program in PATH ("node"), NULL: the file is run */
+    const char *file, *file_missing;     /* below the source tree's root */
+    const char *args[2];                 /* between the runner and the file, NULL-terminated */
+    /* Optional: patterns (glob(3)) of which one must match, else needs_missing (a library). */
+    const char *needs[4], *needs_missing;
+} cb_impl_program;
+
 /* What an implementation's check is told of a workload's point, by the workload. */
 typedef struct cb_impl_point {
     const char *workload; /* for messages */
@@ -68,6 +76,11 @@ typedef struct cb_impl {
     const char *(*unavailable)(void);
     /* A program of its own measures the cell (harness/measure/external.c), not a C body. */
     int external;
+    /* A language's program (CB_BODY_EXTERNAL; a user's runtime has its command instead). */
+    const cb_impl_program *program;
+    /* "stackful", "stackless", "baseline" or "external" (the results' "family"): goroutines and
+     * Lua coroutines each have a stack of their own, JavaScript async functions do not. */
+    const char *family;
     /* Optional: 0 when this implementation can run the point at p, else -1 and a one-line
      * reason (a thread limit, say); the cell is then recorded as unsupported. */
     int (*check)(const cb_impl_point *pt, const cb_params *p, char *err, size_t errlen);
@@ -124,11 +137,10 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
 extern const cb_param_def cb_stackful_params[];
 
 const cb_impl *cb_impl_find(const char *name);
-/* "stackful", "stackless" or "baseline" (the JSON "family"): goroutines and Lua coroutines
- * each have a stack of their own, JavaScript async functions do not. */
+/* Its row's family (cb_impl.family). */
 const char *cb_impl_family(const cb_impl *impl);
 /* Which body of a workload it runs: "stackful", "state-machine", "closure", "direct", "lua",
- * "go" or "node". */
+ * "cxx20", "cxx20-clang" or "external". */
 const char *cb_impl_body_name(const cb_impl *impl);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);

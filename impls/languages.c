@@ -1,5 +1,5 @@
-/* Finding bin/corobench-go, node + impls/node/corobench.mjs, mono + bin/corobench-csharp.exe,
- * luajit + impls/luajit/corobench.lua, and impls/lua/. */
+/* Starting a language's program as its row's template says (cb_impl_program: bin/corobench-go,
+ * node + impls/node/corobench.mjs...), a user's runtime by its command, and finding impls/lua/. */
 #include "languages.h"
 
 #include <glob.h>
@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "impls.h"
 #include "root.h"
 
 static char path[PATH_MAX], script[PATH_MAX];
 
-/* node from PATH (Debian's nodejs package installs /usr/bin/node). */
+/* A runner from PATH (Debian's nodejs package installs /usr/bin/node). */
 static int find_in_path(const char *prog, char *out, size_t len)
 {
     const char *env = getenv("PATH");
@@ -51,6 +52,53 @@ const char *cb_lang_user_command(const char *name)
     return NULL;
 }
 
+/* [runner, args..., root/file], or [root/file] alone: a language's program, checked as its row
+ * says (cb_impl_program): the runner in PATH, the file, then what it needs. */
+static int program_argv(const char *root, const cb_impl_program *pg,
+                        const char *argv[CB_LANG_ARGV], const char **why)
+{
+    static char bad_mode[PATH_MAX + 80];
+    if (pg->runner && find_in_path(pg->runner, path, sizeof path) != 0) {
+        *why = pg->runner_missing;
+        return -1;
+    }
+    snprintf(script, sizeof script, "%s/%s", root, pg->file);
+    struct stat st;
+    if (stat(script, &st) != 0 || (pg->runner && access(script, R_OK) != 0)) {
+        *why = pg->file_missing;
+        return -1;
+    }
+    if (!pg->runner) { /* the file is the program */
+        if (!S_ISREG(st.st_mode) || access(script, X_OK) != 0) {
+            snprintf(bad_mode, sizeof bad_mode,
+                     S_ISREG(st.st_mode) ? "%s is not executable (its mode; 'make all' rebuilds it)"
+                                         : "%s is not a regular file",
+                     pg->file);
+            *why = bad_mode;
+            return -1;
+        }
+        argv[0] = script;
+        return 0;
+    }
+    int found = !pg->needs[0];
+    for (size_t i = 0; !found && i < sizeof pg->needs / sizeof pg->needs[0] && pg->needs[i];
+         i++) {
+        glob_t g;
+        found = glob(pg->needs[i], 0, NULL, &g) == 0;
+        globfree(&g);
+    }
+    if (!found) {
+        *why = pg->needs_missing;
+        return -1;
+    }
+    size_t n = 0;
+    argv[n++] = path;
+    for (size_t i = 0; i < sizeof pg->args / sizeof pg->args[0] && pg->args[i]; i++)
+        argv[n++] = pg->args[i];
+    argv[n] = script;
+    return 0;
+}
+
 /* The shell line of a user's runtime: its command, then the request ($1) as one more word. */
 static char user_line[8192];
 
@@ -74,92 +122,28 @@ int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **
         *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
         return -1;
     }
-    if (strcmp(name, "go") == 0) {
-        snprintf(path, sizeof path, "%s/bin/corobench-go", root);
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            *why = "bin/corobench-go not built (go was not installed when make ran; "
-                   "scripts/install-deps.sh installs golang-go)";
-            return -1;
-        }
-        if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0) {
-            *why = S_ISREG(st.st_mode) ? "bin/corobench-go is not executable (its mode; 'make "
-                                         "all' rebuilds it)"
-                                       : "bin/corobench-go is not a regular file";
-            return -1;
-        }
-        argv[0] = path;
-        return 0;
+    const cb_impl *im = cb_impl_find(name);
+    const cb_impl_program *pg = im ? im->program : NULL;
+    if (!pg) {
+        static char valid[512];
+        size_t k = 0;
+        for (size_t i = 0; i < cb_nimpls && k < sizeof valid; i++)
+            if (cb_impls[i].program)
+                k += (size_t)snprintf(valid + k, sizeof valid - k, "%s%s", k ? ", " : "",
+                                      cb_impls[i].name);
+        static char msg[600];
+        snprintf(msg, sizeof msg, "no such language runtime (valid: %s)", valid);
+        *why = msg;
+        return -1;
     }
-    if (strcmp(name, "node") == 0) {
-        if (find_in_path("node", path, sizeof path) != 0) {
-            *why = "node not found in PATH (scripts/install-deps.sh installs nodejs)";
-            return -1;
-        }
-        snprintf(script, sizeof script, "%s/impls/node/corobench.mjs", root);
-        if (access(script, R_OK) != 0) {
-            *why = "impls/node/corobench.mjs not found";
-            return -1;
-        }
-        argv[0] = path;
-        argv[1] = "--expose-gc"; /* the runtime collects between repetitions, untimed */
-        /* Node's default since 15, pinned: a NODE_OPTIONS of warn or none would let the fault
-         * self-test's unhandled rejection pass as a warning (docs/fault.md). */
-        argv[2] = "--unhandled-rejections=throw";
-        argv[3] = script;
-        return 0;
-    }
-    if (strcmp(name, "csharp") == 0) {
-        snprintf(script, sizeof script, "%s/bin/corobench-csharp.exe", root);
-        if (access(script, R_OK) != 0) {
-            *why = "bin/corobench-csharp.exe not built (mcs was not installed when make ran; "
-                   "scripts/install-deps.sh installs mono-mcs)";
-            return -1;
-        }
-        if (find_in_path("mono", path, sizeof path) != 0) {
-            *why = "mono not found in PATH (scripts/install-deps.sh installs mono-runtime)";
-            return -1;
-        }
-        argv[0] = path;
-        argv[1] = script;
-        return 0;
-    }
-    if (strcmp(name, "luajit") == 0) {
-        if (find_in_path("luajit", path, sizeof path) != 0) {
-            *why = "luajit not found in PATH (scripts/install-deps.sh installs luajit)";
-            return -1;
-        }
-        snprintf(script, sizeof script, "%s/impls/luajit/corobench.lua", root);
-        if (access(script, R_OK) != 0) {
-            *why = "impls/luajit/corobench.lua not found";
-            return -1;
-        }
-        /* Its JSON is lua-cjson's module for Lua 5.1, which LuaJIT loads. */
-        glob_t g;
-        int found = glob("/usr/lib/*/lua/5.1/cjson.so", 0, NULL, &g) == 0 ||
-                    access("/usr/local/lib/lua/5.1/cjson.so", R_OK) == 0 ||
-                    access("/usr/lib/lua/5.1/cjson.so", R_OK) == 0;
-        globfree(&g);
-        if (!found) {
-            *why = "lua-cjson for Lua 5.1 (cjson.so) not installed (scripts/install-deps.sh "
-                   "installs lua-cjson)";
-            return -1;
-        }
-        argv[0] = path;
-        argv[1] = script;
-        return 0;
-    }
-    *why = "no such language runtime (valid: go, node, csharp, luajit)";
-    return -1;
+    return program_argv(root, pg, argv, why);
 }
 
-static const char *unavailable(const char *name)
+const char *cb_lang_unavailable(const char *name)
 {
     const char *argv[CB_LANG_ARGV], *why = NULL;
     return cb_lang_argv(name, argv, &why) == 0 ? NULL : why;
 }
-
-const char *cb_lang_go_unavailable(void) { return unavailable("go"); }
 
 const char *cb_lang_lua_unavailable(void)
 {
@@ -175,6 +159,3 @@ const char *cb_lang_lua_unavailable(void)
            "scripts/install-deps.sh installs it)";
 #endif
 }
-const char *cb_lang_node_unavailable(void) { return unavailable("node"); }
-const char *cb_lang_csharp_unavailable(void) { return unavailable("csharp"); }
-const char *cb_lang_luajit_unavailable(void) { return unavailable("luajit"); }

@@ -1,20 +1,18 @@
-/* The languages' own runtimes (docs/external.md): where the programs of those that run outside
- * the cell's process are (go, node), and why a runtime cannot run here. Lua runs inside the
- * process (impls/lua/cb_lua.c). */
+/* The languages' own runtimes (docs/external.md): how the programs of those that run outside the
+ * cell's process start (their rows' cb_impl_program), and why a runtime cannot run here. Lua
+ * runs inside the process (impls/lua/cb_lua.c). */
 #ifndef CB_LANGUAGES_H
 #define CB_LANGUAGES_H
 
-/* NULL when the runtime can run here, else why not: go's and node's programs found, Lua built
- * in (liblua5.4-dev at build time) with its files in impls/lua/. */
-const char *cb_lang_go_unavailable(void);
-const char *cb_lang_node_unavailable(void);
-const char *cb_lang_csharp_unavailable(void);
-const char *cb_lang_luajit_unavailable(void);
+/* NULL when the runtime can run here, else why not: a language's program found as its row's
+ * template says (cb_impl.program); Lua built in (liblua5.4-dev at build time) with its files in
+ * impls/lua/. */
+const char *cb_lang_unavailable(const char *name);
 const char *cb_lang_lua_unavailable(void);
 
-/* The command line that starts the runtime `name` ("go", "node", "csharp" or "luajit"): argv[0] a path, then its
- * fixed arguments, NULL-terminated within CB_LANG_ARGV entries; the strings live until the next
- * call. 0, or -1 with *why set. */
+/* The command line that starts the runtime `name` (a user's, or a row with a program):
+ * argv[0] a path, then its fixed arguments, NULL-terminated within CB_LANG_ARGV entries; the
+ * strings live until the next call. 0, or -1 with *why set. */
 enum { CB_LANG_ARGV = 5 };
 int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why);
 

@@ -122,6 +122,7 @@ static int load_one(const char *path, char *err, size_t len)
     cb_impl im = {
         .name = pl->name,
         .body = CB_BODY_STACKFUL,
+        .family = "stackful",
         .description = desc,
         .backend = be,
         .params = cb_stackful_params,

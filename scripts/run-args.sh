@@ -9,13 +9,16 @@ last_allowed_cpu() {
     echo "${last##*-}"
 }
 
-# The languages' own runtimes (they time themselves: the slowdown knob of docs/ci.md cannot reach
-# them), and the C implementations of this build, comma-separated (run.sh, tests/aa.sh).
-langs=lua,go,node,csharp,luajit
-c_impls() {
-    bin/corobench list | awk '/^implementations:/ { on = 1; next } /^[a-z]/ { on = 0 }
-        on && /^  [a-z]/ { print $1 }' | grep -vxE "${langs//,/|}" | paste -sd, -
+# The implementations of some kinds (KIND[,KIND...]: corobench, peer, language, plugin, external),
+# comma-separated, from the rows of this build (corobench list impls --kind). The C ones are
+# corobench's own and the peers; the languages' own runtimes time themselves (the slowdown knob
+# of docs/ci.md cannot reach them). run.sh, tests/aa.sh.
+impls_of_kind() {
+    bin/corobench list impls --kind "$1" | awk '/^implementations:/ { on = 1; next }
+        /^[a-z]/ { on = 0 } on && /^  [a-z]/ { print $1 }' | paste -sd, -
 }
+c_impls() { impls_of_kind corobench,peer; }
+langs() { impls_of_kind language; }
 
 # The user's arguments (the array extra) win over run.sh's own: an option of run.sh's that the user
 # also gives is dropped from run.sh's part (for --param, the same parameter name), since run

@@ -1,5 +1,7 @@
 /* No implementation or workload name written as a string literal in harness/run/,
- * harness/results/ or harness/report/ (issue 29 item 8; docs/architecture.md): code there takes
+ * harness/results/, harness/report/ or impls/languages.c, and no language runtime's name in the
+ * suite's scripts (run.sh, scripts/run-args.sh, tests/aa.sh) (issue 29 items 3 and 8;
+ * docs/architecture.md): code there takes
  * an implementation's facts from its row or from the results file, and names a built-in through
  * the tables (CB_IMPL_ASM, &cb_wl_pingpong), so that a renamed or added one is not silently
  * missed. The names are the tables' own (cb_impls' built-ins, cb_workloads). A literal the
@@ -29,6 +31,60 @@ static int is_name(const char *s)
         if (!strcmp(s, cb_workloads[i]->name))
             return 1;
     return 0;
+}
+
+/* Whether a name, or only a language's (a row of kind language), is to be refused. */
+static int refused(const char *s, int languages_only)
+{
+    if (!languages_only)
+        return is_name(s);
+    const cb_impl *im = cb_impl_find(s);
+    return im && im->kind == CB_KIND_LANGUAGE;
+}
+
+/* Marks the line of names.txt that allows `name` in `path` used, or reports the name. */
+static void found(const char *path, int line, const char *name, allowed *al, size_t nal,
+                  FILE *err, int *bad)
+{
+    size_t k = 0;
+    while (k < nal && (strcmp(al[k].file, path) || strcmp(al[k].name, name)))
+        k++;
+    if (k < nal) {
+        al[k].used = 1;
+        return;
+    }
+    fprintf(err, "%s:%d: \"%s\" is an implementation's or a workload's name (take it "
+                 "from the row or the file, or name it through the tables)\n",
+            path, line, name);
+    (*bad)++;
+}
+
+/* A shell script's words (runs of a-z, 0-9, '_', '-'), comments skipped: a language's name
+ * among them fails (run.sh's list of the languages came from the rows' kind, issue 29). */
+static void scan_shell(const char *path, allowed *al, size_t nal, FILE *err, int *bad)
+{
+    FILE *f = fopen(path, "r");
+    CB_CHECK(f != NULL);
+    char text[4096];
+    for (int line = 1; fgets(text, sizeof text, f); line++) {
+        char word[64];
+        size_t n = 0;
+        for (const char *c = text;; c++) {
+            int in = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+                     *c == '-';
+            if (in && n < sizeof word - 1) {
+                word[n++] = *c;
+                continue;
+            }
+            word[n] = '\0';
+            if (n && refused(word, 1))
+                found(path, line, word, al, nal, err, bad);
+            n = 0;
+            if (!*c || (*c == '#' && (c == text || c[-1] == ' ' || c[-1] == '\t')))
+                break;
+        }
+    }
+    fclose(f);
 }
 
 /* The string literals of one source file, comments and character constants skipped; each
@@ -73,19 +129,8 @@ static void scan_file(const char *path, allowed *al, size_t nal, FILE *err, int 
                 }
             }
             lit[n] = '\0';
-            if (esc || !is_name(lit))
-                continue;
-            size_t k = 0;
-            while (k < nal && (strcmp(al[k].file, path) || strcmp(al[k].name, lit)))
-                k++;
-            if (k < nal) {
-                al[k].used = 1;
-                continue;
-            }
-            fprintf(err, "%s:%d: \"%s\" is an implementation's or a workload's name (take it "
-                         "from the row or the file, or name it through the tables)\n",
-                    path, line, lit);
-            (*bad)++;
+            if (!esc && is_name(lit))
+                found(path, line, lit, al, nal, err, bad);
         }
     }
     fclose(f);
@@ -140,6 +185,12 @@ CB_TEST(names_not_written_in_the_harness)
     static const char *const dirs[] = {"harness/run", "harness/results", "harness/report"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         scan_dir(dirs[i], al, nal, err, &bad);
+    /* The languages' programs are their rows' (cb_impl_program), not a strcmp chain. */
+    scan_file("impls/languages.c", al, nal, err, &bad);
+    /* The suite's scripts take the languages from the rows (corobench list impls --kind). */
+    static const char *const scripts[] = {"run.sh", "scripts/run-args.sh", "tests/aa.sh"};
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++)
+        scan_shell(scripts[i], al, nal, err, &bad);
     for (size_t k = 0; k < nal; k++)
         if (!al[k].used) {
             fprintf(err, "tests/names.txt: %s names no \"%s\" any more: remove the line\n",

@@ -312,9 +312,8 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
     struct rusage ru0, ru1;
     getrusage(RUSAGE_CHILDREN, &ru0);
     /* No timeout here: the parent's timeout kills the cell's process group, the runtime with it. */
-    /* A user's runtime (--external) goes by its own name, the languages by their body's. */
-    const char *name =
-        c->impl->body == CB_BODY_EXTERNAL ? c->impl->name : cb_impl_body_name(c->impl);
+    /* A language's program (its row's) and a user's runtime (--external) go by their name. */
+    const char *name = c->impl->name;
     int rc = cb_ext_run(name, &rq, 0, &rp, err, sizeof err);
     getrusage(RUSAGE_CHILDREN, &ru1);
     if (rc == 0 && same_work(c, name, &rq, &rp, err, sizeof err) != 0) {

@@ -253,10 +253,37 @@ static void print_params(const cb_param_def *d, int wide)
         puts(line);
 }
 
+/* --kind's comma-separated kinds as bits of cb_impl_kind; -1 with err set for a bad one. */
+static int kinds_of(const char *list, char *err, size_t errlen)
+{
+    int bits = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        int c = 0;
+        while (c < CB_KIND_COUNT && strcmp(k, cb_impl_kind_name((cb_impl_kind)c)))
+            c++;
+        if (c == CB_KIND_COUNT) {
+            char valid[128] = "";
+            for (int v = 0; v < CB_KIND_COUNT; v++)
+                cb_append(valid, sizeof valid, "%s%s", v ? ", " : "",
+                          cb_impl_kind_name((cb_impl_kind)v));
+            snprintf(err, errlen, "invalid value '%s' for --kind (valid: %s, comma-separated)",
+                     cb_quote(k), valid);
+            return -1;
+        }
+        bits |= 1 << c;
+    }
+    if (!bits)
+        snprintf(err, errlen, "invalid value '%s' for --kind (valid: one kind or more, "
+                 "comma-separated)", cb_quote(list));
+    return bits ? bits : -1;
+}
+
 int cb_cmd_list(int argc, char **argv)
 {
     static const char *const sections[] = {"impls", "workloads", "events"};
-    int wide = 0, show[3] = {0, 0, 0}, any = 0;
+    int wide = 0, show[3] = {0, 0, 0}, any = 0, kinds = ~0;
     for (int i = 1; i < argc; i++) {
         int k = 0;
         while (k < 3 && strcmp(argv[i], sections[k]))
@@ -269,9 +296,13 @@ int cb_cmd_list(int argc, char **argv)
         else if (!strcmp(argv[i], "--impl-lib") && i + 1 < argc) { /* plugins listed too */
             if (cb_plugin_load_list(argv[++i], err, sizeof err) != 0)
                 return cb_usage_error("%s", err);
+        } else if (!strcmp(argv[i], "--kind") && i + 1 < argc) { /* those kinds' rows only */
+            if ((kinds = kinds_of(argv[++i], err, sizeof err)) < 0)
+                return cb_usage_error("%s", err);
         } else
             return cb_usage_error("unexpected argument '%s' for list (valid: impls, workloads, "
-                                  "events, --wide, --impl-lib PATH[,PATH...])",
+                                  "events, --wide, --impl-lib PATH[,PATH...], --kind "
+                                  "KIND[,KIND...])",
                                   cb_quote(argv[i]));
     }
     if (!any)
@@ -281,6 +312,8 @@ int cb_cmd_list(int argc, char **argv)
                                                   "corobench list impls --wide)");
         for (size_t i = 0; i < cb_nimpls; i++) {
             const cb_impl *im = &cb_impls[i];
+            if (!(kinds & 1 << im->kind))
+                continue;
             const char *why = cb_impl_unavailable(im);
             list_line(wide, "  %-11s %-9s %s%s", im->name, cb_impl_family(im),
                       why ? "unavailable: " : "available", why ? why : "");
