@@ -152,6 +152,14 @@ wl_grid+=("${suite_reps[@]}")
 sw_grid=(--workload pingpong --param depth=0 --param work=none --param fpu=0,1
          --param switches=20000 "${suite_reps[@]}")
 sw_sel=(--impl inline,asmjmp,sm)
+# Dead locals in coroutine frames (claim 22): spawn with each level's 1024 bytes of locals dead
+# before the suspension (locals=dead) and live, at two depths, for sm (the state a person keeps)
+# and the C++20 frames of both compilers. 12 small cells (n=1000), in the suite and in --quick
+# alike; depth 1 and 4, not 0, so claims 8 and 18 and the spawn-memory plots (depth 0) do not
+# take them.
+dl_grid=(--workload spawn --param n=1000 --param depth=1,4 --param frame=1024
+         --param locals=live,dead "${suite_reps[@]}")
+dl_sel=(--impl sm,cxx20,cxx20-clang)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 "${suite_reps[@]}")
@@ -178,19 +186,22 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
-    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() ;; esac
+    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
 sw_out="${out%.json}-switch.json"
+dl_out="${out%.json}-dead-locals.json"
 # Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
-nstages=4
-[ ${#impl_sel[@]} -gt 0 ] && nstages=5
+nstages=5
+[ ${#impl_sel[@]} -gt 0 ] && nstages=6
 stage=0
-for run in pingpong switch workloads; do
+for run in pingpong switch dead-locals workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
     elif [ "$run" = switch ]; then
         args=("${sw_grid[@]}") file=$sw_out sel=("${sw_sel[@]}")
+    elif [ "$run" = dead-locals ]; then
+        args=("${dl_grid[@]}") file=$dl_out sel=("${dl_sel[@]}")
     else
         args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out sel=("${wl_sel[@]}")
     fi
@@ -210,10 +221,10 @@ dry=0
 user_gave --dry-run && dry=1
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
-    echo "run.sh: results in $out (pingpong; results/latest.json points at it), $sw_out and" \
-        "$wl_out"
+    echo "run.sh: results in $out (pingpong; results/latest.json points at it), $sw_out," \
+        "$dl_out and $wl_out"
 fi
-reports=("$out" "$sw_out" "$wl_out")
+reports=("$out" "$sw_out" "$dl_out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking (the stackful

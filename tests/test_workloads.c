@@ -54,6 +54,7 @@ static const point grid[] = {
      {"n", "300", "depth", "0", "frame", "4096", "layout", "offset", "order", "random", "seed",
       "7"}},
     {"spawn", {"n", "200", "depth", "3", "frame", "8", "alloc", "pool"}},
+    {"spawn", {"n", "200", "depth", "3", "frame", "1024", "locals", "dead"}},
     {"pingpong", {"depth", "5", "switches", "1000", "alloc", "pool"}},
     {"recursive", {"height", "9", "alloc", "pool"}},
     {"io", {"conns", "4", "msgs", "30", "alloc", "pool"}},

@@ -32,6 +32,7 @@ enum { SP_OFFSET_SPAN = 4096 };
 
 static const char *const sp_layouts[] = {"aligned", "offset", NULL};
 static const char *const sp_orders[] = {"fifo", "random", NULL};
+static const char *const sp_locals[] = {"live", "dead", NULL};
 
 static const cb_param_def sp_params[] = {
     /* --quick: 1,000, since thread's 10,000 OS threads took 20 s of each of its invocations
@@ -51,6 +52,10 @@ static const cb_param_def sp_params[] = {
      "fifo: resumed in creation order; random: in a seeded shuffle of it", NULL},
     {"seed", CB_PARAM_INT, "1", 0, (int64_t)1 << 62, NULL,
      "seed of layout=offset and order=random; equal seeds give equal checksums in every family", NULL},
+    {"locals", CB_PARAM_ENUM, "live", 0, 0, sp_locals,
+     "live: a level's `frame` bytes of locals are read after the suspension; dead: they are "
+     "filled and folded into one word before it, and only that word is read after it (what a "
+     "compiler's coroutine frame keeps of dead locals, docs/memory.md)", NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -113,6 +118,7 @@ void sp_shared_init(sp_shared *sh, const cb_params *p)
     sh->fi = sp_frame_index((int64_t)sh->frame);
     sh->offset = strcmp(cb_params_str(p, "layout"), "offset") == 0;
     sh->seed = (uint64_t)cb_params_int(p, "seed");
+    sh->dead = strcmp(cb_params_str(p, "locals"), "dead") == 0;
     if (strcmp(cb_params_str(p, "order"), "random") == 0) {
         sh->order = cb_rt_alloc(sh->n * sizeof *sh->order);
         for (uint64_t i = 0; i < sh->n; i++)
@@ -155,10 +161,12 @@ SP_INLINE uint64_t sp_sf_body(const sp_shared *sh, uint64_t id, int64_t level, u
     for (size_t k = 0; k < words; k++)
         loc[k] = sp_word(id, level, k);
     /* The locals live in this stack frame across the suspension, as compiled code keeps them;
-     * the empty asm says memory is read through loc, so no store is elided. */
+     * the empty asm says memory is read through loc, so no store is elided. locals=dead: they
+     * are folded before it, and the frame that holds them stays as the compiler sized it. */
     __asm__ volatile("" : : "r"(loc) : "memory");
+    uint64_t fold = sh->dead ? sp_fold(level, loc, words) : 0;
     uint64_t v = level == sh->depth ? cb_co_yield(sp_bottom(id)) : self(sh, id, level + 1);
-    return sp_unwind(v, level, loc, words);
+    return sh->dead ? sp_unwind(v, level, &fold, 1) : sp_unwind(v, level, loc, words);
 }
 
 #define SP_SF_LEVEL(B)                                                                            \
@@ -230,6 +238,29 @@ static int sp_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* locals=dead in the stackless families and direct: the level's locals in a transient frame of
+ * the C stack (as a person writing the state machine keeps only what lives across the
+ * suspension), filled, seen by the empty asm as the stackful body's are, and folded. */
+typedef uint64_t (*sp_fold_fn)(uint64_t id, int64_t level);
+#define SP_FOLD(B)                                                                                \
+    static __attribute__((noinline)) uint64_t sp_fold_##B(uint64_t id, int64_t level)             \
+    {                                                                                             \
+        uint64_t loc[B / 8];                                                                      \
+        for (size_t k = 0; k < B / 8; k++)                                                        \
+            loc[k] = sp_word(id, level, k);                                                       \
+        __asm__ volatile("" : : "r"(loc) : "memory");                                             \
+        return sp_fold(level, loc, B / 8);                                                        \
+    }
+SP_FRAMES(SP_FOLD)
+#define SP_FOLD_ENTRY(B) sp_fold_##B,
+static const sp_fold_fn sp_folds[] = {SP_FRAMES(SP_FOLD_ENTRY)};
+
+/* The words of locals a level keeps across the suspension. */
+static inline size_t sp_kept_words(const sp_shared *sh, size_t words)
+{
+    return sh->dead ? 1 : words;
+}
+
 /* ---- sm: one frame per coroutine, the levels' frames embedded in it ------------------------- */
 
 typedef struct sp_sm_level {
@@ -256,15 +287,19 @@ struct sp_sm {
 SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t words,
                                   sp_sm_fn self)
 {
-    const size_t stride = sizeof(sp_sm_level) + words * sizeof(uint64_t);
     sp_shared *sh = &w->sh;
+    const size_t kept = sp_kept_words(sh, words);
+    const size_t stride = sizeof(sp_sm_level) + kept * sizeof(uint64_t);
     sp_sm_level *f = (sp_sm_level *)(c->levels + (size_t)level * stride);
     sp_sm_level *callee = (sp_sm_level *)((unsigned char *)f + stride);
     uint64_t v;
     switch (f->state) {
     case 0:
-        for (size_t k = 0; k < words; k++)
-            f->w[k] = sp_word(c->id, level, k);
+        if (sh->dead)
+            f->w[0] = sp_folds[sh->fi](c->id, level);
+        else
+            for (size_t k = 0; k < words; k++)
+                f->w[k] = sp_word(c->id, level, k);
         if (level == sh->depth) {
             sh->out = sp_bottom(c->id);
             f->state = 1;
@@ -282,7 +317,7 @@ SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t w
         v = sh->in;
         break;
     }
-    f->ret = sp_unwind(v, level, f->w, words);
+    f->ret = sp_unwind(v, level, f->w, kept);
     return CB_SM_DONE;
 }
 
@@ -301,7 +336,8 @@ static void *sp_sm_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     sp_sm *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
     w->level = sp_sm_levels[w->sh.fi];
-    w->frame_bytes = sizeof(sp_sm_co) + (size_t)(w->sh.depth + 1) * (sizeof(sp_sm_level) + w->sh.frame);
+    size_t kept = sp_kept_words(&w->sh, w->sh.frame / 8) * sizeof(uint64_t);
+    w->frame_bytes = sizeof(sp_sm_co) + (size_t)(w->sh.depth + 1) * (sizeof(sp_sm_level) + kept);
     w->co = cb_rt_alloc(w->sh.n * sizeof *w->co);
     memset(w->co, 0, w->sh.n * sizeof *w->co);
     return w;
@@ -376,18 +412,22 @@ SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
 {
     sp_cl_level *f = (sp_cl_level *)fh;
     sp_shared *sh = f->sh;
+    const size_t kept = sp_kept_words(sh, words);
     uint64_t v;
     switch (f->h.state) {
     case 0:
-        for (size_t k = 0; k < words; k++)
-            f->w[k] = sp_word(f->id, f->level, k);
+        if (sh->dead)
+            f->w[0] = sp_folds[sh->fi](f->id, f->level);
+        else
+            for (size_t k = 0; k < words; k++)
+                f->w[k] = sp_word(f->id, f->level, k);
         if (f->level == sh->depth) {
             sh->out = sp_bottom(f->id);
             f->h.state = 1;
             return cb_cl_suspend(&f->h);
         } else {
             sp_cl_level *c = cb_cl_new_at(f->h.task, &f->h, self,
-                                          sizeof(sp_cl_level) + words * sizeof(uint64_t),
+                                          sizeof(sp_cl_level) + kept * sizeof(uint64_t),
                                           sp_offset(sh, f->id, f->level + 1));
             c->sh = sh;
             c->id = f->id;
@@ -404,7 +444,7 @@ SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
         v = sh->in;
         break;
     }
-    f->h.result = sp_unwind(v, f->level, f->w, words);
+    f->h.result = sp_unwind(v, f->level, f->w, kept);
     return cb_cl_done(&f->h);
 }
 
@@ -423,7 +463,8 @@ static void *sp_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     sp_cl *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
     w->level = sp_cl_levels[w->sh.fi];
-    w->frame_bytes = sizeof(sp_cl_level) + w->sh.frame;
+    w->frame_bytes =
+        sizeof(sp_cl_level) + sp_kept_words(&w->sh, w->sh.frame / 8) * sizeof(uint64_t);
     w->task = cb_rt_alloc(w->sh.n * sizeof *w->task);
     memset(w->task, 0, w->sh.n * sizeof *w->task);
     for (uint64_t i = 0; i < w->sh.n; i++)
@@ -514,14 +555,18 @@ static unsigned char *sp_dr_arena_get(size_t need)
 SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
 {
     sp_shared *sh = &w->sh;
+    const size_t kept = sp_kept_words(sh, words);
     unsigned char *at = w->arena;
     for (uint64_t i = 0; i < sh->n; i++) {
         uint64_t *s = (uint64_t *)(at + sp_offset(sh, i, 0));
         at = (unsigned char *)s + w->bytes;
         w->s[i] = s;
         for (int64_t level = 0; level <= sh->depth; level++)
-            for (size_t k = 0; k < words; k++)
-                s[(size_t)level * words + k] = sp_word(i, level, k);
+            if (sh->dead)
+                s[level] = sp_folds[sh->fi](i, level);
+            else
+                for (size_t k = 0; k < words; k++)
+                    s[(size_t)level * words + k] = sp_word(i, level, k);
         sh->checksum = cb_mix(sh->checksum, sp_bottom(i));
     }
     cb_wl_at_rest(sh->n);
@@ -530,7 +575,7 @@ SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
         const uint64_t *s = w->s[i];
         uint64_t v = sp_resume_value(i);
         for (int64_t level = sh->depth; level >= 0; level--)
-            v = sp_unwind(v, level, s + (size_t)level * words, words);
+            v = sp_unwind(v, level, s + (size_t)level * kept, kept);
         sh->checksum = cb_mix(sh->checksum, v);
     }
 }
@@ -547,7 +592,8 @@ static void *sp_dr_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     sp_dr *w = cb_rt_alloc(sizeof *w);
     sp_shared_init(&w->sh, p);
     w->run = sp_dr_runs[w->sh.fi];
-    w->bytes = (size_t)(w->sh.depth + 1) * w->sh.frame;
+    w->bytes =
+        (size_t)(w->sh.depth + 1) * sp_kept_words(&w->sh, w->sh.frame / 8) * sizeof(uint64_t);
     size_t need = 0;
     for (uint64_t i = 0; i < w->sh.n; i++)
         need += sp_offset(&w->sh, i, 0) + w->bytes;
@@ -588,6 +634,7 @@ static uint64_t sp_alive(const cb_params *p) { return (uint64_t)cb_params_int(p,
 /* layout=offset moves every stack top and stackless frame: the body places them. */
 static const cb_wl_need sp_needs[] = {
     {"layout", "offset", CB_CAP_PLACED_FRAMES},
+    {"locals", "dead", CB_CAP_DEAD_LOCALS},
     {NULL, NULL, 0},
 };
 

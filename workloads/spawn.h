@@ -21,6 +21,7 @@ typedef struct sp_shared {
     size_t frame;      /* bytes of locals per level, one of sp_frame_sizes */
     int fi;            /* its index there: which compiled level functions run */
     int offset;        /* layout=offset */
+    int dead;          /* locals=dead: a level keeps one word of its locals across the suspension */
     uint64_t seed;
     uint64_t *order;   /* order=random: the coroutines in resume order; NULL: creation order */
     uint64_t in, out;  /* the value passed in at resumption, and out at the suspension */
@@ -52,6 +53,13 @@ static inline uint64_t sp_unwind(uint64_t v, int64_t level, const uint64_t *w, s
     for (size_t k = 0; k < words; k++)
         acc = (acc ^ w[k]) * 0x100000001b3ULL;
     return acc;
+}
+
+/* locals=dead: a level's locals folded into the one word it keeps across the suspension (and its
+ * result then sp_unwind(v, level, &fold, 1)), identical in every family. */
+static inline uint64_t sp_fold(int64_t level, const uint64_t *w, size_t words)
+{
+    return sp_unwind(0, level, w, words);
 }
 
 #endif

@@ -33,9 +33,33 @@ template <size_t B> task<uint64_t> level(sp_shared *sh, uint64_t id, int64_t lvl
     co_return sp_unwind(v, lvl, loc, B / 8);
 }
 
+// locals=dead: the same locals, in scope to the end of the body as a person writes them, but
+// folded into one word before the suspension and never read after it (the empty asm sees them
+// as the stackful body's are, so the fill is not elided). What the compiler's frame keeps of them
+// is what spawn's heap bytes per coroutine show (docs/memory.md).
+template <size_t B> task<uint64_t> level_dead(sp_shared *sh, uint64_t id, int64_t lvl, slot *s)
+{
+    uint64_t loc[B / 8];
+    for (size_t k = 0; k < B / 8; k++)
+        loc[k] = sp_word(id, lvl, k);
+    __asm__ volatile("" : : "r"(loc) : "memory");
+    uint64_t fold = sp_fold(lvl, loc, B / 8);
+    uint64_t v;
+    if (lvl == sh->depth) {
+        sh->out = sp_bottom(id);
+        co_await suspend_to{s};
+        v = sh->in;
+    } else {
+        v = co_await level_dead<B>(sh, id, lvl + 1, s);
+    }
+    co_return sp_unwind(v, lvl, &fold, 1);
+}
+
 using level_fn = task<uint64_t> (*)(sp_shared *, uint64_t, int64_t, slot *);
 #define SP_CX_ENTRY(B) level<B>,
 const level_fn levels[] = {SP_FRAMES(SP_CX_ENTRY)};
+#define SP_CX_DEAD_ENTRY(B) level_dead<B>,
+const level_fn levels_dead[] = {SP_FRAMES(SP_CX_DEAD_ENTRY)};
 
 struct sp_cx {
     sp_shared sh;
@@ -50,7 +74,7 @@ extern "C" void *cb_cxx20_spawn_setup(const cb_impl *, const cb_params *p, char 
 {
     sp_cx *w = new (cb_rt_alloc(sizeof(sp_cx))) sp_cx{};
     sp_shared_init(&w->sh, p);
-    w->top = levels[w->sh.fi];
+    w->top = (w->sh.dead ? levels_dead : levels)[w->sh.fi];
     w->co = static_cast<task<uint64_t> *>(cb_rt_alloc(w->sh.n * sizeof(task<uint64_t>)));
     w->s = static_cast<slot *>(cb_rt_alloc(w->sh.n * sizeof(slot)));
     for (uint64_t i = 0; i < w->sh.n; i++) {

@@ -30,7 +30,7 @@ static void eval(const ctx *c, claim *o)
     json_array_foreach(c->all, i, x)
     {
         const char *impl = cb_str(x, "impl");
-        if (!cq_matches(x, cb_wl_spawn.name, NULL, "plain", "depth=0 layout!=offset") ||
+        if (!cq_matches(x, cb_wl_spawn.name, NULL, "plain", DEPTH0) ||
             (strcmp(impl, cb_impl_name(CB_IMPL_LUA)) &&
              strcmp(impl, cb_impl_name(CB_IMPL_LUAJIT))) ||
             !isfinite(cq_num(x, "memory.heap_bytes_per_coro")))
@@ -43,7 +43,7 @@ static void eval(const ctx *c, claim *o)
             const char *f = cb_str(y, "family");
             if (cq_file_of(y) == cq_file_of(x) && f && !strcmp(f, "stackless") && !cq_language(y) &&
                 cq_num(y, "params.n") == (double)n &&
-                cq_matches(y, cb_wl_spawn.name, NULL, "plain", "depth=0 layout!=offset") &&
+                cq_matches(y, cb_wl_spawn.name, NULL, "plain", DEPTH0) &&
                 cq_num(y, "memory.heap_bytes_per_coro") > 0 && n > N)
                 N = n;
         }
@@ -54,7 +54,7 @@ static void eval(const ctx *c, claim *o)
         return;
     }
     char mt[64];
-    snprintf(mt, sizeof mt, "depth=0 layout!=offset n=%ld", N);
+    snprintf(mt, sizeof mt, DEPTH0 " n=%ld", N);
     json_array_foreach(c->all, i, x)
     {
         const char *f = cb_str(x, "family"), *impl = cb_str(x, "impl");

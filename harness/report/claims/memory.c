@@ -22,12 +22,12 @@ static void eval(const ctx *c, claim *o)
 {
     const char *const im[] = {cb_impl_name(CB_IMPL_ASM)};
     long nn[MAXPTS];
-    size_t n = cq_common(c, cb_wl_spawn.name, im, NULL, 1, "depth=0 layout!=offset", "n", nn);
+    size_t n = cq_common(c, cb_wl_spawn.name, im, NULL, 1, DEPTH0, "n", nn);
     json_t *a = NULL, *less = NULL;
     long N = -1;
     for (size_t i = n; i-- > 0 && !less;) { /* the largest n with a stackless cell too */
         char mt[64];
-        snprintf(mt, sizeof mt, "depth=0 layout!=offset n=%ld", nn[i]);
+        snprintf(mt, sizeof mt, DEPTH0 " n=%ld", nn[i]);
         a = cq_find(c, cb_wl_spawn.name, cb_impl_name(CB_IMPL_ASM), "plain", mt);
         json_t *cell;
         size_t k;
