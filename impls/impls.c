@@ -538,14 +538,38 @@ const char *cb_impl_plugin_path(const cb_impl *impl)
     return impl->backend ? impl->backend->plugin_path : NULL;
 }
 
+int cb_impl_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why)
+{
+    int user = cb_lang_user_argv(name, argv, why);
+    if (user)
+        return user < 0 ? -1 : 0;
+    const cb_impl *im = cb_impl_find(name);
+    if (im && im->program)
+        return cb_lang_program_argv(im->program, argv, why);
+    static char msg[600];
+    size_t k = (size_t)snprintf(msg, sizeof msg, "no such language runtime (valid: ");
+    const char *sep = "";
+    for (size_t i = 0; i < cb_nimpls && k < sizeof msg; i++)
+        if (cb_impls[i].program) {
+            k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%s", sep, cb_impls[i].name);
+            sep = ", ";
+        }
+    if (k < sizeof msg)
+        snprintf(msg + k, sizeof msg - k, ")");
+    *why = msg;
+    return -1;
+}
+
 const char *cb_impl_unavailable(const cb_impl *impl)
 {
     if (impl->backend && impl->backend->unavailable)
         return impl->backend->unavailable();
     if (impl->unavailable)
         return impl->unavailable();
-    if (impl->program)
-        return cb_lang_unavailable(impl->name);
+    if (impl->program) {
+        const char *argv[CB_LANG_ARGV], *why = NULL;
+        return cb_lang_program_argv(impl->program, argv, &why) == 0 ? NULL : why;
+    }
     return NULL;
 }
 

@@ -6,6 +6,7 @@
 
 #include "params/params.h"
 #include "coro.h"
+#include "languages.h"
 
 /* Which body of a workload an implementation runs. lua's body of every workload is its Lua file,
  * run in the cell's process (impls/lua/cb_lua.c); the other languages' runtimes (go, node...) are
@@ -49,17 +50,6 @@ typedef enum cb_impl_kind {
     CB_KIND_EXTERNAL,
     CB_KIND_COUNT
 } cb_impl_kind;
-
-/* How a language's own program is started (docs/external.md), the template impls/languages.c
- * fills: [runner, args..., root/file] with the runner found in PATH, or [root/file] alone (a
- * regular executable file) without one; each check failing gives its reason. */
-typedef struct cb_impl_program {
-    const char *runner, *runner_missing; /* a program in PATH ("node"), NULL: the file is run */
-    const char *file, *file_missing;     /* below the source tree's root */
-    const char *args[2];                 /* between the runner and the file, NULL-terminated */
-    /* Optional: patterns (glob(3)) of which one must match, else needs_missing (a library). */
-    const char *needs[4], *needs_missing;
-} cb_impl_program;
 
 /* What an implementation's check is told of a workload's point, by the workload. */
 typedef struct cb_impl_point {
@@ -143,6 +133,9 @@ const char *cb_impl_family(const cb_impl *impl);
 /* Which body of a workload it runs: "stackful", "state-machine", "closure", "direct", "lua",
  * "cxx20", "cxx20-clang" or "external". */
 const char *cb_impl_body_name(const cb_impl *impl);
+/* The command line that starts the runtime `name`, a user's (--external) or a row's with a
+ * program (languages.h): 0, or -1 with *why set. */
+int cb_impl_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why);
 /* NULL when the implementation runs here, else the reason. */
 const char *cb_impl_unavailable(const cb_impl *impl);
 /* A language's own runtime (lua, go, node...), a plugin (--impl-lib) or a user's program

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "impls.h"
 #include "root.h"
 
 static char path[PATH_MAX], script[PATH_MAX];
@@ -52,12 +51,17 @@ const char *cb_lang_user_command(const char *name)
     return NULL;
 }
 
-/* [runner, args..., root/file], or [root/file] alone: a language's program, checked as its row
- * says (cb_impl_program): the runner in PATH, the file, then what it needs. */
-static int program_argv(const char *root, const cb_impl_program *pg,
-                        const char *argv[CB_LANG_ARGV], const char **why)
+/* Checked as the row says: the runner in PATH, the file, then what it needs. */
+int cb_lang_program_argv(const cb_impl_program *pg, const char *argv[CB_LANG_ARGV],
+                         const char **why)
 {
     static char bad_mode[PATH_MAX + 80];
+    const char *root = cb_root_dir();
+    memset(argv, 0, CB_LANG_ARGV * sizeof *argv);
+    if (!root) {
+        *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
+        return -1;
+    }
     if (pg->runner && find_in_path(pg->runner, path, sizeof path) != 0) {
         *why = pg->runner_missing;
         return -1;
@@ -102,47 +106,21 @@ static int program_argv(const char *root, const cb_impl_program *pg,
 /* The shell line of a user's runtime: its command, then the request ($1) as one more word. */
 static char user_line[8192];
 
-int cb_lang_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why)
+int cb_lang_user_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why)
 {
-    const char *root = cb_root_dir();
-    memset(argv, 0, CB_LANG_ARGV * sizeof *argv);
     const char *command = cb_lang_user_command(name);
-    if (command) {
-        if (snprintf(user_line, sizeof user_line, "%s \"$1\"", command) >= (int)sizeof user_line) {
-            *why = "its command is too long";
-            return -1;
-        }
-        argv[0] = "/bin/sh";
-        argv[1] = "-c";
-        argv[2] = user_line;
-        argv[3] = name; /* $0 */
+    if (!command)
         return 0;
-    }
-    if (!root) {
-        *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
+    memset(argv, 0, CB_LANG_ARGV * sizeof *argv);
+    if (snprintf(user_line, sizeof user_line, "%s \"$1\"", command) >= (int)sizeof user_line) {
+        *why = "its command is too long";
         return -1;
     }
-    const cb_impl *im = cb_impl_find(name);
-    const cb_impl_program *pg = im ? im->program : NULL;
-    if (!pg) {
-        static char valid[512];
-        size_t k = 0;
-        for (size_t i = 0; i < cb_nimpls && k < sizeof valid; i++)
-            if (cb_impls[i].program)
-                k += (size_t)snprintf(valid + k, sizeof valid - k, "%s%s", k ? ", " : "",
-                                      cb_impls[i].name);
-        static char msg[600];
-        snprintf(msg, sizeof msg, "no such language runtime (valid: %s)", valid);
-        *why = msg;
-        return -1;
-    }
-    return program_argv(root, pg, argv, why);
-}
-
-const char *cb_lang_unavailable(const char *name)
-{
-    const char *argv[CB_LANG_ARGV], *why = NULL;
-    return cb_lang_argv(name, argv, &why) == 0 ? NULL : why;
+    argv[0] = "/bin/sh";
+    argv[1] = "-c";
+    argv[2] = user_line;
+    argv[3] = name; /* $0 */
+    return 1;
 }
 
 const char *cb_lang_lua_unavailable(void)

@@ -156,7 +156,7 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
 {
     const char *argv[CB_LANG_ARGV + 2], *why = NULL; /* + the request, NULL */
     memset(out, 0, sizeof *out);
-    if (cb_lang_argv(name, argv, &why) != 0) {
+    if (cb_impl_argv(name, argv, &why) != 0) {
         snprintf(err, errlen, "%s: %s", name, why);
         return -1;
     }
