@@ -1,0 +1,242 @@
+/* The report's view of machines (machines.h): the line saying where a document was measured,
+ * the documents of one machine merged into one, and several machines side by side. */
+#include "machines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "harness/results/cell.h"
+#include "harness/results/fields.h"
+#include "harness/common/untrusted.h"
+#include "tables.h"
+
+/* A string member the loader checked but a file may lack (the CI baseline): "?" then. */
+static const char *text_or(json_t *obj, const char *key)
+{
+    const char *s = cb_str(obj, key);
+    return s ? s : "?";
+}
+
+void cb_report_machine_line(FILE *out, const char *in, json_t *doc)
+{
+    json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
+    /* every string of the file through the Markdown sink (untrusted.h) */
+    fprintf(out, "- results: ");
+    cb_md_code(out, in);
+    fputs(" (", out);
+    cb_esc_md(out, text_or(doc, "created_utc"));
+    fputs(", commit ", out);
+    cb_esc_md(out, text_or(doc, "git_commit"));
+    fputs(")\n- machine: ", out);
+    cb_esc_md(out, text_or(m, "hostname"));
+    fputs(", ", out);
+    cb_esc_md(out, text_or(m, "cpu_model"));
+    fprintf(out, ", %lld logical CPUs, kernel ",
+            (long long)json_integer_value(json_object_get(m, "logical_cpus")));
+    cb_esc_md(out, text_or(m, "kernel"));
+    fputs(", clock ", out);
+    cb_esc_md(out, text_or(m, "clock"));
+    fputs("\n- build: ", out);
+    cb_esc_md(out, text_or(b, "compiler"));
+    fputs(", ", out);
+    cb_esc_md_code(out, text_or(b, "cflags"));
+    fputs("\n", out);
+    json_t *run = json_object_get(doc, "run"), *inv = json_object_get(run, "invocations");
+    if (json_is_integer(json_object_get(run, "reps")))
+        fprintf(out, "- each cell: %lld invocations (processes, interleaved) x %lld repetitions%s\n",
+                json_is_integer(inv) ? (long long)json_integer_value(inv) : 1LL,
+                (long long)json_integer_value(json_object_get(run, "reps")),
+                json_is_integer(inv) && json_integer_value(inv) >= 2
+                    ? ""
+                    : " (one process per cell: no interval, no difference counts)");
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(doc, "unavailable"), k, v)
+    {
+        fprintf(out, "- unavailable: %s: ", k);
+        cb_esc_md(out, json_string_value(v));
+        fputs("\n", out);
+    }
+}
+
+/* Several machines: a table per workload, a row per (point, impl) of plain cells, a column per
+ * results file with its median and the ratio to the first file's. */
+void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
+{
+    json_t *rows = json_object(), *wls = json_array(), *c, *v;
+    json_t *mixed = json_object(); /* workloads whose cells differ in their unit */
+    size_t i, w;
+    fprintf(out, "\n## Machines side by side\n\n");
+    for (size_t f = 0; f < n; f++) {
+        json_t *cells = json_object_get(docs[f], "cells");
+        json_array_foreach(cells, i, c)
+        {
+            const char *wl = cb_str(c, "workload"), *u = cb_results_unit(cells, wl);
+            for (size_t g = 0; g < n && u; g++) {
+                const char *o = cb_results_unit(json_object_get(docs[g], "cells"), wl);
+                if (!o || (strcmp(o, "op") && strcmp(o, u)))
+                    u = NULL;
+            }
+            if (!u)
+                json_object_set_new(mixed, wl, json_true());
+        }
+    }
+    for (size_t f = 0; f < n; f++) {
+        json_t *m = json_object_get(docs[f], "machine");
+        char label[16];
+        cb_machine_label(f, label, sizeof label);
+        fprintf(out, "- %s: ", label);
+        cb_esc_md(out, text_or(m, "hostname"));
+        fputs(", ", out);
+        cb_esc_md(out, text_or(m, "cpu_model"));
+        fputs(" (", out);
+        cb_md_code(out, ins[f]);
+        fprintf(out, ")\n");
+    }
+    for (size_t f = 0; f < n; f++)
+        json_array_foreach(json_object_get(docs[f], "cells"), i, c)
+        {
+            if (strcmp(cb_str(c, "status"), "ok") || strcmp(cb_str(c, "variant"), "plain"))
+                continue;
+            char params[512], key[768];
+            cb_cell_params_text(c, 1, params, sizeof params);
+            if (json_object_get(mixed, cb_str(c, "workload")))
+                cb_append(params, sizeof params, " (per %s)", cb_str(c, "unit") ?: "op");
+            snprintf(key, sizeof key, "%s\t%s | %s", cb_str(c, "workload"), params,
+                     cb_str(c, "impl"));
+            cb_report_intern(wls, cb_str(c, "workload"));
+            json_t *row = json_object_get(rows, key);
+            if (!row) {
+                row = json_array();
+                for (size_t k = 0; k < n; k++)
+                    json_array_append_new(row, json_null());
+                json_object_set_new(rows, key, row);
+            }
+            json_array_set(row, f, json_object_get(c, "ns_per_op"));
+        }
+    json_array_foreach(wls, w, v)
+    {
+        const char *wl = json_string_value(v), *key;
+        json_t *row;
+        fprintf(out, "\n### %s (median ns per op; x = times machine A)\n\n| point | impl |", wl);
+        for (size_t f = 0; f < n; f++) {
+            char label[16];
+            cb_machine_label(f, label, sizeof label);
+            fprintf(out, " %s |", label);
+        }
+        fprintf(out, "\n|---|---|");
+        for (size_t f = 0; f < n; f++)
+            fprintf(out, "---:|");
+        fprintf(out, "\n");
+        json_object_foreach(rows, key, row)
+        {
+            const char *tab = strchr(key, '\t');
+            if (strncmp(key, wl, (size_t)(tab - key)) || wl[tab - key])
+                continue;
+            fprintf(out, "| %s |", tab + 1);
+            double a = json_real_value(json_object_get(json_array_get(row, 0), "median"));
+            for (size_t f = 0; f < n; f++) {
+                json_t *ns = json_array_get(row, f);
+                double x = json_real_value(json_object_get(ns, "median"));
+                char xb[32];
+                if (json_is_null(ns))
+                    fprintf(out, " - |");
+                else if (f && a > 0)
+                    fprintf(out, " %s (%.2fx) |", cb_report_fig(x, xb), x / a);
+                else
+                    fprintf(out, " %s |", cb_report_fig(x, xb));
+            }
+            fprintf(out, "\n");
+        }
+    }
+    json_decref(rows);
+    json_decref(wls);
+    json_decref(mixed);
+}
+
+static void cell_identity(json_t *c, char *buf, size_t len)
+{
+    char params[768];
+    cb_cell_params_text(c, 1, params, sizeof params);
+    snprintf(buf, len, "%s %s %s/%s", cb_str(c, "workload"), params, cb_str(c, "impl"),
+             cb_str(c, "variant"));
+}
+
+/* What the claims need to know of the file a machine's cells came from (claims.h): each cell
+ * of doc tagged with the file's index among its machine's files (CB_CLAIMS_FILE_KEY), and the
+ * file's name, run, build and environment appended to into's CB_CLAIMS_FILES_KEY, so that the
+ * Caveats name each file's conditions and a ratio never pairs cells of two runs unmarked. */
+static void note_file(json_t *into, json_t *doc, const char *name)
+{
+    json_t *files = json_object_get(into, CB_CLAIMS_FILES_KEY), *c;
+    if (!files) {
+        files = json_array();
+        json_object_set_new(into, CB_CLAIMS_FILES_KEY, files);
+    }
+    json_int_t index = (json_int_t)json_array_size(files);
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+        json_object_set_new(c, CB_CLAIMS_FILE_KEY, json_integer(index));
+    json_array_append_new(
+        files, json_pack("{s:s, s:O?, s:O?, s:O?, s:O?}", "file", name, "run",
+                         json_object_get(doc, "run"), "build", json_object_get(doc, "build"),
+                         "environment",
+                         json_object_get(json_object_get(doc, "machine"), "environment"),
+                         "unavailable", json_object_get(doc, "unavailable")));
+}
+
+/* Merges every document into the first one of its machine (host name and CPU model): its
+ * cells appended (those it does not have yet; the others kept aside for the claims, which pair
+ * cells within one file), what was unavailable added, its file name listed in also[]. Returns
+ * the number of machines; docs[] and ins[] are compacted to one entry per machine. */
+size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, json_t **also)
+{
+    size_t m = 0;
+    for (size_t f = 0; f < n; f++) {
+        json_t *mf = json_object_get(docs[f], "machine");
+        size_t g = 0;
+        while (g < m && !(json_equal(json_object_get(mf, "hostname"),
+                                     json_object_get(json_object_get(docs[g], "machine"),
+                                                     "hostname")) &&
+                          json_equal(json_object_get(mf, "cpu_model"),
+                                     json_object_get(json_object_get(docs[g], "machine"),
+                                                     "cpu_model"))))
+            g++;
+        if (g == m) {
+            note_file(docs[f], docs[f], ins[f]);
+            docs[m] = docs[f];
+            ins[m] = ins[f];
+            also[m++] = json_array();
+            continue;
+        }
+        /* A cell the machine already has (the same workload point, implementation and
+         * variant, measured again in a later file) keeps its first measurement. */
+        note_file(docs[g], docs[f], ins[f]);
+        json_t *have = json_object(), *c, *cells = json_object_get(docs[g], "cells");
+        json_t *aside = json_object_get(docs[g], CB_CLAIMS_ASIDE_KEY);
+        if (!aside) {
+            aside = json_array();
+            json_object_set_new(docs[g], CB_CLAIMS_ASIDE_KEY, aside);
+        }
+        size_t i;
+        char key[1024];
+        json_array_foreach(cells, i, c)
+        {
+            cell_identity(c, key, sizeof key);
+            json_object_set_new(have, key, json_true());
+        }
+        json_array_foreach(json_object_get(docs[f], "cells"), i, c)
+        {
+            cell_identity(c, key, sizeof key);
+            json_array_append(json_object_get(have, key) ? aside : cells, c);
+        }
+        json_decref(have);
+        json_object_update_missing(json_object_get(docs[g], "unavailable"),
+                                   json_object_get(docs[f], "unavailable"));
+        json_array_append_new(also[g], json_string(ins[f]));
+        json_decref(docs[f]);
+    }
+    return m;
+}
