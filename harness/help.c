@@ -30,7 +30,7 @@ typedef struct opt_row {
 static char run_invocations[16], run_reps[48], run_warmup[16], run_min_rep[48], run_timeout[16],
     run_entries[48], cal_switches[24], cal_reps[16], cal_runs[16], cal_min_rep[24],
     cal_depth[16], cmp_threshold[24], ab_rounds[16], ab_max_rounds[48], ab_threshold[24],
-    ab_budget[24];
+    ab_budget[24], ab_instr[24];
 
 static void fill_defaults(void)
 {
@@ -56,6 +56,7 @@ static void fill_defaults(void)
              a->max_rounds);
     snprintf(ab_threshold, sizeof ab_threshold, "%g", a->threshold);
     snprintf(ab_budget, sizeof ab_budget, "%g", a->budget);
+    snprintf(ab_instr, sizeof ab_instr, "%g", a->instr_threshold);
 }
 
 typedef struct cmd_help {
@@ -167,6 +168,8 @@ static const opt_row ab_rows[] = {
                                           "1 + PERCENT; unchanged within 1 +- PERCENT", NULL},
     {"--budget PERCENT", ab_budget, "false-alarm budget of a run: half to the whole run, half "
                                     "spread over the cells", NULL},
+    {"--instr-threshold PERCENT", ab_instr, "with --events instructions: instructions per op "
+                                            "changed beyond it (reported, never gated)", NULL},
     {"--seed N", "drawn, recorded", "the seed of the rounds' order and the layout draws", NULL},
     {"--pairs HOW", "alternate", "alternate: a pair's two processes run at once and take turns "
                                  "repetition by repetition; sequential: one after the other",

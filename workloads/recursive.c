@@ -115,6 +115,19 @@ typedef struct rc_sm {
     rc_sm_frame *frames; /* height frames, level l's delegate at l + 1 */
 } rc_sm;
 
+#ifdef CB_TEST_EXTRA_WORK
+/* The instructions knob of ab's power test (docs/ci.md, "The A/A test"): a build made with
+ * CPPFLAGS=-DCB_TEST_EXTRA_WORK=N runs a loop of N nops per node in sm's body, a real change
+ * that adds instructions (and a little time) to that one cell and does the same work. */
+#define RC_EXTRA_WORK()                                                                            \
+    do {                                                                                           \
+        for (int extra_ = 0; extra_ < CB_TEST_EXTRA_WORK; extra_++)                                \
+            __asm__ volatile("nop");                                                               \
+    } while (0)
+#else
+#define RC_EXTRA_WORK() ((void)0)
+#endif
+
 static __attribute__((noinline)) cb_sm_status rc_sm_walk(rc_sm *g, int64_t level)
 {
     rc_sm_frame *f = &g->frames[level], *child = f + 1;
@@ -130,6 +143,7 @@ static __attribute__((noinline)) cb_sm_status rc_sm_walk(rc_sm *g, int64_t level
             return CB_SM_SUSPENDED;
         f->state = RC_YIELDED;
         g->sh.out = rc_value(f->id);
+        RC_EXTRA_WORK();
         return cb_sm_suspend();
     case RC_YIELDED:
         f->state = RC_RIGHT;

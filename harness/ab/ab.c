@@ -35,6 +35,7 @@
 
 #include "arms.h"
 #include "decide.h"
+#include "instr.h"
 #include "harness/common/alloc.h"
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
@@ -67,6 +68,7 @@ typedef struct abcell {
     int out;                   /* 1: no more pairs (an arm lacks it, failed, other work) */
     char *lacks[2], *failed[2], *other_work;
     cb_ab_est first, final;
+    double cg[2]; /* instructions per op under callgrind (instr.h), 0: not counted */
 } abcell;
 
 typedef struct ab_ctx {
@@ -80,6 +82,7 @@ typedef struct ab_ctx {
     double step_s;
     int cpus[CPU_SETSIZE]; /* the CPUs this process may run on: a pair's pin, by round */
     size_t ncpus;
+    char cg_source[160], cg_why[300]; /* callgrind's count: valgrind's version; why none */
 } ab_ctx;
 
 static double ns_median(json_t *res)
@@ -133,7 +136,7 @@ static int run_alternating(ab_ctx *x, abcell *c, json_t *req, int first, json_t 
     cb_request_child ch[2];
     for (int j = 0; j < 2; j++) {
         int k = j == 0 ? first : !first;
-        cb_ab_arm_start(x->a, k, c->pc, req, sp[j], j == 0, &ch[k]);
+        cb_ab_arm_start(x->a, k, c->pc, req, sp[j], j == 0, NULL, &ch[k]);
         close(sp[j]);
     }
     for (int j = 0; j < 2; j++) {
@@ -274,32 +277,55 @@ static cb_cmp_verdict cmp_verdict(cb_ab_verdict v)
     }
 }
 
-/* The median over an arm's invocations of counters.instructions.per_op (--events instructions:
- * instructions:u through the counters code where a PMU is there), NaN when none counted it; why
- * gets the first invocation's counters_unavailable reason. */
-static double instructions_per_op(json_t *invs, const char **why)
+/* --events instructions where the PMU counted none (a VM): each cell's instructions per op in
+ * both arms under callgrind (instr.h), after the timed rounds; x->cg_why says why not. */
+static void count_instructions(ab_ctx *x)
 {
-    size_t i, n = 0;
-    json_t *m;
-    double *v = cb_xcalloc(json_array_size(invs) + 1, sizeof *v);
-    json_array_foreach(invs, i, m)
-    {
-        json_t *c = json_object_get(json_object_get(m, "counters"), "instructions");
-        double x = json_number_value(json_object_get(c, "per_op"));
-        if (json_is_number(json_object_get(c, "per_op")) && x > 0)
-            v[n++] = x;
-        else if (!*why)
-            *why = cb_str(json_object_get(m, "counters_unavailable"), "instructions");
+    const char *ev = x->o.measure.events, *why = NULL;
+    if (!ev || !strstr(ev, "instructions"))
+        return;
+    for (size_t i = 0; i < x->n; i++)
+        if (isfinite(cb_ab_pmu_instructions(x->cells[i].invs[CB_AB_BASE], &why)))
+            return; /* the PMU's count stands */
+    if (cb_ab_callgrind_ready(x->cg_source, sizeof x->cg_source) != 0) {
+        snprintf(x->cg_why, sizeof x->cg_why, "%s; %s", why ? why : "no PMU count",
+                 x->cg_source);
+        x->cg_source[0] = '\0';
+        return;
     }
-    double med = n ? cb_median(v, n) : NAN;
-    free(v);
-    return med;
+    size_t todo = 0;
+    for (size_t i = 0; i < x->n; i++)
+        todo += x->cells[i].n > 0 && !x->cells[i].other_work;
+    fprintf(stderr, "corobench: ab: instructions per op under callgrind (%s): %zu cells, both "
+                    "arms at once\n", x->cg_source, todo);
+    time_t t0 = time(NULL);
+    for (size_t i = 0, done = 0; i < x->n && !cb_proc_interrupted(); i++) {
+        abcell *c = &x->cells[i];
+        if (!c->n || c->other_work)
+            continue;
+        long el = (long)(time(NULL) - t0), eta = done ? el * (long)(todo - done) / (long)done : 0;
+        done++;
+        fprintf(stderr, "[instructions %zu/%zu; %ld:%02ld, ETA %ld:%02ld] %s\n", done, todo,
+                el / 60, el % 60, eta / 60, eta % 60, c->key);
+        json_t *req = cb_request_build(&x->o, c->pc, 0, CB_REQUEST_TIME);
+        char w[2][300];
+        double v[2];
+        cb_ab_callgrind_cell(x->a, c->pc, req, v, w);
+        for (int k = 0; k < 2; k++) {
+            c->cg[k] = isfinite(v[k]) ? v[k] : 0;
+            if (!isfinite(v[k]) && !x->cg_why[0])
+                snprintf(x->cg_why, sizeof x->cg_why, "%.80s: %s: %.200s", c->key, x->a->arms[k].name,
+                         w[k]);
+        }
+        json_decref(req);
+    }
 }
 
 /* The counts the exit status and the summary come from. */
 typedef struct tally {
     size_t v[CB_AB_NONE + 1], reran, failed_new, failed_base, lacks_new, lacks_base, lacks_both,
-        other_work, timed, counted;     /* counted: cells with instructions in both arms */
+        other_work, timed, counted,     /* counted: cells with instructions in both arms */
+        instr_changed, instr_missing;   /* beyond --instr-threshold; timed but not counted */
     double instr_worst;                 /* the log of new/base instructions per op farthest from 0 */
     const char *instr_cell, *instr_why; /* its cell; why instructions were not counted */
 } tally;
@@ -386,15 +412,25 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
                         cmp_verdict(c->final.verdict));
         /* Instructions per op (--events instructions): shown, never gated; a time regression
          * is never vetoed by unchanged instructions. */
-        double bi = instructions_per_op(c->invs[CB_AB_BASE], &t->instr_why);
-        double ni = instructions_per_op(c->invs[CB_AB_NEW], &t->instr_why);
+        double bi = cb_ab_pmu_instructions(c->invs[CB_AB_BASE], &t->instr_why);
+        double ni = cb_ab_pmu_instructions(c->invs[CB_AB_NEW], &t->instr_why);
+        char src[200] = "instructions:u (perf_event_open)";
+        if (!(isfinite(bi) && isfinite(ni)) && c->cg[0] > 0 && c->cg[1] > 0) {
+            bi = c->cg[CB_AB_BASE], ni = c->cg[CB_AB_NEW];
+            snprintf(src, sizeof src, "callgrind (%s), user mode, a fixed op count",
+                     x->cg_source);
+        }
+        t->instr_missing += c->n > 0 && !(isfinite(bi) && isfinite(ni));
         if (isfinite(bi) && isfinite(ni)) {
+            int changed = fabs(log(ni / bi)) > log1p(x->a->instr_threshold / 100);
             t->counted++;
+            t->instr_changed += (size_t)changed;
             if (!t->instr_cell || fabs(log(ni / bi)) > fabs(t->instr_worst))
                 t->instr_worst = log(ni / bi), t->instr_cell = c->key;
             json_object_set_new(vc, "instructions_per_op",
-                                json_pack("{s:f, s:f, s:f, s:s}", "base", bi, "new", ni, "ratio",
-                                          ni / bi, "source", "instructions:u (perf_event_open)"));
+                                json_pack("{s:f, s:f, s:f, s:b, s:s}", "base", bi, "new", ni, "ratio",
+                                          ni / bi, "changed", changed, "source", src));
+            cb_cmp_out_instr(out, bi, ni, changed);
         }
         json_object_set_new(vc, "first", est_json(&c->first));
         json_object_set_new(vc, "final", est_json(&c->final));
@@ -541,6 +577,7 @@ int cb_cmd_ab(int argc, char **argv)
 {
     const cb_ab_defaults *d = &cb_ab_default;
     ab_opts a = {.rounds = d->rounds, .threshold = d->threshold, .budget = d->budget,
+                 .instr_threshold = d->instr_threshold,
                  .arms = {{.name = "base"}, {.name = "new"}}};
     ab_ctx x = {.a = &a};
     int rc;
@@ -635,6 +672,9 @@ int cb_cmd_ab(int argc, char **argv)
         stop = run_rounds(&x, want, a.rounds, a.max_rounds);
     }
     free(want);
+    if (!stop)
+        count_instructions(&x);
+    stop = stop || cb_proc_interrupted();
     cb_ab_env_restore(&a);
     cb_ab_links_remove(&a);
 
@@ -680,13 +720,21 @@ int cb_cmd_ab(int argc, char **argv)
                        a.sequential ? "back to back" : "at once, taking turns by repetition");
     if (x.o.measure.events && t.counted)
         cb_cmp_out_summary(out, "instructions",
-                           "instructions per op (instructions:u): in both arms for %zu cells; "
-                           "the largest change %+.2f%% (%s): reported, not gated",
-                           t.counted, 100 * (exp(t.instr_worst) - 1), t.instr_cell);
+                           "instructions per op (%s): in both arms for %zu cells; %zu changed "
+                           "beyond %g%%; the largest change %+.2f%% (%s): reported, not gated; "
+                           "user mode only: a cell's system calls (a signal mask saved per "
+                           "switch, a futex, a socket call) are not in its count; %zu timed "
+                           "cells not counted%s%s",
+                           x.cg_source[0] ? "callgrind" : "instructions:u", t.counted,
+                           t.instr_changed, a.instr_threshold, 100 * (exp(t.instr_worst) - 1),
+                           t.instr_cell, t.instr_missing, x.cg_why[0] ? ": the first, " : "",
+                           x.cg_why);
     else if (x.o.measure.events)
         cb_cmp_out_summary(out, "instructions", "instructions per op: unavailable: %s",
-                           t.instr_why ? t.instr_why : "no cell counted them (--events "
-                                                       "instructions counts them)");
+                           x.cg_why[0] ? x.cg_why
+                           : t.instr_why ? t.instr_why
+                                         : "no cell counted them (--events instructions counts "
+                                           "them)");
     cb_cmp_out_summary(out, "cells",
                        "cells: %zu failed in new, %zu missing in new%s, %zu missing in base, %zu "
                        "did not run in base, %zu unsupported in both, %zu did different work",
@@ -712,14 +760,15 @@ int cb_cmd_ab(int argc, char **argv)
     char seed[32];
     snprintf(seed, sizeof seed, "0x%016" PRIx64, a.seed);
     json_t *v = json_pack("{s:s, s:s, s:s, s:{s:o, s:o}, s:s, s:i, s:i, s:f, s:f, s:f, s:f, "
-                          "s:s, s:i, s:b, s:o, s:o}",
+                          "s:s, s:f, s:i, s:b, s:o, s:o}",
                           "schema", "corobench-ab/1", "created_utc", created, "commit",
                           cb_build_commit, "arms", "base", arm_json(&a.arms[0], names[0]), "new",
                           arm_json(&a.arms[1], names[1]), "seed", seed, "rounds",
                           (int)a.rounds, "max_rounds", (int)a.max_rounds, "threshold_percent",
                           a.threshold, "budget_percent", a.budget, "cell_level",
                           cb_ab_cell_level(&rule), "run_level", cb_ab_run_level(&rule),
-                          "pairs", a.sequential ? "sequential" : "alternate", "status", rc, "interrupted", stop, "whole_run", whole, "cells", vcells);
+                          "pairs", a.sequential ? "sequential" : "alternate",
+                          "instr_threshold_percent", a.instr_threshold, "status", rc, "interrupted", stop, "whole_run", whole, "cells", vcells);
     if (json_dumpf(v, cb_out_stream(&vout), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
         abort(); /* into memory */
     werr |= cb_out_commit(&vout) != 0;

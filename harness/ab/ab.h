@@ -8,6 +8,7 @@ int cb_cmd_ab(int argc, char **argv);
 typedef struct cb_ab_defaults {
     unsigned rounds, max_rounds;
     double threshold, budget; /* percent */
+    double instr_threshold;   /* percent: instructions per op changed beyond it */
 } cb_ab_defaults;
 extern const cb_ab_defaults cb_ab_default;
 

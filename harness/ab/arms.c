@@ -19,7 +19,7 @@
 #include "schedule.h"
 
 const cb_ab_defaults cb_ab_default = {.rounds = 10, .max_rounds = 20, .threshold = 5,
-                                      .budget = 5};
+                                      .budget = 5, .instr_threshold = 1.5};
 
 /* run's options that select and shape the cells, parsed by run's own parser; the others (the
  * output, invocations, the counting pass) are ab's business or meaningless here. */
@@ -43,7 +43,8 @@ static int usage_unknown(const char *arg)
     return cb_usage_error("unexpected argument '%s' for ab (valid: --base DIR, --new DIR, "
                           "--base-lib PATH, --new-lib PATH, --base-external NAME=COMMAND, "
                           "--new-external NAME=COMMAND, --rounds R, --max-rounds M, --threshold "
-                          "PERCENT, --budget PERCENT, --seed N, --pairs alternate|sequential, "
+                          "PERCENT, --budget PERCENT, --instr-threshold PERCENT, --seed N, --pairs "
+                          "alternate|sequential, "
                           "--allow-missing, --format "
                           "text|md|json, --only-changed, -o FILE, --force, --dry-run, and run's "
                           "--impl, --workload, --param, --reps, --warmup, --min-rep-ms, --quick, "
@@ -183,13 +184,15 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
             if ((rc = cb_opt_int(s, argv[++i], 2, CB_MAX_INVOCATIONS, &v)))
                 return rc;
             *(r ? &a->rounds : &a->max_rounds) = (unsigned)v;
-        } else if (!strcmp(s, "--threshold") || !strcmp(s, "--budget")) {
+        } else if (!strcmp(s, "--threshold") || !strcmp(s, "--budget") ||
+                   !strcmp(s, "--instr-threshold")) {
             if (!val)
                 return cb_usage_error("option '%s' needs a value (valid: see 'corobench ab "
                                       "--help')",
                                       s);
             if ((rc = parse_percent(s, argv[++i], !strcmp(s, "--threshold") ? &a->threshold
-                                                                            : &a->budget)))
+                                                  : !strcmp(s, "--budget")  ? &a->budget
+                                                                            : &a->instr_threshold)))
                 return rc;
             if (!strcmp(s, "--budget") && !(a->budget > 0 && a->budget < 100))
                 return cb_usage_error("invalid value '%s' for --budget (valid: a percentage "
@@ -339,7 +342,7 @@ static void arm_env(const ab_opts *x, int k)
 /* Arm k's run of req: the request with the arm's plugin or program, in the arm's linked
  * binary of the cell's variant. A new object (request.h's record). */
 void cb_ab_arm_start(const ab_opts *x, int k, const cb_plan_cell *pc, const json_t *req,
-                     int turn_fd, int first, cb_request_child *ch)
+                     int turn_fd, int first, const char *const *wrap, cb_request_child *ch)
 {
     const arm *a = &x->arms[k];
     json_t *r = json_deep_copy(req);
@@ -354,14 +357,14 @@ void cb_ab_arm_start(const ab_opts *x, int k, const cb_plan_cell *pc, const json
     snprintf(name, sizeof name, "%s", cb_request_binary(pc, CB_REQUEST_TIME) ?: "corobench");
     snprintf(bin, sizeof bin, "%s/%s", a->link_dir, basename(name));
     arm_env(x, k);
-    cb_request_start(ch, bin, r, turn_fd);
+    cb_request_start(ch, bin, r, turn_fd, wrap);
     json_decref(r);
 }
 
 json_t *cb_ab_arm_run(const ab_opts *x, int k, const cb_plan_cell *pc, const json_t *req)
 {
     cb_request_child ch;
-    cb_ab_arm_start(x, k, pc, req, -1, 0, &ch);
+    cb_ab_arm_start(x, k, pc, req, -1, 0, NULL, &ch);
     return cb_request_finish(&ch);
 }
 

@@ -33,7 +33,7 @@ typedef struct arm {
 typedef struct ab_opts {
     arm arms[2]; /* indexed by cb_ab_arm */
     unsigned rounds, max_rounds;
-    double threshold, budget; /* percent */
+    double threshold, budget, instr_threshold; /* percent */
     uint64_t seed;
     int seed_set, allow_missing, only_changed, dry_run, force;
     int sequential; /* --pairs sequential: a pair's processes one after the other, not in turns */
@@ -54,10 +54,11 @@ void cb_ab_links_remove(ab_opts *a);
 /* Arm k's run of req (request.h) for pc: the request with the arm's plugin or program, in the
  * arm's linked binary of the cell's variant, with the arm's environment. A new object. */
 json_t *cb_ab_arm_run(const ab_opts *a, int k, const cb_plan_cell *pc, const json_t *req);
-/* The same in two steps (request.h's start and finish), for a pair whose two processes take
- * turns: turn_fd >= 0 is this arm's end of the pair's socket, first whether it goes first. */
+/* The same in two steps (request.h's start and finish), for two processes at once: turn_fd >= 0
+ * is this arm's end of a pair's socket (they take turns), first whether it goes first; wrap a
+ * program to run the arm's binary under (request.h), or NULL. */
 void cb_ab_arm_start(const ab_opts *a, int k, const cb_plan_cell *pc, const json_t *req,
-                     int turn_fd, int first, cb_request_child *ch);
+                     int turn_fd, int first, const char *const *wrap, cb_request_child *ch);
 /* Puts the environment back as it was before the arms' runs. */
 void cb_ab_env_restore(const ab_opts *a);
 

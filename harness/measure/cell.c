@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <valgrind/callgrind.h>
 
 #include "clock.h"
 #include "counters.h"
@@ -72,6 +73,9 @@ typedef struct measure {
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
+    /* Ops in every repetition inside callgrind's collection (kept ones and the redone), for
+     * instructions per op under valgrind (ab's count without a PMU). */
+    double collected_ops;
     /* COROBENCH_TEST_SLOWDOWN (docs/ci.md, the A/A test): every timed repetition made this many
      * times longer by spinning on the clock inside the timed region; 1: off. */
     double slowdown;
@@ -163,10 +167,12 @@ static int check_suspensions(measure *ms, uint64_t susp)
 
 /* One repetition: set up the batch, run it back to back between two clock reads, finish it and
  * check it did the same work. With `memory` it is the memory pass: the baseline before its
- * setup, the snapshot inside it, closed before its finish. `counted`: counters around run(). */
+ * setup, the snapshot inside it, closed before its finish. `counted`: a kept repetition, its
+ * run() inside the counters (--events) and callgrind's collection (ab's instructions). */
 static int repetition(measure *ms, int memory, int counted, rep *out)
 {
     uint64_t made = 0;
+    int pmu = counted && ms->ctr;
     if (memory)
         cb_mem_begin();
     for (; made < ms->batch; made++)
@@ -179,21 +185,25 @@ static int repetition(measure *ms, int memory, int counted, rep *out)
     cb_mem_rep_begin();
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
-    if (counted)
+    if (pmu)
         cb_counters_reset_enable(ms->ctr);
+    if (counted) /* under callgrind --collect-atstart=no: count this region (ab's count) */
+        CALLGRIND_TOGGLE_COLLECT;
     uint64_t t0 = cb_clock_now();
     for (uint64_t b = 0; b < made && rc == 0; b++)
         rc = ms->f->run(ms->inst[b], ms->err, sizeof ms->err);
     uint64_t t1 = cb_clock_now();
+    if (counted)
+        CALLGRIND_TOGGLE_COLLECT;
     if (ms->slowdown > 1) {
         uint64_t until = t0 + (uint64_t)((double)(t1 - t0) * ms->slowdown);
         while ((t1 = cb_clock_now()) < until)
             ;
     }
-    if (counted)
+    if (pmu)
         cb_counters_disable(ms->ctr);
     getrusage(RUSAGE_SELF, &ru1);
-    if (counted)
+    if (pmu)
         cb_counters_read(ms->ctr);
     uint64_t susp = cb_rt.suspensions - s0, allocs = cb_rt.heap_allocs - allocs0;
     if (memory)
@@ -214,6 +224,8 @@ static int repetition(measure *ms, int memory, int counted, rep *out)
                     ((double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) +
                      (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec)) * 1e3;
     out->off_cpu_ns = (double)(t1 - t0) * 1e9 / ms->hz - cpu_ns;
+    if (counted)
+        ms->collected_ops += (double)ms->first.ops * (double)made;
     out->copied = cb_rt.stack_copy_bytes - copied0;
     out->hooked = cb_rt.hooked_calls - hooked0;
     out->allocs = allocs;
@@ -225,7 +237,7 @@ static int repetition(measure *ms, int memory, int counted, rep *out)
 static int run_repetition(measure *ms, int memory, int counted, rep *out)
 {
     cb_turns_take();
-    int rc = repetition(ms, memory, counted && ms->ctr, out);
+    int rc = repetition(ms, memory, counted, out);
     cb_turns_pass();
     return rc;
 }
@@ -421,6 +433,8 @@ static json_t *to_json(const measure *ms, json_t *cell)
     json_object_set_new(cell, "status", json_string("ok"));
     json_object_set_new(cell, "error", json_null());
     json_object_set_new(cell, "ops", json_integer((json_int_t)ms->first.ops));
+    if (RUNNING_ON_VALGRIND)
+        json_object_set_new(cell, "collected_ops", json_real(ms->collected_ops));
     json_object_set_new(cell, "checksum", json_string(sum));
     json_object_set_new(cell, "suspensions", json_integer((json_int_t)ms->susp_per_run));
     json_object_set_new(cell, "batch", json_integer((json_int_t)ms->batch));

@@ -16,6 +16,8 @@ typedef struct cmp_cell {
     double base, new, ratio, lo, hi;
     cb_cmp_verdict v;
     size_t seq; /* the order given: ties keep it (qsort is not stable) */
+    double ibase, inew; /* instructions per op (cb_cmp_out_instr), NaN: none */
+    int ichanged;
 } cmp_cell;
 
 struct cb_cmp_out {
@@ -27,6 +29,7 @@ struct cb_cmp_out {
     json_t *summary;  /* {name: text}, in order */
     cmp_cell *cells;
     size_t n, cap;
+    int instr; /* a cell has instructions: their column is shown */
 };
 
 static const char *const verdict_name[] = {"REGRESSED", "improved", "inconclusive", "unknown",
@@ -92,8 +95,29 @@ void cb_cmp_out_cell(cb_cmp_out *o, const char *cell, double base, double new, d
         o->cells = cb_xrealloc(o->cells, o->cap * sizeof *o->cells);
     }
     o->cells[o->n] = (cmp_cell){cb_xstrdup(cell), cb_xstrdup(detail), base, new, ratio, lo, hi,
-                                 v, o->n};
+                                 v, o->n, NAN, NAN, 0};
     o->n++;
+}
+
+void cb_cmp_out_instr(cb_cmp_out *o, double base, double new, int changed)
+{
+    if (!o->n || !(base > 0) || !(new > 0))
+        return;
+    cmp_cell *c = &o->cells[o->n - 1];
+    c->ibase = base;
+    c->inew = new;
+    c->ichanged = changed;
+    o->instr = 1;
+}
+
+/* The instructions column's text: new/base of instructions per op, "changed" past its
+ * threshold; "-" for a cell without them. */
+static void instr_text(const cmp_cell *c, char *buf, size_t len)
+{
+    if (isfinite(c->ibase))
+        snprintf(buf, len, "%.4f%s", c->inew / c->ibase, c->ichanged ? " changed" : "");
+    else
+        snprintf(buf, len, "-");
 }
 
 void cb_cmp_out_summary(cb_cmp_out *o, const char *name, const char *fmt, ...)
@@ -177,18 +201,21 @@ static void write_text(cb_cmp_out *o, json_t *probs)
     for (i = 0; i < o->n; i++)
         hidden += !shown(o, &o->cells[i]);
     if (o->n > hidden)
-        printf("%-12s %8s %12s %12s %9s  %s\n", "verdict", "change", "base ns/op", "new ns/op",
-               "new/base", "decided by");
+        printf("%-12s %8s %12s %12s %9s%s  %s\n", "verdict", "change", "base ns/op", "new ns/op",
+               "new/base", o->instr ? "  instr/op n/b" : "", "decided by");
     /* Each cell: its figures, then its name on the next line (a cell's name alone is up to
      * ~90 characters: side by side they would not fit). */
     for (i = 0; i < o->n; i++) {
         cmp_cell *c = &o->cells[i];
         if (!shown(o, c))
             continue;
-        char ch[32], line[512];
+        char ch[32], line[512], in[40] = "", it[32];
         change_text(c->ratio, ch, sizeof ch);
-        snprintf(line, sizeof line, "%-12s %8s %12.2f %12.2f %9.3f  %s", verdict_name[c->v], ch,
-                 c->base, c->new, c->ratio, c->detail);
+        instr_text(c, it, sizeof it);
+        if (o->instr)
+            snprintf(in, sizeof in, "  %13s", it);
+        snprintf(line, sizeof line, "%-12s %8s %12.2f %12.2f %9.3f%s  %s", verdict_name[c->v], ch,
+                 c->base, c->new, c->ratio, in, c->detail);
         wrapped(line);
         char *name = cb_xasprintf("    %s", c->cell);
         wrapped(name);
@@ -230,8 +257,9 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
     for (i = 0; i < o->n; i++)
         hidden += !shown(o, &o->cells[i]);
     if (o->n > hidden) {
-        printf("| verdict | change | base ns/op | new ns/op | new/base | decided by | cell |\n");
-        printf("|---|---:|---:|---:|---:|---|---|\n");
+        printf("| verdict | change | base ns/op | new ns/op | new/base |%s decided by | cell |\n",
+               o->instr ? " instructions/op new/base |" : "");
+        printf("|---|---:|---:|---:|---:|%s---|---|\n", o->instr ? "---:|" : "");
     }
     for (i = 0; i < o->n; i++) {
         cmp_cell *c = &o->cells[i];
@@ -242,6 +270,11 @@ static void write_md(cb_cmp_out *o, json_t *probs, int status)
         printf("| %s%s%s | %s | %.2f | %.2f | %.3f | ", c->v == CB_CMP_REGRESSED ? "**" : "",
                verdict_name[c->v], c->v == CB_CMP_REGRESSED ? "**" : "", ch, c->base, c->new,
                c->ratio);
+        if (o->instr) {
+            char it[32];
+            instr_text(c, it, sizeof it);
+            printf("%s | ", it);
+        }
         cb_esc_md(stdout, c->detail);
         printf(" | ");
         cb_esc_md_code(stdout, c->cell);
@@ -270,6 +303,12 @@ static void write_json(cb_cmp_out *o, json_t *probs, int status)
                                         c->base, "new_ns_per_op", c->new, "ratio", c->ratio,
                                         "ratio_ci95", ci, "change_percent",
                                         (c->ratio - 1) * 100, "decided_by", c->detail));
+        if (isfinite(c->ibase))
+            json_object_set_new(json_array_get(cells, json_array_size(cells) - 1),
+                                "instructions_per_op",
+                                json_pack("{s:f, s:f, s:f, s:b}", "base", c->ibase, "new",
+                                          c->inew, "ratio", c->inew / c->ibase, "changed",
+                                          c->ichanged));
     }
     json_t *doc = json_pack("{s:s, s:O, s:O, s:i, s:O, s:o, s:O}", "schema",
                             "corobench-compare/1", "base", json_object_get(o->files, "base"),

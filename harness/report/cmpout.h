@@ -39,6 +39,10 @@ void cb_cmp_out_problem(cb_cmp_out *o, const char *kind, const char *cell, const
  * none). */
 void cb_cmp_out_cell(cb_cmp_out *o, const char *cell, double base, double new, double ratio,
                      double lo, double hi, const char *detail, cb_cmp_verdict v);
+/* The instructions per op of the cell added last (base, new > 0; else nothing), and whether
+ * they changed beyond their own threshold: shown in a column of their own once a cell has
+ * them, and in the json form's cell as instructions_per_op. */
+void cb_cmp_out_instr(cb_cmp_out *o, double base, double new, int changed);
 /* A summary line; name is its key in the json form. */
 void cb_cmp_out_summary(cb_cmp_out *o, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -101,6 +101,7 @@ typedef struct exec_arg {
     size_t len;
     unsigned env_pad; /* bytes of COROBENCH_LAYOUT_PAD; 0: none */
     int turn_fd;      /* the ab pair's socket, given to the child as CB_REQUEST_TURN_FD; -1 */
+    const char *const *wrap; /* a program and its arguments to run the binary under, or NULL */
 } exec_arg;
 
 /* The child's body: the request on a pipe as stdin (it fits the pipe, so the write does not
@@ -148,7 +149,15 @@ static int exec_request(void *arg)
     } else {
         unsetenv("COROBENCH_LAYOUT_PAD");
     }
-    char *argv[] = {(char *)a->binary, "cell", "--request", "-", NULL};
+    char *argv[32];
+    size_t n = 0;
+    for (const char *const *w = a->wrap; w && *w && n < 26; w++)
+        argv[n++] = (char *)*w;
+    argv[n++] = (char *)a->binary;
+    argv[n++] = "cell";
+    argv[n++] = "--request";
+    argv[n++] = "-";
+    argv[n] = NULL;
     return cb_proc_exec(argv);
 }
 
@@ -162,7 +171,8 @@ static json_t *record(const char *status, const char *error)
     return r;
 }
 
-void cb_request_start(cb_request_child *ch, const char *binary, const json_t *req, int turn_fd)
+void cb_request_start(cb_request_child *ch, const char *binary, const json_t *req, int turn_fd,
+                      const char *const *wrap)
 {
     char why[1024];
     memset(ch, 0, sizeof *ch);
@@ -184,7 +194,7 @@ void cb_request_start(cb_request_child *ch, const char *binary, const json_t *re
                           json_integer_value(pad) < CB_INV_LAYOUT_SPAN
                       ? (unsigned)json_integer_value(pad)
                       : 0,
-                  turn_fd};
+                  turn_fd, wrap};
     /* A cell never outlives its run, and ends by its own timer if the run cannot end it. */
     cb_proc_opts po = {.own_group = 1,
                        .pin_cpu = json_is_integer(pin) ? (int)json_integer_value(pin) : -1,
@@ -235,7 +245,7 @@ json_t *cb_request_finish(cb_request_child *ch)
 json_t *cb_request_run(const char *binary, const json_t *req)
 {
     cb_request_child ch;
-    cb_request_start(&ch, binary, req, -1);
+    cb_request_start(&ch, binary, req, -1, NULL);
     return cb_request_finish(&ch);
 }
 

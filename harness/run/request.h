@@ -74,15 +74,18 @@ json_t *cb_request_run(const char *binary, const json_t *req);
 /* cb_request_run in two steps, for two children at once (ab's pairs): start the child, then
  * wait for it and read its record. turn_fd >= 0: the child gets it as fd CB_REQUEST_TURN_FD (its
  * request's "turns" names that fd: measure/turns.h); the caller closes its own copy after the
- * start, so that the pair's socket ends with the children. The record of a child that could not
- * start is made at the start and returned by the finish. */
+ * start, so that the pair's socket ends with the children. wrap: NULL, or a program and its
+ * arguments (NULL-terminated, at most 26) that the child runs the binary under (ab's valgrind
+ * count). The record of a child that could not start is made at the start and returned by the
+ * finish. */
 enum { CB_REQUEST_TURN_FD = 3 };
 typedef struct cb_request_child {
     cb_proc p;
     double timeout_s;
     json_t *failed;
 } cb_request_child;
-void cb_request_start(cb_request_child *ch, const char *binary, const json_t *req, int turn_fd);
+void cb_request_start(cb_request_child *ch, const char *binary, const json_t *req, int turn_fd,
+                      const char *const *wrap);
 json_t *cb_request_finish(cb_request_child *ch);
 
 /* Why this build cannot run cell c in variant (the workload's point needs a capability the
