@@ -117,24 +117,39 @@ static json_t *varying_params(json_t *cells, const cb_export_opts *o)
     return vary;
 }
 
-/* The cell of implementation impl at the same workload point and variant as c, or NULL. */
-static json_t *twin(json_t *cells, json_t *c, const char *impl)
+/* A cell's point and variant as one key (workload, variant, workload parameters). */
+static void point_key(json_t *c, char *buf, size_t len)
 {
-    char want[512], have[512];
-    cb_cell_params_text(c, 0, want, sizeof want);
-    json_t *d;
+    char params[512];
+    cb_cell_params_text(c, 0, params, sizeof params);
+    snprintf(buf, len, "%s\x1f%s\x1f%s", cb_str(c, "workload"), cb_str(c, "variant"), params);
+}
+
+/* The ok cells of implementation impl by point_key, the first of the file's order where two
+ * share one: built once, so that finding each cell's twin is a lookup (a pass over every cell
+ * for each made a plot of 10,000 cells quadratic: issue 30, MEDIUM 4). */
+static json_t *twin_index(json_t *cells, const char *impl)
+{
+    json_t *idx = json_object(), *d;
     size_t i;
+    char key[1200];
     json_array_foreach(cells, i, d)
     {
-        if (!cb_cell_ok(d) || strcmp(cb_str(d, "impl"), impl) ||
-            strcmp(cb_str(d, "workload"), cb_str(c, "workload")) ||
-            strcmp(cb_str(d, "variant"), cb_str(c, "variant")))
+        if (!cb_cell_ok(d) || strcmp(cb_str(d, "impl"), impl))
             continue;
-        cb_cell_params_text(d, 0, have, sizeof have);
-        if (!strcmp(want, have))
-            return d;
+        point_key(d, key, sizeof key);
+        if (!json_object_get(idx, key))
+            json_object_set_nocheck(idx, key, d);
     }
-    return NULL;
+    return idx;
+}
+
+/* The cell of the index's implementation at the same workload point and variant as c, or NULL. */
+static json_t *twin(json_t *idx, json_t *c)
+{
+    char key[1200];
+    point_key(c, key, sizeof key);
+    return json_object_get(idx, key);
 }
 
 static const char *const default_y[] = {"ns_per_op.median", "ns_per_op.mad", "ns_per_op.min",
@@ -157,6 +172,11 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
     if (o->relative_to)
         fprintf(out, "# every y divided by %s's at the same point and variant\n", o->relative_to);
     json_t *vary = varying_params(cells, o);
+    json_t *twins = o->relative_to ? twin_index(cells, o->relative_to) : NULL;
+    /* One pass: each plotted cell to its series (done: name -> its cells, in the file's order),
+     * the series in the order first seen (order); a pass over every cell per series was
+     * quadratic where each point is its own series. */
+    json_t *order = json_array();
     json_array_foreach(cells, i, c)
     {
         char name[512];
@@ -164,9 +184,17 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
             !json_is_integer(json_object_get(json_object_get(c, "params"), o->x)))
             continue;
         plot_series(c, vary, name, sizeof name);
-        if (json_object_get(done, name))
-            continue;
-        json_object_set_new(done, name, json_true());
+        json_t *members = json_object_get(done, name);
+        if (!members) {
+            json_object_set_new_nocheck(done, name, members = json_array());
+            json_array_append_new(order, json_stringn_nocheck(name, strlen(name)));
+        }
+        json_array_append(members, c);
+    }
+    json_t *series;
+    json_array_foreach(order, i, series)
+    {
+        const char *name = json_string_value(series);
         fprintf(out, "%s# %s\n\"%s\"\n# %s", blocks ? "\n\n" : "", name, name, o->x);
         for (size_t k = 0; k < ny; k++)
             fprintf(out, " %s", y[k]);
@@ -174,14 +202,10 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
         blocks++;
         size_t j;
         json_t *d;
-        json_array_foreach(cells, j, d)
+        json_array_foreach(json_object_get(done, name), j, d)
         {
-            char dn[512];
             json_t *xv = json_object_get(json_object_get(d, "params"), o->x);
-            if (j < i || !cb_cell_ok(d) || strcmp(plot_series(d, vary, dn, sizeof dn), name) ||
-                !matches(d, o) || !json_is_integer(xv))
-                continue;
-            json_t *base = o->relative_to ? twin(cells, d, o->relative_to) : NULL;
+            json_t *base = twins ? twin(twins, d) : NULL;
             fprintf(out, "%lld", (long long)json_integer_value(xv));
             for (size_t k = 0; k < ny; k++) {
                 double v, b = 1;
@@ -194,6 +218,8 @@ size_t cb_export_gnuplot(FILE *out, json_t *cells, const cb_export_opts *o)
             fputc('\n', out);
         }
     }
+    json_decref(order);
+    json_decref(twins);
     json_decref(done);
     json_decref(vary);
     return blocks;

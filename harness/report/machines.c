@@ -65,15 +65,21 @@ void cb_report_machine_line(FILE *out, const char *in, json_t *doc)
  * results file with its median and the ratio to the first file's. */
 void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n)
 {
-    json_t *rows = json_object(), *wls = json_array(), *c, *v;
+    cb_report_names wl_names = cb_report_names_new();
+    json_t *rows = json_object(), *wls = wl_names.arr, *c, *v;
     json_t *mixed = json_object(); /* workloads whose cells differ in their unit */
     size_t i, w;
     fprintf(out, "\n## Machines side by side\n\n");
     for (size_t f = 0; f < n; f++) {
         json_t *cells = json_object_get(docs[f], "cells");
+        json_t *decided = json_object(); /* each workload of the file once, not once per cell */
         json_array_foreach(cells, i, c)
         {
-            const char *wl = cb_str(c, "workload"), *u = cb_results_unit(cells, wl);
+            const char *wl = cb_str(c, "workload");
+            if (json_object_get(decided, wl))
+                continue;
+            json_object_set_new_nocheck(decided, wl, json_true());
+            const char *u = cb_results_unit(cells, wl);
             for (size_t g = 0; g < n && u; g++) {
                 const char *o = cb_results_unit(json_object_get(docs[g], "cells"), wl);
                 if (!o || (strcmp(o, "op") && strcmp(o, u)))
@@ -82,6 +88,7 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
             if (!u)
                 json_object_set_new(mixed, wl, json_true());
         }
+        json_decref(decided);
     }
     for (size_t f = 0; f < n; f++) {
         json_t *m = json_object_get(docs[f], "machine");
@@ -106,7 +113,7 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
                 cb_append(params, sizeof params, " (per %s)", cb_str(c, "unit") ?: "op");
             snprintf(key, sizeof key, "%s\t%s | %s", cb_str(c, "workload"), params,
                      cb_str(c, "impl"));
-            cb_report_intern(wls, cb_str(c, "workload"));
+            cb_report_intern(&wl_names, cb_str(c, "workload"));
             json_t *row = json_object_get(rows, key);
             if (!row) {
                 row = json_array();
@@ -152,7 +159,7 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
         }
     }
     json_decref(rows);
-    json_decref(wls);
+    cb_report_names_free(&wl_names);
     json_decref(mixed);
 }
 

@@ -36,18 +36,44 @@ static void column_key(json_t *cell, int as_plain, char *buf, size_t len)
     }
 }
 
-size_t cb_report_intern(json_t *arr, const char *s)
+cb_report_names cb_report_names_new(void)
 {
-    size_t i;
-    json_t *v;
-    json_array_foreach(arr, i, v) if (!strcmp(json_string_value(v), s)) return i;
-    json_array_append_new(arr, json_string(s));
-    return json_array_size(arr) - 1;
+    return (cb_report_names){json_array(), json_object()};
 }
+
+void cb_report_names_free(cb_report_names *n)
+{
+    json_decref(n->arr);
+    json_decref(n->idx);
+}
+
+size_t cb_report_intern(cb_report_names *n, const char *s)
+{
+    json_t *at = json_object_get(n->idx, s);
+    if (at)
+        return (size_t)json_integer_value(at);
+    size_t i = json_array_size(n->arr);
+    json_array_append_new(n->arr, json_stringn_nocheck(s, strlen(s)));
+    json_object_set_new_nocheck(n->idx, s, json_integer((json_int_t)i));
+    return i;
+}
+
+static const char *name_at(const cb_report_names *n, size_t i)
+{
+    return json_string_value(json_array_get(n->arr, i));
+}
+
+/* What the tables of one workload know of all its cells, computed once per table rather than
+ * once per cell: the baselines by point, the flag letters worth showing. */
+typedef struct table_ctx {
+    json_t *direct; /* cb_cell_direct_index */
+    char keep[8];   /* cb_cell_flags_telling */
+} table_ctx;
 
 /* What a table shows of one ok cell: a number (for the ratio to the row's best, when the
  * table has ratios) and its text; 0 when the cell has nothing for this table. */
-typedef int (*cell_value)(json_t *cells, json_t *cell, double *v, char *text, size_t len);
+typedef int (*cell_value)(const table_ctx *t, json_t *cell, double *v, char *text, size_t len);
+
 
 /* Three significant figures (results/cell.h's cb_fig: 7.29, 43.8, 175, 18924). */
 static void num3(double v, char *buf, size_t len) { cb_fig(v, CB_FIG_SIG3, buf, len); }
@@ -56,17 +82,16 @@ const char *cb_report_fig(double v, char *buf) { return cb_fig(v, 2, buf, 32); }
 
 /* The median, its overhead over the direct cell of the same point ("+d" ns per op: the price of
  * the model itself) where the results have one, and the flags that make it doubtful. */
-static int timing_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
+static int timing_value(const table_ctx *t, json_t *c, double *v, char *text, size_t len)
 {
     json_t *ns = json_object_get(c, "ns_per_op");
     if (!ns) /* a document of deterministic fields only */
         return 0;
     *v = json_real_value(json_object_get(ns, "median"));
-    double direct = cb_cell_direct_ns(cells, c);
+    double direct = cb_cell_direct_ns(t->direct, c);
     /* only the letters that mark at most half of the cells (results/cell.h) */
-    char flags[16], keep[8], note[8];
-    cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
-    cb_cell_flags_kept(c, keep, flags, sizeof flags);
+    char flags[16];
+    cb_cell_flags_kept(c, t->keep, flags, sizeof flags);
     char f[32];
     size_t n = (size_t)snprintf(text, len, "%s", cb_report_fig(*v, f));
     json_t *ci = json_object_get(ns, "ci95");
@@ -98,9 +123,9 @@ static void bytes_text(json_t *m, const char *key, char *buf, size_t len)
 
 /* Bytes per coroutine at the workload's rest point; identical in every build variant, so only
  * the plain one is shown. */
-static int memory_value(json_t *cells, json_t *c, double *v, char *text, size_t len)
+static int memory_value(const table_ctx *t, json_t *c, double *v, char *text, size_t len)
 {
-    (void)cells;
+    (void)t;
     json_t *m = json_object_get(c, "memory");
     const char *point = json_string_value(json_object_get(m, "point"));
     const char *variant = json_string_value(json_object_get(c, "variant"));
@@ -131,8 +156,8 @@ static const char *ratio_ci(json_t *num, json_t *den, char *buf, size_t len)
 /* One table: a row per parameter point, a column per implementation (and variant). Returns 0
  * without printing when no cell of the workload has a value for it. unit_rows: each point says
  * its unit ("per round trip"), for a workload whose points differ in it. */
-static int grid_table(FILE *out, json_t *cells, const char *wl, const char *title,
-                      cell_value value, int ratios, int unit_rows)
+static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *wl,
+                      const char *title, cell_value value, int ratios, int unit_rows)
 {
     typedef struct entry {
         size_t row, col, twin; /* twin: the plain twin's column (col itself when plain) */
@@ -140,7 +165,8 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         json_t *cell;
         char text[128];
     } entry;
-    json_t *rows = json_array(), *cols = json_array(), *c;
+    cb_report_names rows = cb_report_names_new(), cols = cb_report_names_new();
+    json_t *c;
     entry *e = cb_xcalloc(json_array_size(cells) + 1, sizeof *e);
     size_t i, n = 0;
     char key[512];
@@ -148,19 +174,19 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
     {
         const char *st = json_string_value(json_object_get(c, "status"));
         if (strcmp(json_string_value(json_object_get(c, "workload")), wl) || strcmp(st, "ok") ||
-            !value(cells, c, &e[n].num, e[n].text, sizeof e[n].text))
+            !value(t, c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
         e[n].cell = c;
         cb_cell_params_text(c, 0, key, sizeof key);
         if (unit_rows)
             cb_append(key, sizeof key, " (per %s)", cb_str(c, "unit") ?: "op");
-        e[n].row = cb_report_intern(rows, key);
+        e[n].row = cb_report_intern(&rows, key);
         column_key(c, 0, key, sizeof key);
-        e[n].col = cb_report_intern(cols, key);
+        e[n].col = cb_report_intern(&cols, key);
         column_key(c, 1, key, sizeof key);
-        e[n++].twin = cb_report_intern(cols, key);
+        e[n++].twin = cb_report_intern(&cols, key);
     }
-    size_t nr = json_array_size(rows), nc = json_array_size(cols);
+    size_t nr = json_array_size(rows.arr), nc = json_array_size(cols.arr);
     const entry **at = cb_xcalloc(nr * nc + 1, sizeof *at); /* the cell at (row, col), if any */
     for (i = 0; i < n; i++)
         at[e[i].row * nc + e[i].col] = &e[i];
@@ -173,7 +199,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
         fprintf(out, "\n### %s%s%.*s\n\n%s %s\n\n| point |", wl, hl ? " " : "", (int)hl, title,
                 wl, title);
         for (size_t k = 0; k < nc; k++)
-            fprintf(out, " %s |", json_string_value(json_array_get(cols, k)));
+            fprintf(out, " %s |", name_at(&cols, k));
         fprintf(out, "\n|---|");
         for (size_t k = 0; k < nc; k++)
             fprintf(out, "---:|");
@@ -188,7 +214,7 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
             if (x && x->twin == x->col && x->num > 0 && (best == 0 || x->num < best))
                 best = x->num, fastest = x;
         }
-        fprintf(out, "| %s |", json_string_value(json_array_get(rows, r)));
+        fprintf(out, "| %s |", name_at(&rows, r));
         for (size_t k = 0; k < nc; k++) {
             const entry *x = at[r * nc + k], *twin = x ? at[r * nc + x->twin] : NULL;
             if (!x)
@@ -206,8 +232,8 @@ static int grid_table(FILE *out, json_t *cells, const char *wl, const char *titl
     }
     free(at);
     free(e);
-    json_decref(rows);
-    json_decref(cols);
+    cb_report_names_free(&rows);
+    cb_report_names_free(&cols);
     return nr > 0;
 }
 
@@ -220,16 +246,17 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
              "[+d] = ns over direct, no coroutine; x = times the fastest plain build in the row; "
              "a variant: times its plain twin; each ratio with its own 95%% interval)",
              unit ? unit : "op, the unit each point names");
-    if (grid_table(out, cells, wl, title, timing_value, 1, !unit)) {
-        char keep[8], note[256];
-        cb_cell_flags_telling(cells, keep, sizeof keep, note, sizeof note);
+    table_ctx t = {.direct = cb_cell_direct_index(cells)};
+    char note[256];
+    cb_cell_flags_telling(cells, t.keep, sizeof t.keep, note, sizeof note);
+    if (grid_table(out, cells, &t, wl, title, timing_value, 1, !unit))
         fprintf(out, "\n%s.%s%s%s\n", cb_cell_flags_legend, note[0] ? " " : "", note,
                 note[0] ? "." : "");
-    }
-    grid_table(out, cells, wl,
+    grid_table(out, cells, &t, wl,
                "memory (bytes per coroutine at rest: touched stack / runtime heap / RSS / page "
                "tables / kernel; - = not measured, see null_reasons)",
                memory_value, 0, 0);
+    json_decref(t.direct);
 }
 
 /* "18.7 ±0.4": a cell's median and half its 95% interval's width; "18.7 [12.1, 96.3]" when the
@@ -264,8 +291,15 @@ static void value_pm(json_t *c, char *buf, size_t len)
  * and their ratio with its interval; every implementation is in the appendix's table. */
 static void glance_table(FILE *out, json_t *cells, const char *wl)
 {
-    json_t *rows = json_array(), *c;
-    size_t i;
+    /* One pass over the cells: each plain ok timed cell of the workload to its row, and the row's
+     * baseline and fastest cell of each family kept as it goes (a pass per row was quadratic). */
+    typedef struct glance_row {
+        json_t *best[2], *direct;
+    } glance_row;
+    cb_report_names rows = cb_report_names_new();
+    json_t *c;
+    size_t i, cap = 0;
+    glance_row *g = NULL;
     char key[512];
     json_array_foreach(cells, i, c)
     {
@@ -273,12 +307,45 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             strcmp(cb_str(c, "variant"), "plain") || !json_object_get(c, "ns_per_op"))
             continue;
         cb_cell_params_text(c, 0, key, sizeof key);
-        cb_report_intern(rows, key);
+        size_t r = cb_report_intern(&rows, key);
+        if (r >= cap) {
+            size_t was = cap;
+            cap = cap ? 2 * cap : 16;
+            g = cb_xrealloc(g, cap * sizeof *g);
+            memset(g + was, 0, (cap - was) * sizeof *g);
+        }
+        const char *fam = cb_str(c, "family");
+        int f = !fam ? -1 : !strcmp(fam, "stackful") ? 0 : !strcmp(fam, "stackless") ? 1 : -1;
+        double v = json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+        if (!strcmp(fam ? fam : "", "baseline"))
+            g[r].direct = c; /* the last in the file's order, as the pass per row kept */
+        else if (f >= 0 &&
+                 (!g[r].best[f] || v < json_number_value(json_object_get(
+                                          json_object_get(g[r].best[f], "ns_per_op"), "median"))))
+            g[r].best[f] = c;
     }
-    size_t nr = json_array_size(rows);
+    size_t nr = json_array_size(rows.arr);
     if (!nr) {
-        json_decref(rows);
+        cb_report_names_free(&rows);
+        free(g);
         return;
+    }
+    /* How many rows hold each parameter (a token "name=value"): one that not every row holds
+     * differs between them, and is shown. */
+    json_t *held = json_object();
+    for (size_t r = 0; r < nr; r++) {
+        char tmp[512], *save = NULL;
+        snprintf(tmp, sizeof tmp, "%s", name_at(&rows, r));
+        json_t *seen = json_object(); /* a token twice in one row counts once */
+        for (char *tok = strtok_r(tmp, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            if (json_object_get(seen, tok))
+                continue;
+            json_object_set_new_nocheck(seen, tok, json_true());
+            json_t *k = json_object_get(held, tok);
+            json_object_set_new_nocheck(held, tok,
+                                        json_integer(k ? json_integer_value(k) + 1 : 1));
+        }
+        json_decref(seen);
     }
     const char *unit = cb_results_unit(cells, wl);
     fprintf(out, "\n## %s at a glance\n\nns per %s; ±: half the 95%% interval, [lo, hi] where "
@@ -287,36 +354,14 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
                  "|---|---:|---:|---:|---:|\n",
             wl, unit ? unit : "op, as each point says");
     for (size_t r = 0; r < nr; r++) {
-        const char *k = json_string_value(json_array_get(rows, r));
-        json_t *best[2] = {NULL, NULL}, *direct = NULL;
-        json_array_foreach(cells, i, c)
-        {
-            if (strcmp(cb_str(c, "workload"), wl) || !cb_cell_ok(c) ||
-                strcmp(cb_str(c, "variant"), "plain") || !json_object_get(c, "ns_per_op"))
-                continue;
-            cb_cell_params_text(c, 0, key, sizeof key);
-            if (strcmp(key, k))
-                continue;
-            const char *fam = cb_str(c, "family");
-            int f = !fam ? -1 : !strcmp(fam, "stackful") ? 0 : !strcmp(fam, "stackless") ? 1 : -1;
-            double v = json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
-            if (!strcmp(fam ? fam : "", "baseline"))
-                direct = c;
-            else if (f >= 0 &&
-                     (!best[f] || v < json_number_value(json_object_get(
-                                          json_object_get(best[f], "ns_per_op"), "median"))))
-                best[f] = c;
-        }
+        const char *k = name_at(&rows, r);
+        json_t **best = g[r].best, *direct = g[r].direct;
         /* the parameters that differ between the rows */
         char vary[256] = "", *save = NULL, tmp[512];
         snprintf(tmp, sizeof tmp, "%s", k);
-        for (char *tok = strtok_r(tmp, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-            int differs = 0;
-            for (size_t j = 0; j < nr && !differs; j++)
-                differs = !cb_has_token(json_string_value(json_array_get(rows, j)), tok);
-            if (differs)
+        for (char *tok = strtok_r(tmp, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+            if ((size_t)json_integer_value(json_object_get(held, tok)) < nr)
                 cb_append(vary, sizeof vary, "%s%s", *vary ? " " : "", tok);
-        }
         char d[128] = "-", b[2][200] = {"-", "-"}, ratio[96] = "-";
         if (direct) /* the baseline's median: context, not the comparison */
             num3(json_number_value(json_object_get(json_object_get(direct, "ns_per_op"), "median")),
@@ -345,21 +390,25 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             cb_append(pt, sizeof pt, " /%s", cb_str(any, "unit"));
         fprintf(out, "| %s | %s | %s | %s | %s |\n", pt, d, b[0], b[1], ratio);
     }
-    json_decref(rows);
+    json_decref(held);
+    free(g);
+    cb_report_names_free(&rows);
 }
 
 void cb_report_tables(FILE *out, json_t *doc)
 {
-    json_t *cells = json_object_get(doc, "cells"), *c, *v, *wls = json_array();
+    json_t *cells = json_object_get(doc, "cells"), *c, *v;
+    cb_report_names wl_names = cb_report_names_new();
+    json_t *wls = wl_names.arr;
     size_t i;
-    json_array_foreach(cells, i, c) cb_report_intern(wls, cb_str(c, "workload"));
+    json_array_foreach(cells, i, c) cb_report_intern(&wl_names, cb_str(c, "workload"));
     json_array_foreach(wls, i, v) glance_table(out, cells, json_string_value(v));
     fprintf(out, "\n## Appendix: every implementation\n\nA table per workload with a column per "
                  "implementation and build variant (one too wide for 120 columns goes on as tables "
                  "of the same rows; every field of every cell: `corobench export R.json --format "
                  "csv`).\n");
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
-    json_decref(wls);
+    cb_report_names_free(&wl_names);
     int header = 0;
     json_array_foreach(cells, i, c)
     {

@@ -60,28 +60,41 @@ void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
 }
 
 
-double cb_cell_direct_ns(json_t *cells, json_t *cell)
+/* The key of a cell's point in the direct index: workload, variant and workload parameters,
+ * joined by a byte no name or parameter text holds (the reader refuses control characters). */
+static void direct_key(json_t *cell, char *buf, size_t len)
 {
-    char want[512], have[512];
-    const char *wl = json_string_value(json_object_get(cell, "workload"));
-    const char *var = json_string_value(json_object_get(cell, "variant"));
-    cb_cell_params_text(cell, 0, want, sizeof want);
+    char params[512];
+    cb_cell_params_text(cell, 0, params, sizeof params);
+    snprintf(buf, len, "%s\x1f%s\x1f%s", json_string_value(json_object_get(cell, "workload")) ?: "",
+             json_string_value(json_object_get(cell, "variant")) ?: "", params);
+}
+
+json_t *cb_cell_direct_index(json_t *cells)
+{
+    json_t *index = json_object(), *c;
+    char key[1200];
     size_t i;
-    json_t *c;
     json_array_foreach(cells, i, c)
     {
-        const char *im = json_string_value(json_object_get(c, "family")); /* the baseline's */
+        const char *fam = json_string_value(json_object_get(c, "family")); /* the baseline's */
         const char *st = json_string_value(json_object_get(c, "status"));
-        const char *cv = json_string_value(json_object_get(c, "variant"));
-        if (!im || strcmp(im, "baseline") || !st || strcmp(st, "ok") ||
-            strcmp(json_string_value(json_object_get(c, "workload")), wl) ||
-            (var && cv && strcmp(var, cv)))
+        if (!fam || strcmp(fam, "baseline") || !st || strcmp(st, "ok") ||
+            !json_is_string(json_object_get(c, "workload")))
             continue;
-        cb_cell_params_text(c, 0, have, sizeof have);
-        if (!strcmp(have, want))
-            return json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
+        direct_key(c, key, sizeof key);
+        if (!json_object_get(index, key)) /* the first of the file's order, as a scan found */
+            json_object_set(index, key, c);
     }
-    return -1;
+    return index;
+}
+
+double cb_cell_direct_ns(json_t *index, json_t *cell)
+{
+    char key[1200];
+    direct_key(cell, key, sizeof key);
+    json_t *c = json_object_get(index, key);
+    return c ? json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median")) : -1;
 }
 
 const char cb_cell_flags_legend[] =

@@ -15,10 +15,15 @@ int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value);
 /* "depth=0 sites=distinct" from a cell's params; the implementation's own parameters never
  * (impl_params 0) or only where they differ from their defaults (1). */
 void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len);
-/* The median ns per op of the `direct` cell (the no-coroutine baseline) with the same workload,
- * workload parameters and variant as cell, in cells; -1 when there is none that ran. The
- * overhead a table shows is the cell's median minus this. */
-double cb_cell_direct_ns(json_t *cells, json_t *cell);
+/* The ok baseline cells of cells (the no-coroutine `direct`) by their point: workload, workload
+ * parameters and variant; the first in the file's order where two share one. Built once per
+ * table, so that finding each cell's baseline is a lookup, not a pass over every cell (a
+ * report of 10,000 cells was quadratic: issue 30, MEDIUM 4). The caller json_decrefs it. */
+json_t *cb_cell_direct_index(json_t *cells);
+/* The median ns per op of the baseline cell in index (cb_cell_direct_index) at the same point
+ * as cell; -1 when there is none that ran. The overhead a table shows is the cell's median
+ * minus this. */
+double cb_cell_direct_ns(json_t *index, json_t *cell);
 /* What makes a cell's timing doubtful, as letters (docs/measurement.md): P preempted during the
  * kept repetitions, S steal time, D drift (unstable), B batch limited; "" when none. Returns buf. */
 const char *cb_cell_flags(json_t *cell, char *buf, size_t len);

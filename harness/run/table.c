@@ -9,8 +9,9 @@
 
 enum { TBL_COLS = 12, TBL_CELL = 160 };
 
-/* One row's columns; ok rows fill them all, others put the error after the status. */
-static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
+/* One row's columns; ok rows fill them all, others put the error after the status. direct:
+ * the cells' baselines (cb_cell_direct_index). */
+static void table_row(json_t *direct_index, json_t *c, char col[TBL_COLS][TBL_CELL])
 {
     static const char *const text_fields[] = {"workload", NULL, "impl", "variant", "status"};
     for (int k = 0; k < 5; k++)
@@ -35,7 +36,7 @@ static void table_row(json_t *cells, json_t *c, char col[TBL_COLS][TBL_CELL])
                  json_real_value(json_object_get(ns, "median")),
                  json_string_value(json_object_get(c, "unit")));
     snprintf(col[6], TBL_CELL, "%.2f", json_real_value(json_object_get(ns, "mad")));
-    double direct = cb_cell_direct_ns(cells, c);
+    double direct = cb_cell_direct_ns(direct_index, c);
     if (direct >= 0 && strcmp(json_string_value(json_object_get(c, "family")), "baseline"))
         snprintf(col[7], TBL_CELL, "%+.2f",
                  json_real_value(json_object_get(ns, "median")) - direct);
@@ -75,7 +76,7 @@ void cb_results_print_table(json_t *doc, FILE *out, int wide)
         "mad",      "over direct", "suspensions", "checksum", "flags",  rsb_head};
     /* Right-aligned numeric columns. */
     static const int right[TBL_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1};
-    json_t *cells = json_object_get(doc, "cells"), *c;
+    json_t *cells = json_object_get(doc, "cells"), *c, *direct = cb_cell_direct_index(cells);
     size_t i, w[TBL_COLS];
     char col[TBL_COLS][TBL_CELL];
     /* Within 120 columns unless --wide: without the spread inside a process (mad), the
@@ -93,7 +94,7 @@ void cb_results_print_table(json_t *doc, FILE *out, int wide)
     show[10] = show[11] = 0; /* only when some cell has one */
     json_array_foreach(cells, i, c)
     {
-        table_row(cells, c, col);
+        table_row(direct, c, col);
         cb_cell_flags_kept(c, keep, col[10], TBL_CELL);
         show[11] |= json_object_get(c, "rsbsim") != NULL;
         show[10] |= col[10][0] != '\0';
@@ -121,7 +122,7 @@ void cb_results_print_table(json_t *doc, FILE *out, int wide)
     fputc('\n', out);
     json_array_foreach(cells, i, c)
     {
-        table_row(cells, c, col);
+        table_row(direct, c, col);
         cb_cell_flags_kept(c, keep, col[10], TBL_CELL);
         int ok = !strcmp(col[4], "ok");
         first = 1;
@@ -140,6 +141,7 @@ void cb_results_print_table(json_t *doc, FILE *out, int wide)
         }
         fputc('\n', out);
     }
+    json_decref(direct);
     if (show[10])
         fprintf(out, "%s\n", cb_cell_flags_legend);
     if (note[0] && !wide)
