@@ -385,7 +385,14 @@ static uint64_t aw_alive(const cb_params *p)
 
 CB_LUA_BODY(await)
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"calls", "300", "depth", "2", "suspend_every", "10"},
+    {NULL},
+};
+
 const cb_workload cb_wl_await = {
+    .check_points = check_points,
     .name = "await",
     .description = "a task makes top-level async calls, each a chain of `depth` nested ones whose "
                    "innermost await suspends once in `suspend_every` calls and otherwise finds "

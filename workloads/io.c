@@ -736,7 +736,14 @@ static const cb_wl_need io_needs[] = {
 
 CB_LUA_BODY(io)
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"conns", "2", "msgs", "20", "size", "64"},
+    {NULL},
+};
+
 const cb_workload cb_wl_io = {
+    .check_points = check_points,
     .name = "io",
     .description = "echo over `conns` non-blocking socket pairs (AF_UNIX or loopback TCP) driven "
                    "by one epoll loop; a coroutine suspends on EAGAIN until its socket is ready",

@@ -696,7 +696,15 @@ static const cb_wl_need pp_needs[] = {
 
 CB_LUA_BODY(pingpong)
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"switches", "1000", "depth", "0"},
+    {"switches", "1001", "depth", "4", "sites", "same"},
+    {NULL},
+};
+
 const cb_workload cb_wl_pingpong = {
+    .check_points = check_points,
     .name = "pingpong",
     .description = "two coroutines switch to each other at the bottom of a call chain of `depth` "
                    "levels; the switch-latency and return-stack-buffer workload",

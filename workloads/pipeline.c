@@ -399,7 +399,14 @@ static const cb_wl_need pl_needs[] = {
 /* One coroutine per stage. */
 static uint64_t pl_alive(const cb_params *p) { return (uint64_t)cb_params_int(p, "stages"); }
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"stages", "3", "items", "50", "size", "64"},
+    {NULL},
+};
+
 const cb_workload cb_wl_pipeline = {
+    .check_points = check_points,
     .name = "pipeline",
     .description = "stages coroutines pass items along, each working on the item's buffer; "
                    "sched=fifo through a run queue or sched=direct switching straight to the "

@@ -368,7 +368,14 @@ static uint64_t rc_alive(const cb_params *p)
 
 CB_LUA_BODY(recursive)
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"height", "6"},
+    {NULL},
+};
+
 const cb_workload cb_wl_recursive = {
+    .check_points = check_points,
     .name = "recursive",
     .description = "an in-order generator over a complete binary tree of `height` levels; "
                    "recursion on a stack vs. frames re-entered from the root vs. a heap frame per call",

@@ -640,7 +640,15 @@ static const cb_wl_need sp_needs[] = {
 
 CB_LUA_BODY(spawn)
 
+/* Small points check-external runs an external program at (harness/run/checkext.c). */
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"n", "100", "depth", "2", "frame", "64"},
+    {"n", "64", "depth", "1", "order", "random", "seed", "7"},
+    {NULL},
+};
+
 const cb_workload cb_wl_spawn = {
+    .check_points = check_points,
     .name = "spawn",
     .description = "n coroutines each call `depth` levels down with `frame` bytes of live locals "
                    "per level and suspend; all n alive at once (the memory rest point), then each "

@@ -39,6 +39,8 @@ typedef struct cb_wl_need {
     cb_cap cap;
 } cb_wl_need;
 
+enum { CB_WL_CHECK_SET = 9 }; /* a check point: 4 NAME, VALUE pairs and NULL */
+
 typedef struct cb_workload {
     const char *name;
     const char *description;
@@ -60,6 +62,10 @@ typedef struct cb_workload {
     /* 1 for the harness's self-test (workloads/fault.c): listed, run when named, never selected
      * by `all` (docs/fault.md). */
     int selftest;
+    /* Optional, {NULL}-terminated: small points (a few switches, nodes or coroutines each) that
+     * check-external runs a program at, each its parameters' NAME, VALUE pairs, NULL-terminated
+     * (harness/run/checkext.c). */
+    const char *const (*check_points)[CB_WL_CHECK_SET];
     cb_family_ops family[CB_BODY_COUNT];
 } cb_workload;
 

@@ -16,27 +16,10 @@
 #include "workloads/run_once.h"
 #include "workloads/workload.h"
 
-typedef struct xpoint {
-    const char *workload;
-    const char *set[9]; /* name, value, ..., NULL */
-} xpoint;
-
-/* Small points of every workload but the self-test: a few switches, nodes or coroutines each. */
-static const xpoint grid[] = {
-    {"pingpong", {"switches", "1000", "depth", "0"}},
-    {"pingpong", {"switches", "1001", "depth", "4", "sites", "same"}},
-    {"recursive", {"height", "6"}},
-    {"spawn", {"n", "100", "depth", "2", "frame", "64"}},
-    {"spawn", {"n", "64", "depth", "1", "order", "random", "seed", "7"}},
-    {"await", {"calls", "300", "depth", "2", "suspend_every", "10"}},
-    {"pipeline", {"stages", "3", "items", "50", "size", "64"}},
-    {"io", {"conns", "2", "msgs", "20", "size", "64"}},
-};
-
 enum { REPS = 2 };
 
-/* The point's parameters (the workload's defaults, then the grid's values); -1 if a value does
- * not parse (a workload changed its ranges: the grid is corobench's own, not the user's). */
+/* The point's parameters (the workload's defaults, then the check point's values); -1 if a value
+ * does not parse (a workload changed its ranges: the points are corobench's own, not the user's). */
 static int point_params(const cb_workload *wl, const char *const *set, cb_params *p, char *text,
                         size_t len)
 {
@@ -62,47 +45,50 @@ int cb_cmd_check_external(int argc, char **argv)
                               "quoted, that answers docs/external.md's requests)");
     const char *name = "under-test";
     cb_lang_add_user(name, argv[1]);
-    const cb_impl *sm = cb_impl_find("sm");
+    const cb_impl *sm = &cb_impls[CB_IMPL_SM];
     size_t agree = 0, unsupported = 0, bad = 0;
-    for (size_t g = 0; g < sizeof grid / sizeof grid[0]; g++) {
-        const cb_workload *wl = cb_workload_find(grid[g].workload);
-        cb_params p;
-        char text[512], why[1024];
-        cb_wl_once want;
-        if (!wl || point_params(wl, grid[g].set, &p, text, sizeof text) ||
-            cb_wl_run_once(wl, sm, &p, NULL, &want, why, sizeof why)) {
-            printf("skipped     %s: corobench's own body cannot run this point here\n",
-                   grid[g].workload);
-            continue;
-        }
-        cb_ext_request rq = {.workload = wl->name, .params = &p, .warmup = 1, .reps = REPS,
-                             .batch = 1, .min_rep_ms = 1, .max_batch = 1, .memory = 1};
-        cb_ext_reply rp;
-        int rc = cb_ext_run(name, &rq, 60, &rp, why, sizeof why);
-        if (rc == 1) {
-            printf("unsupported %s%s: %s\n", wl->name, text, why);
-            unsupported++;
-            continue;
-        }
-        if (rc != 0) {
-            printf("FAILED      %s%s: %s\n", wl->name, text, why);
-            bad++;
-            continue;
-        }
-        char diff[512] = "";
-        cb_ext_diff_work(&rp, &want, REPS, diff, sizeof diff);
-        size_t n = strlen(diff);
-        if (rp.batch != 1 && n < sizeof diff)
-            snprintf(diff + n, sizeof diff - n, "; batch %" PRIu64 ", not the request's 1",
-                     rp.batch);
-        json_decref(rp.doc);
-        if (diff[0]) {
-            printf("DIFFERS     %s%s: %s (corobench's sm body is the reference)\n", wl->name, text,
-                   diff + 2);
-            bad++;
-        } else {
-            printf("ok          %s%s\n", wl->name, text);
-            agree++;
+    /* Each workload's small points (its row's check_points), against corobench's own sm body. */
+    for (size_t w = 0; w < cb_nworkloads; w++) {
+        const cb_workload *wl = cb_workloads[w];
+        for (const char *const(*pt)[CB_WL_CHECK_SET] = wl->check_points; pt && (*pt)[0]; pt++) {
+            cb_params p;
+            char text[512], why[1024];
+            cb_wl_once want;
+            if (point_params(wl, *pt, &p, text, sizeof text) ||
+                cb_wl_run_once(wl, sm, &p, NULL, &want, why, sizeof why)) {
+                printf("skipped     %s: corobench's own body cannot run this point here\n",
+                       wl->name);
+                continue;
+            }
+            cb_ext_request rq = {.workload = wl->name, .params = &p, .warmup = 1, .reps = REPS,
+                                 .batch = 1, .min_rep_ms = 1, .max_batch = 1, .memory = 1};
+            cb_ext_reply rp;
+            int rc = cb_ext_run(name, &rq, 60, &rp, why, sizeof why);
+            if (rc == 1) {
+                printf("unsupported %s%s: %s\n", wl->name, text, why);
+                unsupported++;
+                continue;
+            }
+            if (rc != 0) {
+                printf("FAILED      %s%s: %s\n", wl->name, text, why);
+                bad++;
+                continue;
+            }
+            char diff[512] = "";
+            cb_ext_diff_work(&rp, &want, REPS, diff, sizeof diff);
+            size_t n = strlen(diff);
+            if (rp.batch != 1 && n < sizeof diff)
+                snprintf(diff + n, sizeof diff - n, "; batch %" PRIu64 ", not the request's 1",
+                         rp.batch);
+            json_decref(rp.doc);
+            if (diff[0]) {
+                printf("DIFFERS     %s%s: %s (corobench's sm body is the reference)\n", wl->name,
+                       text, diff + 2);
+                bad++;
+            } else {
+                printf("ok          %s%s\n", wl->name, text);
+                agree++;
+            }
         }
     }
     printf("%zu points agree, %zu unsupported, %zu differ or failed: %s\n", agree, unsupported,
