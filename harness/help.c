@@ -90,6 +90,8 @@ static const opt_row run_rows[] = {
     {"--wide", "off", "the table with every column (mad, suspensions, checksum), uncut; without "
                       "it, 120 columns", NULL},
     {"--dry-run", "off", "print the plan (cells, invocations, estimated time) and run nothing", NULL},
+    {"--filter REGEX", "every cell", "only the cells whose WORKLOAD/IMPL/NAME=VALUE/... text matches "
+                                     "(POSIX extended; -REGEX: those that do not)", NULL},
     {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)", NULL},
     {"--events-kernel", "off", "count kernel mode too", NULL},
     {"--variant LIST", "this binary's, plain", "build variants to run: plain, jmpret", NULL},

@@ -50,11 +50,16 @@ static int unknown_command(const char *cmd)
 {
     char valid[256];
     size_t n = 0;
+    cb_nearest near;
+    cb_nearest_init(&near, cmd);
     for (size_t i = 0; i < NCOMMANDS && n < sizeof valid; i++)
-        if (!commands[i].hidden)
+        if (!commands[i].hidden) {
             n += (size_t)snprintf(valid + n, sizeof valid - n, "%s%s", n ? ", " : "",
                                   commands[i].name);
-    return cb_usage_error("unknown command '%s' (valid: %s)", cb_quote(cmd), valid);
+            cb_nearest_offer(&near, commands[i].name);
+        }
+    return cb_usage_error("unknown command '%s'%s (valid: %s)", cb_quote(cmd),
+                          cb_nearest_hint(&near), valid);
 }
 
 /* help: every command; help COMMAND: that one's full usage. */

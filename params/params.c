@@ -1,6 +1,7 @@
 /* Parameter parsing and lookup; everything here runs before a cell starts. */
 #include "params/params.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -95,6 +96,58 @@ const char *cb_quote(const char *text)
     return b;
 }
 
+void cb_nearest_init(cb_nearest *n, const char *typed)
+{
+    n->typed = typed;
+    n->best[0] = n->hint[0] = '\0';
+    n->dist = SIZE_MAX;
+}
+
+/* Optimal string alignment distance, case ignored; names longer than 63 are never near. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return SIZE_MAX;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t best = d[i - 1][j - 1] + (ca != cb);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+void cb_nearest_offer(cb_nearest *n, const char *name)
+{
+    size_t len = strlen(n->typed), dist = edit_distance(n->typed, name);
+    size_t near = len <= 3 ? 1 : len <= 7 ? 2 : 3;
+    if (dist > near || dist >= len || dist >= n->dist || strlen(name) >= sizeof n->best)
+        return;
+    n->dist = dist;
+    snprintf(n->best, sizeof n->best, "%s", name);
+}
+
+const char *cb_nearest_hint(cb_nearest *n)
+{
+    n->hint[0] = '\0';
+    if (n->best[0])
+        snprintf(n->hint, sizeof n->hint, "; did you mean '%s'?", cb_quote(n->best));
+    return n->hint;
+}
+
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,
                    size_t errlen)
 {
@@ -106,8 +159,12 @@ int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, c
                 v->s = def->choices[i];
                 return 0;
             }
-        size_t n = (size_t)snprintf(err, errlen, "invalid value '%s' for parameter %s (valid: ",
-                                    cb_quote(text), def->name);
+        cb_nearest near;
+        cb_nearest_init(&near, text);
+        for (size_t i = 0; def->choices[i]; i++)
+            cb_nearest_offer(&near, def->choices[i]);
+        size_t n = (size_t)snprintf(err, errlen, "invalid value '%s' for parameter %s%s (valid: ",
+                                    cb_quote(text), def->name, cb_nearest_hint(&near));
         for (size_t i = 0; def->choices[i] && n < errlen; i++)
             n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", def->choices[i]);
         if (n < errlen)

@@ -50,6 +50,23 @@ int cb_parse_decimal(const char *text, double *out);
  * so one message may quote up to 8 values. */
 const char *cb_quote(const char *text);
 
+/* "Did you mean": the valid name nearest a mistyped one. Offer each valid name in turn; the
+ * nearest by edit distance (letters compared without case; an insertion, a deletion, a change
+ * or a swap of two neighbours is one edit), the first offered on a tie, is kept when it is near
+ * enough to be a slip: at most 1 edit for a name of up to 3 characters, 2 up to 7, 3 beyond,
+ * and fewer edits than the typed name has characters. */
+typedef struct cb_nearest {
+    const char *typed;
+    char best[128]; /* "" while none is near enough */
+    size_t dist;
+    char hint[160];
+} cb_nearest;
+void cb_nearest_init(cb_nearest *n, const char *typed);
+void cb_nearest_offer(cb_nearest *n, const char *name);
+/* "; did you mean 'asm'?" (to follow the quoted bad value in a message), or "" when no name
+ * offered was near enough. The text lives in n. */
+const char *cb_nearest_hint(cb_nearest *n);
+
 /* Parses text for def into v. Returns 0, or -1 with a one-line reason in err naming the value
  * and the valid choices or range. */
 int cb_param_parse(const cb_param_def *def, const char *text, cb_param_val *v, char *err,

@@ -20,6 +20,7 @@
 #include "harness/report/mdfit.h"
 #include "harness/run/commands.h"
 #include "harness/run/options.h"
+#include "harness/run/plan.h"
 #include "harness/results/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
@@ -95,6 +96,75 @@ CB_TEST(cli_bad_input)
     expect_usage("unknown option '--frobnicate'", NULL, "run", "--frobnicate", NULL);
     expect_usage("unknown command 'fly'", "run, list", "fly", NULL);
     expect_usage("invalid --param 'depth'", "NAME=V1,V2", "run", "--param", "depth", NULL);
+}
+
+/* A mistyped name gets the nearest valid one in its one line (issue 32, item 9): an
+ * implementation, a workload, a parameter (plain or WORKLOAD.NAME), a parameter's value, an
+ * option, a variant and a command; a name near none gets the list alone. */
+CB_TEST(cli_did_you_mean)
+{
+    expect_usage("unknown implementation 'asmm'; did you mean 'asm'?", "sm, closure", "run",
+                 "--impl", "asmm", NULL);
+    expect_usage("unknown implementation 'UContext'; did you mean 'ucontext'?", NULL, "run",
+                 "--impl", "UContext", NULL);
+    expect_usage("unknown workload 'recursiv'; did you mean 'recursive'?", "pingpong", "run",
+                 "--workload", "recursiv", NULL);
+    expect_usage("did you mean 'height'?", "height", "run", "--workload", "recursive",
+                 "--param", "heigth=8", NULL);
+    expect_usage("unknown parameter 'recursiv.height'", "did you mean 'recursive.height'?",
+                 "run", "--workload", "recursive", "--param", "recursiv.height=8", NULL);
+    expect_usage("'asymetric' for parameter mode; did you mean 'asymmetric'?", "symmetric",
+                 "run", "--workload", "pingpong", "--param", "mode=asymetric", NULL);
+    expect_usage("unknown option '--imlp' for run; did you mean '--impl'?", "--workload", "run",
+                 "--imlp", "asm", NULL);
+    expect_usage("unknown option '--filtr=x' for run; did you mean '--filter'?", NULL, "run",
+                 "--filtr=x", NULL);
+    expect_usage("unknown variant 'jmpet'; did you mean 'jmpret'?", "plain", "run", "--variant",
+                 "jmpet", NULL);
+    expect_usage("unknown command 'reprot'; did you mean 'report'?", "compare", "reprot", NULL);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "xyzzy", "--dry-run", NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "unknown implementation 'xyzzy' (valid: ");
+    CB_CHECK(strstr(c.err, "did you mean") == NULL);
+    free(c.out);
+    free(c.err);
+}
+
+/* --filter REGEX keeps the cells whose WORKLOAD/IMPL/NAME=VALUE/... text matches, each at its
+ * index in the whole plan (so its layouts are the whole run's); -REGEX leaves them out; a
+ * filter matching nothing, or not a regular expression, is one line and exit 2. */
+CB_TEST(cli_filter_selects_cells)
+{
+    char *argv[] = {"run", "--workload", "recursive", "--impl", "asm,sm,closure", "--param",
+                    "height=8,10", "--filter", "/sm/height=10", NULL};
+    cb_run_opts o;
+    cb_plan plan;
+    CB_CHECK_EQ_INT(cb_run_opts_parse(9, argv, &o), CB_OPTS_PARSED);
+    CB_CHECK_EQ_INT(cb_plan_build(&o, &plan), CB_OPTS_PARSED);
+    CB_CHECK_EQ_INT(plan.nselected, 6);
+    CB_CHECK_EQ_INT(plan.ncells, 1);
+    char text[1024];
+    cb_plan_cell_text(&plan.cells[0], text, sizeof text);
+    CB_CHECK(!strncmp(text, "recursive/sm/height=10/", 23));
+    CB_CHECK_EQ_INT(plan.cells[0].index, 4); /* height=8: asm sm closure, height=10: asm sm */
+    cb_plan_free(&plan);
+    argv[8] = "-/(asm|closure)/";
+    CB_CHECK_EQ_INT(cb_run_opts_parse(9, argv, &o), CB_OPTS_PARSED);
+    CB_CHECK_EQ_INT(cb_plan_build(&o, &plan), CB_OPTS_PARSED);
+    CB_CHECK_EQ_INT(plan.ncells, 2);
+    for (size_t i = 0; i < plan.ncells; i++)
+        CB_CHECK(!strcmp(plan.cells[i].cell.impl->name, "sm"));
+    cb_plan_free(&plan);
+    cb_test_cli c = cb_test_corobench("run", "--workload", "recursive", "--impl", "asm,sm",
+                                      "--filter", "recursive/sm/", "--dry-run", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "plan: 1 cells");
+    CB_CHECK_CONTAINS(c.out, "--filter 'recursive/sm/' keeps 1 of the 2 cells selected");
+    free(c.out);
+    free(c.err);
+    expect_usage("--filter 'nothing/' matches none of the 2 cells", "recursive/asm/height=", "run",
+                 "--workload", "recursive", "--impl", "asm,sm", "--filter", "nothing/", NULL);
+    expect_usage("invalid --filter '('", "regular expression", "run", "--filter", "(", NULL);
 }
 
 /* help lists every command; help COMMAND prints that command's line only (a bad one:

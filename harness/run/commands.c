@@ -46,6 +46,17 @@ static void print_plan(const cb_run_opts *o, const cb_plan *plan)
            plan->ncells, k, k == 1 ? "" : "s", plan->ncells * k, counted ? ", plus a counting pass for "
                                                                           "the simulated return stack" : "",
            o->measure.warmup, o->measure.reps, o->measure.min_rep_ms);
+    if (o->filter) { /* the cells it kept, by the text it matched */
+        printf("  --filter '%s' keeps %zu of the %zu cells selected:\n", cb_quote(o->filter),
+               plan->ncells, plan->nselected);
+        for (size_t i = 0; i < plan->ncells && i < 20; i++) {
+            char text[1024];
+            cb_plan_cell_text(&plan->cells[i], text, sizeof text);
+            printf("    %s\n", text);
+        }
+        if (plan->ncells > 20)
+            printf("    ... and %zu more\n", plan->ncells - 20);
+    }
     for (size_t w = 0; w < o->nworkloads; w++) {
         char impls[1024] = "";
         size_t cells = 0;

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <regex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,12 @@ static int select_list(const char *arg, const registry *r, const void **out, siz
                 len += (size_t)snprintf(valid + len, sizeof valid - len, "%s, ", r->name(r->at(t)));
             if (len < sizeof valid)
                 snprintf(valid + len, sizeof valid - len, "all");
-            int rc = cb_usage_error("unknown %s '%s' (valid: %s)", r->what, cb_quote(items[i]),
-                                    valid);
+            cb_nearest near;
+            cb_nearest_init(&near, items[i]);
+            for (size_t t = 0; t < r->n; t++)
+                cb_nearest_offer(&near, r->name(r->at(t)));
+            int rc = cb_usage_error("unknown %s '%s'%s (valid: %s)", r->what, cb_quote(items[i]),
+                                    cb_nearest_hint(&near), valid);
             free(items);
             return rc;
         }
@@ -131,8 +136,12 @@ static int parse_variants(const char *arg, cb_run_opts *o)
         while (cb_variant_names[k] && strcmp(cb_variant_names[k], items[i]))
             k++;
         if (!cb_variant_names[k]) {
-            int rc = items[i][0] ? cb_usage_error("unknown variant '%s' (valid: plain, jmpret)",
-                                                  cb_quote(items[i]))
+            cb_nearest near;
+            cb_nearest_init(&near, items[i]);
+            for (size_t v = 0; cb_variant_names[v]; v++)
+                cb_nearest_offer(&near, cb_variant_names[v]);
+            int rc = items[i][0] ? cb_usage_error("unknown variant '%s'%s (valid: plain, jmpret)",
+                                                  cb_quote(items[i]), cb_nearest_hint(&near))
                                  : cb_usage_error("invalid --variant '%s': empty item (valid: "
                                                   "plain, jmpret, comma-separated)",
                                                   cb_quote(arg));
@@ -176,7 +185,7 @@ static void run_usage(FILE *f)
           "                     [--invocations K] [--reps N] [--warmup N] [--min-rep-ms MS]\n"
           "                     [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table] [--wide]\n"
-          "                     [--dry-run]\n"
+          "                     [--dry-run] [--filter REGEX]\n"
           "                     [--save-baseline NAME] [--impl-lib PATH[,PATH...]]\n"
           "                     [--external NAME=COMMAND]...\n"
           "                     [--events LIST [--events-kernel]]\n"
@@ -204,6 +213,7 @@ static const struct option longopts[] = {
     {"save-baseline", required_argument, 0, 'S'},
     {"impl-lib", required_argument, 0, 'L'},
     {"external", required_argument, 0, 'Z'},
+    {"filter", required_argument, 0, 'f'},
     {0, 0, 0, 0},
 };
 
@@ -256,6 +266,23 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
     case 'n': o->print_table = 0; return 0;
     case 'X': o->wide = 1; return 0;
     case 'Y': o->dry_run = 1; return 0;
+    case 'f': {
+        /* Checked here, matched against the cells by the plan (plan.c). */
+        regex_t re;
+        const char *pattern = arg[0] == '-' ? arg + 1 : arg;
+        int err = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+        if (err) {
+            char why[128];
+            regerror(err, &re, why, sizeof why);
+            return cb_usage_error("invalid --filter '%s': %s (valid: a POSIX extended regular "
+                                  "expression over WORKLOAD/IMPL/NAME=VALUE/..., '-' before it "
+                                  "to leave those cells out)",
+                                  cb_quote(arg), why);
+        }
+        regfree(&re);
+        o->filter = arg;
+        return 0;
+    }
     case 'F': o->force = 1; return 0;
     case 'L': {
         char err[PATH_MAX + 512];
@@ -321,12 +348,20 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
 
 static int unknown_option(const char *arg)
 {
-    char valid[512];
+    char valid[512], dashed[64];
     size_t len = 0;
-    for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++)
+    char typed[64]; /* "--filtr=x": the name before its value */
+    snprintf(typed, sizeof typed, "%.*s", (int)strcspn(arg, "="), arg);
+    cb_nearest near;
+    cb_nearest_init(&near, typed);
+    for (const struct option *lo = longopts; lo->name && len < sizeof valid; lo++) {
         len += (size_t)snprintf(valid + len, sizeof valid - len, "%s--%s%s", len ? ", " : "",
                                 lo->name, lo->val == 'o' ? " (-o)" : "");
-    return cb_usage_error("unknown option '%s' for run (valid: %s)", cb_quote(arg), valid);
+        snprintf(dashed, sizeof dashed, "--%s", lo->name);
+        cb_nearest_offer(&near, dashed);
+    }
+    return cb_usage_error("unknown option '%s' for run%s (valid: %s)", cb_quote(arg),
+                          cb_nearest_hint(&near), valid);
 }
 
 /* The defaults that depend on other options, then the selections against the registries. */

@@ -4,7 +4,9 @@
  * the binary of each. Everything is validated before any cell runs. */
 #include "plan.h"
 
+#include <inttypes.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,10 +110,26 @@ static int check_param_names(const cb_run_opts *o, char *err, size_t errlen)
             }
         }
         if (!found) {
+            /* The nearest of every NAME and WORKLOAD.NAME of the selection. */
+            cb_nearest near;
+            cb_nearest_init(&near, name);
+            for (size_t w = 0; w < o->nworkloads; w++)
+                for (size_t pass = 0; pass < 2; pass++) {
+                    size_t count = pass ? o->nimpls : 1;
+                    for (size_t i = 0; i < count; i++)
+                        for (const cb_param_def *d = pass ? o->impls[i]->params
+                                                          : o->workloads[w]->params;
+                             d && d->name; d++) {
+                            char scoped[160];
+                            snprintf(scoped, sizeof scoped, "%s.%s", o->workloads[w]->name,
+                                     d->name);
+                            cb_nearest_offer(&near, dot ? scoped : d->name);
+                        }
+                }
             snprintf(err, errlen,
-                     "unknown parameter '%s' for the selected workloads and implementations "
+                     "unknown parameter '%s' for the selected workloads and implementations%s "
                      "(valid: %s)",
-                     cb_quote(o->params[k].name), valid);
+                     cb_quote(o->params[k].name), cb_nearest_hint(&near), valid);
             return -1;
         }
     }
@@ -224,6 +242,34 @@ static int name_binaries(const cb_run_opts *o, cb_plan *plan, const char *bins[]
     return CB_OPTS_PARSED;
 }
 
+/* --filter: keeps the cells whose text matches (a leading '-': those that do not), each with
+ * its index in the whole plan, so that a cell's layouts are the ones it has in the whole run. */
+static int filter_cells(const char *filter, cb_plan *plan)
+{
+    int invert = filter[0] == '-';
+    regex_t re;
+    if (regcomp(&re, filter + invert, REG_EXTENDED | REG_NOSUB) != 0) /* checked by options.c */
+        return cb_usage_error("invalid --filter '%s'", cb_quote(filter));
+    size_t kept = 0;
+    for (size_t i = 0; i < plan->ncells; i++) {
+        char text[1024];
+        cb_plan_cell_text(&plan->cells[i], text, sizeof text);
+        if ((regexec(&re, text, 0, NULL, 0) == 0) != invert)
+            plan->cells[kept++] = plan->cells[i];
+    }
+    regfree(&re);
+    plan->ncells = kept;
+    if (kept)
+        return CB_OPTS_PARSED;
+    char first[1024] = "";
+    if (plan->nselected)
+        cb_plan_cell_text(&plan->cells[0], first, sizeof first);
+    return cb_usage_error("--filter '%s' matches none of the %zu cells selected (valid: a POSIX "
+                          "extended regular expression over their WORKLOAD/IMPL/NAME=VALUE/... "
+                          "text, as '%s')",
+                          cb_quote(filter), plan->nselected, cb_quote(first));
+}
+
 int cb_plan_build(const cb_run_opts *o, cb_plan *plan)
 {
     cb_cell *cells;
@@ -247,9 +293,26 @@ int cb_plan_build(const cb_run_opts *o, cb_plan *plan)
                                             cb_impl_is_language(cells[i].impl) ? NULL
                                                                                : bins[v][1],
                                             k};
-    plan->ncells = n;
+    plan->ncells = plan->nselected = n;
     free(cells);
+    if (o->filter && (rc = filter_cells(o->filter, plan)) != CB_OPTS_PARSED) {
+        cb_plan_free(plan);
+        return rc;
+    }
     return CB_OPTS_PARSED;
+}
+
+void cb_plan_cell_text(const cb_plan_cell *pc, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s/%s", pc->cell.wl->name, pc->cell.impl->name);
+    for (size_t i = 0; i < pc->cell.params.n && n < len; i++) {
+        const cb_param_val *v = &pc->cell.params.v[i];
+        n += v->def->kind == CB_PARAM_INT
+                 ? (size_t)snprintf(buf + n, len - n, "/%s=%" PRId64, v->def->name, v->i)
+                 : (size_t)snprintf(buf + n, len - n, "/%s=%s", v->def->name, v->s);
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, "/variant=%s", pc->variant);
 }
 
 void cb_plan_free(cb_plan *plan)

@@ -20,6 +20,7 @@ typedef struct cb_plan_cell {
 typedef struct cb_plan {
     cb_plan_cell *cells;
     size_t ncells;
+    size_t nselected; /* the cells before --filter kept ncells of them */
     char *paths[4]; /* the binaries the cells name, owned here */
 } cb_plan;
 
@@ -27,5 +28,9 @@ typedef struct cb_plan {
  * value, a variant whose binary is not built). */
 int cb_plan_build(const cb_run_opts *o, cb_plan *plan);
 void cb_plan_free(cb_plan *plan);
+/* The text --filter matches, as google benchmark's --benchmark_filter matches a benchmark's
+ * name: WORKLOAD/IMPL/NAME=VALUE/... with every parameter of the cell (the workload's, then the
+ * implementation's), then /variant=V: "pingpong/asm/depth=16/.../fpu=1/variant=plain". */
+void cb_plan_cell_text(const cb_plan_cell *pc, char *buf, size_t len);
 
 #endif
