@@ -108,6 +108,8 @@ static const opt_row list_rows[] = {
     {"impls|workloads|events", "all three", "only that section", NULL},
     {"--wide", "off", "descriptions and parameters in full, however wide; without it, 120 columns", NULL},
     {"--impl-lib PATH[,PATH...]", "none", "list these runtime plugins too (docs/plugin.md)", NULL},
+    {"--kind KIND[,KIND...]", "every kind", "impls: only the rows of these kinds (corobench, peer, "
+                                            "language, plugin, external)", NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},
 };
