@@ -126,19 +126,24 @@ static void progress_fig(json_t *res, char *fig, size_t len)
 }
 
 /* Both arms' processes at once, taking turns repetition by repetition on a socket pair
- * (measure/turns.h), the first arm's first; both on the pair's CPU. 0, or -1 when the socket
- * could not be made (then the pair runs one after the other). */
+ * (measure/turns.h), the first arm's first; both on the pair's CPU, each with twice --timeout.
+ * 0, or -1 when the socket could not be made (then the pair runs one after the other). */
 static int run_alternating(ab_ctx *x, abcell *c, json_t *req, int first, json_t *res[2])
 {
     int sp[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) != 0)
         return -1;
     cb_request_child ch[2];
+    /* each side waits through the other's turns: twice the time of one alone */
+    json_t *r = json_deep_copy(req), *t = json_object_get(req, "timeout_s");
+    if (json_is_number(t))
+        json_object_set_new(r, "timeout_s", json_real(2 * json_number_value(t)));
     for (int j = 0; j < 2; j++) {
         int k = j == 0 ? first : !first;
-        cb_ab_arm_start(x->a, k, c->pc, req, sp[j], j == 0, NULL, &ch[k]);
+        cb_ab_arm_start(x->a, k, c->pc, r, sp[j], j == 0, NULL, &ch[k]);
         close(sp[j]);
     }
+    json_decref(r);
     for (int j = 0; j < 2; j++) {
         int k = j == 0 ? first : !first;
         if (j == 1 && cb_proc_interrupted() && ch[k].p.pid > 0)
