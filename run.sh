@@ -160,6 +160,12 @@ sw_sel=(--impl inline,asmjmp,sm)
 dl_grid=(--workload spawn --param n=1000 --param depth=1,4 --param frame=1024
          --param locals=live,dead "${suite_reps[@]}")
 dl_sel=(--impl sm,cxx20,cxx20-clang)
+# Stacks that stay deep (claim 23): spawn where every coroutine recursed 16 levels of 1 KiB once
+# before its suspension (deep_once=16) and without (0), asm, sm and copystack, 6 small cells,
+# in the same file.
+dp_grid=(--workload spawn --param n=1000 --param depth=1 --param frame=1024
+         --param deep_once=0,16 "${suite_reps[@]}")
+dp_sel=(--impl asm,sm,copystack)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 "${suite_reps[@]}")
@@ -186,22 +192,25 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
-    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() ;; esac
+    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() dp_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
 sw_out="${out%.json}-switch.json"
 dl_out="${out%.json}-dead-locals.json"
+dp_out="${out%.json}-deep-once.json"
 # Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
-nstages=5
-[ ${#impl_sel[@]} -gt 0 ] && nstages=6
+nstages=6
+[ ${#impl_sel[@]} -gt 0 ] && nstages=7
 stage=0
-for run in pingpong switch dead-locals workloads; do
+for run in pingpong switch dead-locals deep-once workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
     elif [ "$run" = switch ]; then
         args=("${sw_grid[@]}") file=$sw_out sel=("${sw_sel[@]}")
     elif [ "$run" = dead-locals ]; then
         args=("${dl_grid[@]}") file=$dl_out sel=("${dl_sel[@]}")
+    elif [ "$run" = deep-once ]; then
+        args=("${dp_grid[@]}") file=$dp_out sel=("${dp_sel[@]}")
     else
         args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out sel=("${wl_sel[@]}")
     fi
@@ -222,9 +231,9 @@ user_gave --dry-run && dry=1
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
     echo "run.sh: results in $out (pingpong; results/latest.json points at it), $sw_out," \
-        "$dl_out and $wl_out"
+        "$dl_out, $dp_out and $wl_out"
 fi
-reports=("$out" "$sw_out" "$dl_out" "$wl_out")
+reports=("$out" "$sw_out" "$dl_out" "$dp_out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking (the stackful

@@ -81,6 +81,8 @@ static const char *const cap_names[CB_CAP_COUNT] = {
     [CB_CAP_TRANSFER] = "a switch from one coroutine straight to another (a symmetric transfer)",
     [CB_CAP_DEAD_LOCALS] = "a body whose large locals are dead before its suspension (spawn "
                            "locals=dead)",
+    [CB_CAP_DEEP_ONCE] = "a body that recurses deep once and returns before its suspension "
+                         "(spawn deep_once)",
 };
 
 /* A stackless coroutine suspends only by returning to its driver (what its mode=symmetric
@@ -99,6 +101,7 @@ static const char *const cap_ids[CB_CAP_COUNT] = {
     [CB_CAP_BARE_SWITCH] = "bare-switch", [CB_CAP_PLACED_FRAMES] = "placed-frames",
     [CB_CAP_ROOT_YIELD] = "root-yield",   [CB_CAP_BLOCKING_CODE] = "blocking-code",
     [CB_CAP_TRANSFER] = "transfer",       [CB_CAP_DEAD_LOCALS] = "dead-locals",
+    [CB_CAP_DEEP_ONCE] = "deep-once",
 };
 
 const char *cb_cap_id(cb_cap cap) { return cap_ids[cap]; }
@@ -127,7 +130,9 @@ const char *cb_impl_kind_name(cb_impl_kind kind) { return kind_names[kind]; }
             "node's and C#'s async methods are stackless and the Lua bodies "                      \
             "call their own socket functions",                                                     \
         [CB_CAP_DEAD_LOCALS] = "written for the C families and cxx20 (what a compiler keeps of "   \
-                               "dead locals), not in this language's program"                      \
+                               "dead locals), not in this language's program",                     \
+        [CB_CAP_DEEP_ONCE] = "written for the C families and cxx20, not in this language's "       \
+                             "program"                                                             \
     }
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
@@ -495,7 +500,9 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                   .lacks = {[CB_CAP_PLACED_FRAMES] = "an external runtime places its own "
                                                      "coroutines",
                             [CB_CAP_DEAD_LOCALS] = "docs/external.md's protocol has no body with "
-                                                   "dead locals"},
+                                                   "dead locals",
+                            [CB_CAP_DEEP_ONCE] = "docs/external.md's protocol has no body that "
+                                                 "goes deep once"},
                   .kind = CB_KIND_EXTERNAL};
     if (cb_lang_add_user(name, command) != 0 || cb_impl_add(&im) != 0) {
         snprintf(err, errlen, "invalid value '%s=%s' for --external: too many runtimes added "

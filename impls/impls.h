@@ -36,6 +36,7 @@ typedef enum cb_cap {
     CB_CAP_BLOCKING_CODE, /* unmodified blocking calls suspending inside a coroutine (hook.h) */
     CB_CAP_TRANSFER,      /* a switch from one coroutine straight to another (cb_co_transfer) */
     CB_CAP_DEAD_LOCALS,   /* a body whose large locals are dead before its suspension */
+    CB_CAP_DEEP_ONCE,     /* a body that recurses deep once and returns before its suspension */
     CB_CAP_COUNT
 } cb_cap;
 

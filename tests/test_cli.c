@@ -709,7 +709,7 @@ CB_TEST_T(cli_export_and_report, 120)
     CB_CHECK_CONTAINS(text, "### spawn memory\n\nspawn memory (bytes per coroutine at rest");
     CB_CHECK_CONTAINS(text, "| depth=0 | 4096 / ");
     CB_CHECK_CONTAINS(text, "left out of it: n=100 frame=64 layout=aligned order=fifo seed=1 "
-                            "locals=live.");
+                            "deep_once=0");
     CB_CHECK(strstr(text, "### pingpong memory") == NULL);
     free(text);
     expect_usage("export needs RESULTS.json", NULL, "export", out, "--workload", "pingpong",

@@ -106,7 +106,7 @@ CB_TEST(memory_chunked_stack_is_one_page)
 
 static struct {
     int calls;
-    uint64_t alive, susp0, susp_at, stacks_at, heap0, heap_at;
+    uint64_t alive, susp0, susp_at, stacks_at, heap0, heap_at, used_at;
 } hook;
 
 static void test_hook(uint64_t alive)
@@ -116,6 +116,9 @@ static void test_hook(uint64_t alive)
     hook.susp_at = cb_rt.suspensions - hook.susp0;
     hook.stacks_at = cb_stack_stat.guarded_live + cb_stack_stat.chunked_live;
     hook.heap_at = cb_rt.heap_live_bytes - hook.heap0;
+    uint64_t resident;
+    if (cb_stack_usage(&resident, &hook.used_at) != 0)
+        hook.used_at = 0;
 }
 
 static void hook_on(void *unused)
@@ -190,6 +193,40 @@ CB_TEST(memory_spawn_dead_locals_per_level)
             CB_FAIL("%s: %.0f bytes per level with the locals dead, more than the one word it "
                     "keeps and its frame's header",
                     impls[i], per_level[1]);
+    }
+}
+
+/* spawn deep_once (claim 23, deep-once): every coroutine recursed 16 levels of 1 KiB once and
+ * returned before its suspension. asm's stacks keep what that recursion touched (their high-water
+ * mark at rest grew by 14.7 KiB each here; 12 is required); the stackless frames are what they
+ * were without it. */
+CB_TEST(memory_spawn_deep_once_stays)
+{
+    static const char *const sets[2][11] = {
+        {"n", "10", "depth", "1", "frame", "1024", "deep_once", "0", NULL},
+        {"n", "10", "depth", "1", "frame", "1024", "deep_once", "16", NULL},
+    };
+    static const char *const impls[] = {"asm", "sm", "closure", "cxx20"};
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
+        const cb_impl *im = cb_impl_find(impls[i]);
+        CB_CHECK(im != NULL);
+        if (cb_impl_unavailable(im))
+            continue;
+        uint64_t used[2], heap[2];
+        for (int k = 0; k < 2; k++) {
+            run_with_hook("spawn", im, sets[k]);
+            used[k] = hook.used_at;
+            heap[k] = hook.heap_at;
+        }
+        if (im->body == CB_BODY_STACKFUL) {
+            if (used[1] < used[0] + 10 * 12 * 1024) /* 12 of the 16 KiB, for slack */
+                CB_FAIL("%s: stack high-water %" PRIu64 " at rest after deep_once=16, %" PRIu64
+                        " without: the deep pages did not stay",
+                        impls[i], used[1], used[0]);
+        } else if (heap[1] != heap[0]) {
+            CB_FAIL("%s: %" PRIu64 " heap bytes at rest after deep_once=16, %" PRIu64 " without",
+                    impls[i], heap[1], heap[0]);
+        }
     }
 }
 

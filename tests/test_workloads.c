@@ -55,6 +55,7 @@ static const point grid[] = {
       "7"}},
     {"spawn", {"n", "200", "depth", "3", "frame", "8", "alloc", "pool"}},
     {"spawn", {"n", "200", "depth", "3", "frame", "1024", "locals", "dead"}},
+    {"spawn", {"n", "50", "depth", "1", "frame", "256", "deep_once", "12"}},
     {"pingpong", {"depth", "5", "switches", "1000", "alloc", "pool"}},
     {"recursive", {"height", "9", "alloc", "pool"}},
     {"io", {"conns", "4", "msgs", "30", "alloc", "pool"}},
@@ -658,6 +659,12 @@ CB_TEST(workload_value_refused_by_impl)
          "valid here: layout=aligned"},
         {"luajit", "spawn", {"layout", "offset", NULL}, {"layout", "aligned", NULL},
          "valid here: layout=aligned"},
+        {"lua", "spawn", {"deep_once", "16", NULL}, {"deep_once", "0", NULL},
+         "spawn deep_once=16 needs a body that recurses deep once and returns before its "
+         "suspension (spawn deep_once); lua: written for the C families and cxx20, not in this "
+         "language's program (valid here: deep_once=0)"},
+        {"go", "spawn", {"locals", "dead", NULL}, {"locals", "live", NULL},
+         "valid here: locals=live"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const cb_impl *im = cb_impl_find(rows[i].impl);

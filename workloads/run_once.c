@@ -19,7 +19,22 @@ static const cb_wl_need *lacked(const cb_workload *wl, const cb_impl *impl, cons
                                 const char *value)
 {
     for (const cb_wl_need *n = wl->needs; n && n->param; n++)
-        if (impl->lacks[n->cap] && !strcmp(n->param, param) && !strcmp(n->value, value))
+        if (impl->lacks[n->cap] && !strcmp(n->param, param) && n->value &&
+            !strcmp(n->value, value))
+            return n;
+    return NULL;
+}
+
+/* The need of wl that impl lacks for an integer param away from its default (a need without a
+ * value), or NULL. */
+static const cb_wl_need *lacked_int(const cb_workload *wl, const cb_impl *impl,
+                                    const cb_param_val *v)
+{
+    char def[32];
+    snprintf(def, sizeof def, "%lld", (long long)v->i);
+    for (const cb_wl_need *n = wl->needs; n && n->param; n++)
+        if (impl->lacks[n->cap] && !n->value && !strcmp(n->param, v->def->name) &&
+            strcmp(def, v->def->defval))
             return n;
     return NULL;
 }
@@ -32,6 +47,13 @@ const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const 
         return why;
     for (size_t i = 0; i < p->n; i++) {
         const cb_param_val *v = &p->v[i];
+        const cb_wl_need *ni = v->def->kind == CB_PARAM_INT ? lacked_int(wl, impl, v) : NULL;
+        if (ni) {
+            snprintf(buf, len, "%s %s=%lld needs %s; %s: %s (valid here: %s=%s)", wl->name,
+                     ni->param, (long long)v->i, cb_cap_name(ni->cap), impl->name,
+                     impl->lacks[ni->cap], ni->param, v->def->defval);
+            return buf;
+        }
         const cb_wl_need *n = v->def->kind == CB_PARAM_ENUM
                                   ? lacked(wl, impl, v->def->name, v->s)
                                   : NULL;

@@ -52,6 +52,10 @@ static const cb_param_def sp_params[] = {
      "fifo: resumed in creation order; random: in a seeded shuffle of it", NULL},
     {"seed", CB_PARAM_INT, "1", 0, (int64_t)1 << 62, NULL,
      "seed of layout=offset and order=random; equal seeds give equal checksums in every family", NULL},
+    {"deep_once", CB_PARAM_INT, "0", 0, 100000, NULL,
+     "levels of a plain recursion (frame bytes of locals each) every coroutine makes once and "
+     "returns from before it goes down to its suspension: the stack a stackful coroutine keeps "
+     "for the deepest it has been (docs/memory.md)", NULL},
     {"locals", CB_PARAM_ENUM, "live", 0, 0, sp_locals,
      "live: a level's `frame` bytes of locals are read after the suspension; dead: they are "
      "filled and folded into one word before it, and only that word is read after it (what a "
@@ -119,6 +123,7 @@ void sp_shared_init(sp_shared *sh, const cb_params *p)
     sh->offset = strcmp(cb_params_str(p, "layout"), "offset") == 0;
     sh->seed = (uint64_t)cb_params_int(p, "seed");
     sh->dead = strcmp(cb_params_str(p, "locals"), "dead") == 0;
+    sh->deep_once = cb_params_int(p, "deep_once");
     if (strcmp(cb_params_str(p, "order"), "random") == 0) {
         sh->order = cb_rt_alloc(sh->n * sizeof *sh->order);
         for (uint64_t i = 0; i < sh->n; i++)
@@ -142,7 +147,30 @@ void sp_shared_free(sp_shared *sh)
 void sp_result(const sp_shared *sh, cb_wl_result *out)
 {
     out->ops = sh->n;
-    out->checksum = sh->checksum;
+    out->checksum = sh->deep_once ? cb_mix(sh->checksum, sh->deep) : sh->checksum;
+}
+
+/* deep_once's recursion, one per frame size: a level fills its locals (the empty asm reads them,
+ * so they are stored), calls the next and folds them with what it returned. */
+typedef uint64_t (*sp_deep_fn)(uint64_t id, int64_t left);
+#define SP_DEEP(B)                                                                                \
+    static __attribute__((noinline)) uint64_t sp_deep_##B(uint64_t id, int64_t left)             \
+    {                                                                                             \
+        uint64_t loc[B / 8];                                                                      \
+        for (size_t k = 0; k < B / 8; k++)                                                        \
+            loc[k] = sp_word(id, -left, k);                                                       \
+        __asm__ volatile("" : : "r"(loc) : "memory");                                             \
+        uint64_t v = left > 1 ? sp_deep_##B(id, left - 1) : 0;                                    \
+        return sp_unwind(v, left, loc, B / 8);                                                    \
+    }
+SP_FRAMES(SP_DEEP)
+#define SP_DEEP_ENTRY(B) sp_deep_##B,
+static const sp_deep_fn sp_deeps[] = {SP_FRAMES(SP_DEEP_ENTRY)};
+
+void sp_deep_once(sp_shared *sh, uint64_t id)
+{
+    if (sh->deep_once > 0)
+        sh->deep = cb_mix(sh->deep, sp_deeps[sh->fi](id, sh->deep_once));
 }
 
 /* ---- stackful: plain recursion with a local array per level, cb_co_yield at the bottom ------- */
@@ -183,6 +211,7 @@ static const sp_sf_fn sp_sf_levels[] = {SP_FRAMES(SP_SF_ENTRY)};
 static uintptr_t sp_sf_main(void *arg, uintptr_t id)
 {
     sp_sf *w = arg;
+    sp_deep_once(&w->sh, id); /* on this coroutine's stack */
     return sp_sf_levels[w->sh.fi](&w->sh, id, 0); /* level 0 for this frame size */
 }
 
@@ -295,6 +324,8 @@ SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t w
     uint64_t v;
     switch (f->state) {
     case 0:
+        if (level == 0)
+            sp_deep_once(sh, c->id); /* a plain call: on the driver's stack, returned from */
         if (sh->dead)
             f->w[0] = sp_folds[sh->fi](c->id, level);
         else
@@ -416,6 +447,8 @@ SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
     uint64_t v;
     switch (f->h.state) {
     case 0:
+        if (f->level == 0)
+            sp_deep_once(sh, f->id); /* a plain call: on the driver's stack, returned from */
         if (sh->dead)
             f->w[0] = sp_folds[sh->fi](f->id, f->level);
         else
@@ -561,6 +594,7 @@ SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
         uint64_t *s = (uint64_t *)(at + sp_offset(sh, i, 0));
         at = (unsigned char *)s + w->bytes;
         w->s[i] = s;
+        sp_deep_once(sh, i);
         for (int64_t level = 0; level <= sh->depth; level++)
             if (sh->dead)
                 s[level] = sp_folds[sh->fi](i, level);
@@ -635,6 +669,7 @@ static uint64_t sp_alive(const cb_params *p) { return (uint64_t)cb_params_int(p,
 static const cb_wl_need sp_needs[] = {
     {"layout", "offset", CB_CAP_PLACED_FRAMES},
     {"locals", "dead", CB_CAP_DEAD_LOCALS},
+    {"deep_once", NULL, CB_CAP_DEEP_ONCE},
     {NULL, NULL, 0},
 };
 

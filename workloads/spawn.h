@@ -22,6 +22,8 @@ typedef struct sp_shared {
     int fi;            /* its index there: which compiled level functions run */
     int offset;        /* layout=offset */
     int dead;          /* locals=dead: a level keeps one word of its locals across the suspension */
+    int64_t deep_once; /* levels of the plain recursion each coroutine makes once before it */
+    uint64_t deep;     /* what those recursions returned, in creation order */
     uint64_t seed;
     uint64_t *order;   /* order=random: the coroutines in resume order; NULL: creation order */
     uint64_t in, out;  /* the value passed in at resumption, and out at the suspension */
@@ -32,6 +34,10 @@ typedef struct sp_shared {
 void sp_shared_init(sp_shared *sh, const cb_params *p);
 void sp_shared_free(sp_shared *sh);
 void sp_result(const sp_shared *sh, cb_wl_result *out);
+/* deep_once: coroutine id's plain recursion of deep_once levels of `frame` bytes of locals each,
+ * made at the start of its body (level 0) and returned from before it goes down to its
+ * suspension; its value is folded into sh->deep. Nothing when deep_once is 0. */
+void sp_deep_once(sp_shared *sh, uint64_t id);
 
 /* The j-th coroutine to resume. */
 static inline uint64_t sp_nth(const sp_shared *sh, uint64_t j)

@@ -19,6 +19,8 @@ using cbx::task;
 
 template <size_t B> task<uint64_t> level(sp_shared *sh, uint64_t id, int64_t lvl, slot *s)
 {
+    if (lvl == 0)
+        sp_deep_once(sh, id); // a plain call: on the driver's stack, returned from
     uint64_t loc[B / 8];
     for (size_t k = 0; k < B / 8; k++)
         loc[k] = sp_word(id, lvl, k);
@@ -39,6 +41,8 @@ template <size_t B> task<uint64_t> level(sp_shared *sh, uint64_t id, int64_t lvl
 // is what spawn's heap bytes per coroutine show (docs/memory.md).
 template <size_t B> task<uint64_t> level_dead(sp_shared *sh, uint64_t id, int64_t lvl, slot *s)
 {
+    if (lvl == 0)
+        sp_deep_once(sh, id);
     uint64_t loc[B / 8];
     for (size_t k = 0; k < B / 8; k++)
         loc[k] = sp_word(id, lvl, k);
