@@ -14,8 +14,7 @@
 
 static char path[PATH_MAX], script[PATH_MAX];
 
-/* A runner from PATH (Debian's nodejs package installs /usr/bin/node). */
-static int find_in_path(const char *prog, char *out, size_t len)
+int cb_lang_find_in_path(const char *prog, char *out, size_t len)
 {
     const char *env = getenv("PATH");
     char buf[4096];
@@ -62,7 +61,7 @@ int cb_lang_program_argv(const cb_impl_program *pg, const char *argv[CB_LANG_ARG
         *why = "corobench's source tree (the Makefile and impls/) not found above the executable";
         return -1;
     }
-    if (pg->runner && find_in_path(pg->runner, path, sizeof path) != 0) {
+    if (pg->runner && cb_lang_find_in_path(pg->runner, path, sizeof path) != 0) {
         *why = pg->runner_missing;
         return -1;
     }

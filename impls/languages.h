@@ -4,6 +4,8 @@
 #ifndef CB_LANGUAGES_H
 #define CB_LANGUAGES_H
 
+#include <stddef.h>
+
 /* How a language's own program is started (docs/external.md), the template its row holds
  * (cb_impl.program): [runner, args..., root/file] with the runner found in PATH, or [root/file]
  * alone (a regular executable file) without one; each check failing gives its reason. */
@@ -24,6 +26,9 @@ int cb_lang_program_argv(const cb_impl_program *pg, const char *argv[CB_LANG_ARG
 /* NULL when Lua can run here, else why not: built in (liblua5.4-dev at build time) with its
  * files in impls/lua/. */
 const char *cb_lang_lua_unavailable(void);
+/* A program found on PATH as the shell finds it (a regular executable file; Debian's nodejs
+ * package installs /usr/bin/node): 0 with its path in out, or -1. */
+int cb_lang_find_in_path(const char *prog, char *out, size_t len);
 
 /* A runtime of the user's (--external NAME=COMMAND, docs/external.md): COMMAND is run by
  * /bin/sh -c with the request appended as its last argument. The command string must live as long

@@ -440,3 +440,33 @@ CB_TEST_T(ab_cell_missing_in_one_arm, 180)
         unlink(n);
     }
 }
+
+/* --events instructions with no PMU and no valgrind on PATH: the summary says both reasons and
+ * no cell has instructions (a figure is never made up). Where a PMU counts them, their line. */
+CB_TEST_T(ab_instructions_without_valgrind_say_why, 120)
+{
+    char v[256], f[3][300];
+    cb_test_tmp_path(v, sizeof v, "abnovg");
+    static const char *const suffix[] = {".json", ".base.json", ".new.json"};
+    for (int i = 0; i < 3; i++)
+        snprintf(f[i], sizeof f[i], "%.250s%s", v, suffix[i]);
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "/nonexistent-corobench-path", 1);
+    cb_test_cli c = cb_test_corobench("ab", "--base", cb_test_root(), "--impl", "sm",
+                                      "--workload", "recursive", "--param", "height=6", "--reps",
+                                      "1", "--warmup", "0", "--min-rep-ms", "0.1", "--rounds", "2",
+                                      "--max-rounds", "2", "--events", "instructions", "-o",
+                                      f[0], "--force", NULL);
+    if (old)
+        setenv("PATH", old, 1);
+    free(old);
+    if (c.status != 0 && c.status != 1)
+        CB_FAIL("ab: exit %d: %s", c.status, c.err);
+    if (strstr(c.out, "instructions per op (instructions:u): in both arms"))
+        return; /* a PMU counted them */
+    CB_CHECK_CONTAINS(c.out, "instructions per op: unavailable: ");
+    CB_CHECK_CONTAINS(c.out, "valgrind is not installed here");
+    CB_CHECK(!strstr(c.out, "(callgrind)"));
+    for (int i = 0; i < 3; i++)
+        unlink(f[i]);
+}

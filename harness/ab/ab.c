@@ -303,15 +303,15 @@ static void count_instructions(ab_ctx *x)
         todo += x->cells[i].n > 0 && !x->cells[i].other_work;
     fprintf(stderr, "corobench: ab: instructions per op under callgrind (%s): %zu cells, both "
                     "arms at once\n", x->cg_source, todo);
-    time_t t0 = time(NULL);
+    cb_progress pr;
+    cb_progress_start(&pr, stderr, todo, 1, (double)todo * CB_AB_CALLGRIND_STEP_S);
     for (size_t i = 0, done = 0; i < x->n && !cb_proc_interrupted(); i++) {
         abcell *c = &x->cells[i];
         if (!c->n || c->other_work)
             continue;
-        long el = (long)(time(NULL) - t0), eta = done ? el * (long)(todo - done) / (long)done : 0;
-        done++;
-        fprintf(stderr, "[instructions %zu/%zu; %ld:%02ld, ETA %ld:%02ld] %s\n", done, todo,
-                el / 60, el % 60, eta / 60, eta % 60, c->key);
+        char what[700];
+        snprintf(what, sizeof what, "%s (instructions, both arms)", c->key);
+        cb_progress_begin(&pr, done, 0, what);
         json_t *req = cb_request_build(&x->o, c->pc, 0, CB_REQUEST_TIME);
         char w[2][300];
         double v[2];
@@ -322,8 +322,15 @@ static void count_instructions(ab_ctx *x)
                 snprintf(x->cg_why, sizeof x->cg_why, "%.80s: %s: %.200s", c->key, x->a->arms[k].name,
                          w[k]);
         }
+        char fig[96];
+        if (c->cg[0] > 0 && c->cg[1] > 0)
+            snprintf(fig, sizeof fig, "base %.4g, new %.4g instructions/op", c->cg[0], c->cg[1]);
+        else
+            snprintf(fig, sizeof fig, "not counted");
+        cb_progress_end(&pr, done++, 0, what, fig, CB_AB_CALLGRIND_STEP_S);
         json_decref(req);
     }
+    cb_progress_finish(&pr);
 }
 
 /* The counts the exit status and the summary come from. */

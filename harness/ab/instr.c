@@ -15,6 +15,7 @@
 #include "harness/common/proc.h"
 #include "harness/results/fields.h"
 #include "harness/run/request.h"
+#include "impls/languages.h"
 
 /* A fixed op count: one warm-up and this many kept repetitions of one instance. */
 enum { CG_REPS = 3 };
@@ -26,17 +27,7 @@ static char valgrind[PATH_MAX];
 
 int cb_ab_callgrind_ready(char *buf, size_t len)
 {
-    const char *path = getenv("PATH");
-    valgrind[0] = '\0';
-    for (const char *p = path ? path : "/usr/bin:/bin"; *p && !valgrind[0];) {
-        size_t n = strcspn(p, ":");
-        char cand[PATH_MAX];
-        snprintf(cand, sizeof cand, "%.*s/valgrind", (int)n, p);
-        if (n && access(cand, X_OK) == 0)
-            snprintf(valgrind, sizeof valgrind, "%s", cand);
-        p += n + (p[n] == ':');
-    }
-    if (!valgrind[0]) {
+    if (cb_lang_find_in_path("valgrind", valgrind, sizeof valgrind) != 0) {
         snprintf(buf, len, "valgrind is not installed here (scripts/install-deps.sh installs it)");
         return -1;
     }

@@ -51,7 +51,6 @@ static int get(void)
 static void alone(const char *why)
 {
     t.mode = ALONE;
-    t.holding = 1;
     if (!t.other)
         t.other = why;
 }
