@@ -283,3 +283,55 @@ CB_TEST(external_layout_offset_unsupported)
     free(o);
     free(e);
 }
+
+/* Every language's spawn cell carries the process's anonymous resident memory per suspended
+ * coroutine at rest (memory.rss_bytes_per_coro, the C cells' definition: docs/memory.md) beside
+ * its runtime's own heap statistics (heap_bytes_per_coro, named by runtime_stats); below 100
+ * coroutines the figure is null with the reason, as a C cell's. A runtime not installed here is
+ * unsupported and skipped. */
+CB_TEST_T(external_memory_rss_per_coroutine, 180)
+{
+    char out[256], path[4096];
+    snprintf(out, sizeof out, "/tmp/cbtest-%ld-rss.json", (long)getpid());
+    snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+    char *run[] = {path, "run", "--invocations", "1", "--impl", "lua,go,node,csharp,luajit",
+                   "--workload", "spawn", "--param", "n=50,1000", "--reps", "1", "--warmup", "0",
+                   "--no-table", "-o", out, NULL},
+         *o, *e;
+    int st = cb_test_spawn(run, &o, &e);
+    if (st != 0)
+        CB_FAIL("run exited %d: %s", st, e);
+    json_error_t je;
+    json_t *doc = json_load_file(out, 0, &je), *cell;
+    if (!doc)
+        CB_FAIL("%s: %s", out, je.text);
+    size_t i, measured = 0;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell) {
+        const char *impl = json_string_value(json_object_get(cell, "impl"));
+        json_t *m = json_object_get(cell, "memory");
+        if (cb_impl_unavailable(cb_impl_find(impl)))
+            continue;
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
+        json_int_t n = json_integer_value(json_object_get(json_object_get(cell, "params"), "n"));
+        json_t *rss = json_object_get(m, "rss_bytes_per_coro");
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(m, "coroutines")), n);
+        CB_CHECK(json_number_value(json_object_get(m, "heap_bytes_per_coro")) > 0);
+        if (n < 100) {
+            CB_CHECK(json_is_null(rss));
+            CB_CHECK_CONTAINS(json_string_value(json_object_get(
+                                  json_object_get(m, "null_reasons"), "rss_bytes_per_coro")),
+                              "50 coroutines at the rest point, fewer than 100");
+        } else {
+            if (!json_is_number(rss) || !(json_number_value(rss) > 0))
+                CB_FAIL("%s spawn n=%lld: memory.rss_bytes_per_coro is not a positive number",
+                        impl, (long long)n);
+            measured++;
+        }
+    }
+    json_decref(doc);
+    unlink(out);
+    free(o);
+    free(e);
+    if (!measured)
+        CB_SKIP("no language runtime installed here");
+}

@@ -16,6 +16,7 @@
 #include "impls/languages.h"
 #include "harness/common/stats.h"
 #include "harness/common/untrusted.h"
+#include "memory.h"
 
 /* Warm-up of every external cell: V8 compiles the hot paths while it runs (the C cells' one
  * warm-up repetition would time its interpreter); go and node get the same. */
@@ -110,6 +111,17 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     if (rt && !json_is_null(rt) && !json_is_string(rt))
         return bad_reply(name, reply_value("runtime", rt, "a string", bad, sizeof bad), err,
                          errlen);
+    json_t *alive = json_object_get(doc, "rest_coroutines");
+    json_t *rrss = json_object_get(doc, "rest_rss_bytes");
+    if (alive && !json_is_null(alive) && (!json_is_integer(alive) || json_integer_value(alive) < 1))
+        return bad_reply(name, reply_value("rest_coroutines", alive,
+                                           "null or an integer from 1", bad, sizeof bad),
+                         err, errlen);
+    if (rrss && !json_is_null(rrss) && (!json_is_integer(rrss) || !json_is_integer(alive)))
+        return bad_reply(name, reply_value("rest_rss_bytes", rrss,
+                                           "null, or an integer with rest_coroutines", bad,
+                                           sizeof bad),
+                         err, errlen);
     out->doc = doc;
     out->ops = (uint64_t)json_integer_value(ops);
     out->suspensions = (uint64_t)json_integer_value(susp);
@@ -118,6 +130,9 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     out->samples = samples;
     out->peak_rss = json_is_integer(rss) ? json_integer_value(rss) : -1;
     out->coroutine_bytes = json_is_number(cb) ? json_number_value(cb) : -1;
+    out->rest_coroutines = json_is_integer(alive) ? (uint64_t)json_integer_value(alive) : 0;
+    out->has_rest_rss = json_is_integer(rrss);
+    out->rest_rss = out->has_rest_rss ? (int64_t)json_integer_value(rrss) : 0;
     /* A negative figure from a runtime's own statistics (mono's GC counters gave -424 bytes
      * per coroutine at recursive's rest point) is no measurement: the cell's times stand, its
      * memory figure is recorded as not measured, with the reason. */
@@ -239,23 +254,55 @@ static json_t *stats_object(json_t *samples)
     return o;
 }
 
-/* What a runtime can say of its memory: its peak RSS, and bytes per coroutine at the rest point
- * from its own statistics (which ones in runtime_stats); the probes of a C cell (mincore,
- * cb_rt, mallinfo2, statm) cannot see inside another process. */
-static json_t *memory_json(const cb_ext_reply *rp)
+/* The process's anonymous resident memory grown by the rest point, per coroutine alive, as a C
+ * cell's rss_bytes_per_coro (statm resident - shared, which is /proc/self/status's RssAnon the
+ * programs read): null with the reason in reasons below CB_MEM_MIN_CORO_RSS coroutines, or when
+ * the process shrank (a collector returned more than the coroutines took). */
+static json_t *rss_per_coro(const char *name, const cb_ext_reply *rp, json_t *reasons)
+{
+    char why[200];
+    if (!rp->has_rest_rss || !rp->rest_coroutines)
+        return json_null();
+    if (rp->rest_coroutines < CB_MEM_MIN_CORO_RSS)
+        snprintf(why, sizeof why,
+                 "RSS grows by whole pages and with the process: %llu coroutines at the rest "
+                 "point, fewer than %d",
+                 (unsigned long long)rp->rest_coroutines, CB_MEM_MIN_CORO_RSS);
+    else if (rp->rest_rss < 0)
+        snprintf(why, sizeof why, "%s: its anonymous resident memory shrank by %lld bytes by the "
+                 "rest point, not a measurement", name, (long long)-rp->rest_rss);
+    else
+        return json_real((double)rp->rest_rss / (double)rp->rest_coroutines);
+    json_object_set_new(reasons, "rss_bytes_per_coro", json_string(why));
+    return json_null();
+}
+
+/* What a runtime can say of its memory: its peak RSS, bytes per coroutine at the rest point
+ * from its own statistics (which ones in runtime_stats), and its process's anonymous resident
+ * memory grown by the rest point (rss_bytes_per_coro, the C cells' definition); the probes of a
+ * C cell that look inside its address space (mincore, cb_rt, mallinfo2, VmPTE) cannot see
+ * inside another process. */
+static json_t *memory_json(const char *name, const cb_ext_reply *rp)
 {
     json_t *src = json_object_get(rp->doc, "coroutine_bytes_source");
     int rest = rp->coroutine_bytes >= 0;
-    return json_pack("{s:s?, s:n, s:n, s:n, s:n, s:o, s:n, s:n, s:n, s:n, s:I, s:n, s:n, s:n, "
-                     "s:O?, s:s?}",
-                     "point", rest ? "rest" : NULL, "coroutines", "reserved_bytes_per_coro",
-                     "touched_bytes_per_coro", "stack_used_bytes_per_coro",
-                     "heap_bytes_per_coro",
+    json_t *reasons = json_object();
+    json_t *rss = rss_per_coro(name, rp, reasons);
+    json_t *totals = rp->has_rest_rss ? json_pack("{s:I}", "rss_bytes", (json_int_t)rp->rest_rss)
+                                      : json_null();
+    return json_pack("{s:s?, s:o, s:n, s:n, s:n, s:o, s:n, s:n, s:o, s:n, s:I, s:n, s:n, s:o, "
+                     "s:o, s:O?, s:s?}",
+                     "point", rest ? "rest" : NULL, "coroutines",
+                     rp->rest_coroutines ? json_integer((json_int_t)rp->rest_coroutines)
+                                         : json_null(),
+                     "reserved_bytes_per_coro", "touched_bytes_per_coro",
+                     "stack_used_bytes_per_coro", "heap_bytes_per_coro",
                      rest ? json_real(rp->coroutine_bytes) : json_null(),
-                     "malloc_bytes_per_coro", "heap_allocs_per_coro", "rss_bytes_per_coro",
+                     "malloc_bytes_per_coro", "heap_allocs_per_coro", "rss_bytes_per_coro", rss,
                      "pagetable_bytes_per_coro", "peak_rss_bytes", (json_int_t)rp->peak_rss,
-                     "page_faults_per_op", "stack_mode", "totals", "runtime_stats", src,
-                     "error", rp->coroutine_bytes_note[0] ? rp->coroutine_bytes_note : NULL);
+                     "page_faults_per_op", "stack_mode", "totals", totals, "null_reasons",
+                     reasons, "runtime_stats", src, "error",
+                     rp->coroutine_bytes_note[0] ? rp->coroutine_bytes_note : NULL);
 }
 
 void cb_ext_diff_work(const cb_ext_reply *rp, const cb_wl_once *want, uint64_t reps, char *diff,
@@ -340,7 +387,7 @@ json_t *cb_ext_measure(const cb_cell *c, const cb_measure_opts *m)
         (json_int_t)rp.suspensions, "batch", (json_int_t)rp.batch, "stack_mode", "ns_per_op",
         stats_object(rp.samples), "create_ns_per_coro", "heap_allocs_per_op",
         "samples_ns_per_op", rp.samples,
-        "preemptions", (json_int_t)(ru1.ru_nivcsw - ru0.ru_nivcsw), "memory", memory_json(&rp),
+        "preemptions", (json_int_t)(ru1.ru_nivcsw - ru0.ru_nivcsw), "memory", memory_json(name, &rp),
         "runtime", runtime);
     free(runtime);
     json_decref(rp.doc);

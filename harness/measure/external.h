@@ -38,6 +38,9 @@ typedef struct cb_ext_reply {
     int64_t peak_rss;       /* bytes, -1 if not given */
     double coroutine_bytes; /* < 0 if not given */
     char coroutine_bytes_note[160]; /* why a figure given was not taken (negative), or "" */
+    uint64_t rest_coroutines;       /* coroutines alive at the rest point; 0 if not given */
+    int has_rest_rss;               /* rest_rss was given */
+    int64_t rest_rss;               /* anonymous resident bytes grown by the rest point */
 } cb_ext_reply;
 
 /* Starts the runtime `name` ("go", "node", "csharp"), sends the request and reads the reply within

@@ -26,7 +26,7 @@ enum { MEM_CHUNK_OVERHEAD = 32, MEM_SLACK = 64 * 1024 };
 /* Below these many coroutines at the rest point a per-coroutine figure is mostly something else:
  * RSS moves by whole pages and with the process's own growth; the kernel's bytes per VMA are an
  * average over thousands (a maple-tree node holds many VMAs, a slab page many objects). */
-enum { MEM_MIN_CORO_RSS = 100, MEM_MIN_CORO_KERNEL = 1000 };
+enum { MEM_MIN_CORO_KERNEL = 1000 };
 
 typedef struct mem_snap {
     int64_t rss, pagetables;    /* bytes: anonymous RSS (statm resident - shared), VmPTE */
@@ -253,7 +253,7 @@ json_t *cb_mem_json(uint64_t ops)
     json_object_set_new(o, "heap_check", json_string(check));
     json_t *reasons = json_object();
     json_object_set_new(o, "rss_bytes_per_coro",
-                        mem.alive ? per_coro_min((double)rss, MEM_MIN_CORO_RSS,
+                        mem.alive ? per_coro_min((double)rss, CB_MEM_MIN_CORO_RSS,
                                                  "rss_bytes_per_coro",
                                                  "RSS grows by whole pages and with the process",
                                                  reasons)

@@ -9,6 +9,10 @@
 #include <jansson.h>
 #include <stdint.h>
 
+/* The fewest coroutines at the rest point for a per-coroutine RSS figure (RSS moves by whole
+ * pages and with the process): a C cell's and a language program's alike (external.c). */
+enum { CB_MEM_MIN_CORO_RSS = 100 };
+
 /* Once per cell, before the first repetition: installs the rest hook. */
 void cb_mem_install(void);
 /* Called around the snapshot when it falls inside a counted repetition (--warmup 0), so event

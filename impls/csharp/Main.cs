@@ -101,18 +101,47 @@ static class Program
         GC.Collect();
     }
 
+    // The process's anonymous resident memory in bytes (RssAnon in /proc/self/status, statm's
+    // resident - shared: the C cells' definition), or -1 if unreadable.
+    static long RssAnon()
+    {
+        try {
+            foreach (string line in File.ReadAllLines("/proc/self/status"))
+                if (line.StartsWith("RssAnon:", StringComparison.Ordinal)) {
+                    string kb = line.Substring(8).Trim();
+                    kb = kb.Substring(0, kb.IndexOf(' '));
+                    return long.Parse(kb, CultureInfo.InvariantCulture) * 1024;
+                }
+        } catch (Exception) {
+        }
+        return -1;
+    }
+
     // One instance run before the timed repetitions: at the workload's rest point, the managed
-    // heap grown since setup (each read after a full collection), per coroutine alive.
-    static double? MemoryPass(Func<Params, IInstance> setup, Params p)
+    // heap grown since setup (each read after a full collection), per coroutine alive; and the
+    // process's anonymous resident memory grown with the coroutines alive (rss, -1: unreadable;
+    // alive 0: no rest point), for the harness to divide.
+    static double? MemoryPass(Func<Params, IInstance> setup, Params p, out ulong alive,
+                              out long rss)
     {
         IInstance inst = SetupOrFail(setup, p);
-        long start = GC.GetTotalMemory(true);
+        long start = GC.GetTotalMemory(true), rss0 = RssAnon();
         double? per = null;
-        Rt.RestHook = alive => { per = (GC.GetTotalMemory(true) - start) / (double)alive; };
+        ulong n = 0;
+        long r = -1;
+        Rt.RestHook = a => {
+            per = (GC.GetTotalMemory(true) - start) / (double)a;
+            long rss1 = RssAnon();
+            n = a;
+            if (rss0 >= 0 && rss1 >= 0)
+                r = rss1 - rss0;
+        };
         inst.Run();
         Rt.RestHook = null;
         ulong ops, sum;
         inst.Finish(out ops, out sum);
+        alive = n;
+        rss = r;
         return per;
     }
 
@@ -155,7 +184,13 @@ static class Program
         try {
             double? per = null;
             if (req.TryGetValue("memory", out v) && v is bool && (bool)v) {
-                per = MemoryPass(setup, p);
+                ulong alive;
+                long rss;
+                per = MemoryPass(setup, p, out alive, out rss);
+                if (alive > 0)
+                    reply.Append(",\"rest_coroutines\":").Append(alive);
+                if (alive > 0 && rss >= 0)
+                    reply.Append(",\"rest_rss_bytes\":").Append(rss);
                 reply.Append(",\"coroutine_bytes_source\":").Append(Json.Quote(
                     "GC.GetTotalMemory(true) (Mono's SGen heap after a full collection) grown " +
                     "by the rest point, per coroutine"));

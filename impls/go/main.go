@@ -142,6 +142,8 @@ type reply struct {
 	PeakRSS        int64     `json:"peak_rss_bytes,omitempty"`
 	CoroutineBytes *float64  `json:"coroutine_bytes"`
 	CoroutineWhat  string    `json:"coroutine_bytes_source,omitempty"`
+	RestCoroutines *uint64   `json:"rest_coroutines,omitempty"`
+	RestRSS        *int64    `json:"rest_rss_bytes,omitempty"`
 }
 
 func answer(r reply) {
@@ -234,7 +236,7 @@ func main() {
 	}
 	r := reply{}
 	if req.MemoryPass {
-		r.CoroutineBytes, r.CoroutineWhat = memoryPass(wl, p)
+		r.CoroutineBytes, r.CoroutineWhat, r.RestCoroutines, r.RestRSS = memoryPass(wl, p)
 	}
 	var first struct{ ops, sum, susp uint64 }
 	have := false
@@ -302,26 +304,56 @@ func main() {
 	answer(r)
 }
 
+// rssAnon is the process's anonymous resident memory in bytes (RssAnon in /proc/self/status,
+// statm's resident - shared: the C cells' definition), or -1 if unreadable.
+func rssAnon() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "RssAnon:") {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimPrefix(line, "RssAnon:"), "%d", &kb); err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return -1
+}
+
 // memoryPass runs one instance before the timed repetitions and, at the workload's rest point,
 // takes the runtime's own statistics: goroutine stack bytes in use plus live heap bytes grown
-// since the start, per coroutine alive. It stops the world, so it is never inside a timed run.
-func memoryPass(wl workload, p params) (*float64, string) {
+// since the start, per coroutine alive; and the process's anonymous resident memory grown
+// (rssAnon) with the coroutines alive, for the harness to divide. It stops the world, so it is
+// never inside a timed run.
+func memoryPass(wl workload, p params) (*float64, string, *uint64, *int64) {
 	in := setupOrFail(wl, p)
 	var base, rest runtime.MemStats
 	var perCoro *float64
+	var restAlive *uint64
+	var restRSS *int64
 	debug.FreeOSMemory()
 	runtime.ReadMemStats(&base)
+	rss0 := rssAnon()
 	restHook = func(alive uint64) {
 		runtime.GC()
 		runtime.ReadMemStats(&rest)
+		rss1 := rssAnon()
 		grown := float64(rest.StackInuse+rest.HeapAlloc) - float64(base.StackInuse+base.HeapAlloc)
 		v := grown / float64(alive)
 		perCoro = &v
+		restAlive = &alive
+		if rss0 >= 0 && rss1 >= 0 {
+			d := rss1 - rss0
+			restRSS = &d
+		}
 	}
 	if err := in.run(); err != nil {
 		fail(false, "%v", err)
 	}
 	restHook = nil
 	in.finish()
-	return perCoro, "runtime.MemStats: StackInuse + HeapAlloc grown by the rest point, per coroutine"
+	return perCoro, "runtime.MemStats: StackInuse + HeapAlloc grown by the rest point, per coroutine",
+		restAlive, restRSS
 }

@@ -75,21 +75,37 @@ local function body(name)
     error(("luajit: %s.lua not found in %s or %s"):format(name, dir, lua_dir), 0)
 end
 
+-- The process's anonymous resident memory in bytes (RssAnon in /proc/self/status, statm's
+-- resident - shared: the C cells' definition), or nil if unreadable.
+local function rss_anon()
+    local f = io.open("/proc/self/status", "r")
+    if not f then return nil end
+    local text = f:read("*a")
+    f:close()
+    local kb = text:match("\nRssAnon:%s+(%d+) kB")
+    return kb and tonumber(kb) * 1024 or nil
+end
+
 -- One instance run before the timed repetitions: at the workload's rest point, LuaJIT's heap
--- grown since setup (each read after a full collection), per coroutine alive.
+-- grown since setup (each read after a full collection), per coroutine alive; and the
+-- process's anonymous resident memory grown with the coroutines alive, for the harness to
+-- divide (per, alive, rss).
 local function memory_pass(wl, params)
     local inst = wl.setup(params)
     collectgarbage("collect")
-    local base = collectgarbage("count") * 1024
-    local per = nil
+    local base, rss0 = collectgarbage("count") * 1024, rss_anon()
+    local per, n, rss = nil, nil, nil
     rt.rest_hook = function(alive)
         collectgarbage("collect")
         per = (collectgarbage("count") * 1024 - base) / alive
+        local rss1 = rss_anon()
+        n = alive
+        if rss0 and rss1 then rss = rss1 - rss0 end
     end
     inst.run()
     rt.rest_hook = nil
     inst.finish()
-    return per
+    return per, n, rss
 end
 
 local function main()
@@ -119,7 +135,7 @@ local function main()
     if type(reps) ~= "number" or reps < 1 then fail(("luajit: reps %s (valid: 1 or more)"):format(tostring(reps))) end
     local reply = {}
     if req.memory == true then
-        reply.coroutine_bytes = memory_pass(wl, params)
+        reply.coroutine_bytes, reply.rest_coroutines, reply.rest_rss_bytes = memory_pass(wl, params)
         reply.coroutine_bytes_source =
             'collectgarbage("count") (the LuaJIT heap after a full collection) grown by the rest point, per coroutine'
     end

@@ -29,21 +29,36 @@ function fail(message, unsupported = false) {
 
 const gc = globalThis.gc ?? (() => {});
 
+// The process's anonymous resident memory in bytes (RssAnon in /proc/self/status, statm's
+// resident - shared: the C cells' definition), or null if unreadable.
+function rssAnon() {
+    try {
+        const m = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+        return m ? Number(m[1]) * 1024 : null;
+    } catch (e) {
+        return null;
+    }
+}
+
 // One instance run before the timed repetitions: at the workload's rest point, the V8 heap
-// grown since the start (after a full collection), per coroutine alive.
+// grown since the start (after a full collection), per coroutine alive; and the process's
+// anonymous resident memory grown with the coroutines alive, for the harness to divide.
 async function memoryPass(wl, params) {
     const inst = await wl.setup(params);
     gc();
-    const base = process.memoryUsage().heapUsed;
-    let per = null;
+    const base = process.memoryUsage().heapUsed, rss0 = rssAnon();
+    const out = { per: null, alive: null, rss: null };
     rt.restHook = alive => {
         gc();
-        per = (process.memoryUsage().heapUsed - base) / alive;
+        const rss1 = rssAnon();
+        out.per = (process.memoryUsage().heapUsed - base) / alive;
+        out.alive = alive;
+        if (rss0 !== null && rss1 !== null) out.rss = rss1 - rss0;
     };
     await inst.run();
     rt.restHook = null;
     await inst.finish();
-    return per;
+    return out;
 }
 
 async function main() {
@@ -70,7 +85,10 @@ async function main() {
     const reply = { coroutine_bytes: null };
     try {
         if (req.memory) {
-            reply.coroutine_bytes = await memoryPass(wl, req.params);
+            const m = await memoryPass(wl, req.params);
+            reply.coroutine_bytes = m.per;
+            if (m.alive !== null) reply.rest_coroutines = m.alive;
+            if (m.rss !== null) reply.rest_rss_bytes = m.rss;
             reply.coroutine_bytes_source = 'process.memoryUsage().heapUsed grown by the rest point, per coroutine';
         }
         let first = null;
