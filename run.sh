@@ -238,6 +238,8 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking (the stackful
     # families through the hooks, beside every family's explicit cells) run here only.
+    # spawn at depth 0 (n=1000,10000) is where claims 18 and 24 take every runtime's resident
+    # bytes per suspended coroutine, each language beside the C models in one file.
     lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,4,16
                --param pingpong.switches=20000 --param recursive.height=8,12,16
                --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
