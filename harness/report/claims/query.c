@@ -30,6 +30,37 @@ double cq_num(json_t *c, const char *path)
 
 double cq_median(json_t *c) { return cq_num(c, "ns_per_op.median"); }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cq_mem_range(json_t *cell, const char *field, iv *r)
+{
+    double x[MAXPTS];
+    size_t n = 0, i;
+    json_t *inv;
+    char path[96];
+    *r = (iv){.est = NAN, .lo = NAN, .hi = NAN, .ok = 0, .why = "not measured"};
+    snprintf(path, sizeof path, "memory.%s", field);
+    json_array_foreach(json_object_get(cell, "invocations"), i, inv)
+    {
+        double v = cq_num(inv, path);
+        if (isfinite(v) && v > 0 && n < MAXPTS)
+            x[n++] = v;
+    }
+    if (!n) {
+        double v = cq_num(cell, path);
+        if (!(isfinite(v) && v > 0))
+            return;
+        x[n++] = v;
+    }
+    qsort(x, n, sizeof x[0], cmp_double);
+    *r = (iv){.est = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2, .lo = x[0],
+              .hi = x[n - 1], .ok = 1, .why = NULL};
+}
+
 /* The file (from 0) of a merged document a cell came from (claims.h). */
 long cq_file_of(json_t *cell)
 {

@@ -160,6 +160,11 @@ typedef struct iv {
     const char *why; /* why not */
 } iv;
 iv cq_cell_iv(json_t *cell);
+/* A memory figure of the cell (field of its memory object: "rss_bytes_per_coro") in each of its
+ * processes (invocations[].memory; a garbage-collected runtime's differs between them): their
+ * median, least and most in *r (est, lo, hi; ok). Without per-process figures, the cell's own
+ * once (lo = hi). r->ok is 0 when there is no positive finite figure. */
+void cq_mem_range(json_t *cell, const char *field, iv *r);
 iv cq_ratio_iv(json_t *a, json_t *b);
 /* Mann-Whitney's p on the two cells' repetitions (1 with too few). */
 double cq_mwu_p(json_t *a, json_t *b);

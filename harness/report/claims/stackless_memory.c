@@ -6,8 +6,10 @@
  * figure for every implementation: memory.rss_bytes_per_coro, the process's anonymous resident
  * memory grown by spawn's rest point per suspended coroutine (depth 0, layout aligned), at the
  * largest n both cells of a pair share in one file; each runtime's own heap statistics beside it.
- * A pair supports when the stackful one keeps M.less times the stackless one's bytes or more, and
- * contradicts at 1 / M.less or less. The claim: contradicted when one pair contradicts, supported
+ * Each cell's figure is taken in each of its processes (a garbage-collected runtime's differs
+ * between them): a pair supports when the stackful one keeps M.less times the stackless one's
+ * bytes or more in every pairing of their processes (its least over the other's most), and
+ * contradicts when it keeps 1 / M.less times or less in every one. The claim: contradicted when one pair contradicts, supported
  * when every measured pair supports, otherwise inconclusive. */
 #include <math.h>
 #include <stdio.h>
@@ -36,13 +38,12 @@ static const struct {
 };
 enum { NPAIRS = sizeof pairs / sizeof pairs[0] };
 
-static double rss(json_t *cell) { return cq_num(cell, "memory.rss_bytes_per_coro"); }
-
 /* An ok depth-0 spawn cell of impl with a per-coroutine RSS, its own parameters at defaults. */
 static int usable(json_t *x, const char *impl)
 {
-    return cq_matches(x, cb_wl_spawn.name, impl, "plain", DEPTH0) && cq_at_defaults(x) &&
-           isfinite(rss(x)) && rss(x) > 0;
+    iv r;
+    cq_mem_range(x, "rss_bytes_per_coro", &r);
+    return cq_matches(x, cb_wl_spawn.name, impl, "plain", DEPTH0) && cq_at_defaults(x) && r.ok;
 }
 
 /* The pair's cells at the largest n they share in one file: 1, or 0 when there is none. */
@@ -80,19 +81,25 @@ static void eval(const ctx *c, claim *o)
         }
         if (!measured++)
             cb_append(o->table, sizeof o->table,
-                      "| thread's pair | stackless | stackful | n | stackless bytes | stackful "
-                      "bytes | stackful / stackless | own heap statistics (stackless, stackful) "
+                      "| thread's pair | stackless | stackful | n | stackless bytes [processes] | "
+                      "stackful bytes [processes] | stackful / stackless [over every pairing] | "
+                      "own heap statistics (stackless, stackful) "
                       "| verdict |\n|---|---|---|---:|---:|---:|---:|---|---|\n");
-        double q = rss(b) / rss(a);
-        cb_verdict v = q >= M.less        ? CB_SUPPORTED
-                       : q <= 1 / M.less ? CB_CONTRADICTED
-                                          : CB_INCONCLUSIVE;
+        iv ra, rb;
+        cq_mem_range(a, "rss_bytes_per_coro", &ra);
+        cq_mem_range(b, "rss_bytes_per_coro", &rb);
+        double q = rb.est / ra.est, qlo = rb.lo / ra.hi, qhi = rb.hi / ra.lo;
+        cb_verdict v = qlo >= M.less       ? CB_SUPPORTED
+                       : qhi <= 1 / M.less ? CB_CONTRADICTED
+                                           : CB_INCONCLUSIVE;
         support += v == CB_SUPPORTED;
         contra += v == CB_CONTRADICTED;
         cb_append(o->table, sizeof o->table,
-                  "| %s | %s | %s | %.0f | %.0f | %.0f | %.2fx | %.0f, %.0f | %s |\n",
-                  pairs[p].where, l, m, cq_num(a, "params.n"), rss(a), rss(b), q,
-                  cq_num(a, "memory.heap_bytes_per_coro"), cq_num(b, "memory.heap_bytes_per_coro"),
+                  "| %s | %s | %s | %.0f | %.0f [%.0f, %.0f] | %.0f [%.0f, %.0f] | %.2fx [%.2f, "
+                  "%.2f] | %.0f, %.0f | %s |\n",
+                  pairs[p].where, l, m, cq_num(a, "params.n"), ra.est, ra.lo, ra.hi, rb.est, rb.lo,
+                  rb.hi, q, qlo, qhi, cq_num(a, "memory.heap_bytes_per_coro"),
+                  cq_num(b, "memory.heap_bytes_per_coro"),
                   cb_verdict_name(v));
     }
     if (!measured) {
@@ -108,9 +115,10 @@ static void eval(const ctx *c, claim *o)
               "stackless runtimes keep less per suspended coroutine. spawn at depth 0, resident "
               "bytes per suspended coroutine at rest (the process's anonymous resident memory "
               "grown by the rest point, one definition for every runtime; each runtime's own heap "
-              "statistics beside it), each pair at the largest n it shares in one file: the "
-              "stackful one at %.2fx the stackless one's or more supports the pair, at %.2fx or "
-              "less contradicts it. %zu of %zu measured pairs support, %zu contradict (table "
+              "statistics beside it), each pair at the largest n it shares in one file, each "
+              "figure in each process (median [least, most]): the stackful one at %.2fx the "
+              "stackless one's or more in every pairing of their processes supports the pair, at "
+              "%.2fx or less in every one contradicts it. %zu of %zu measured pairs support, %zu contradict (table "
               "below); one pair contradicted contradicts the claim, every pair supported "
               "supports it.",
               M.less, 1 / M.less, support, measured, contra);
