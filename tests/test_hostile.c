@@ -160,6 +160,10 @@ CB_TEST(external_reply_checked_before_ok)
         {"\"checksum\":\"-1\",\"suspensions\":5", "go: reply: checksum is \"-1\" (valid: \"0x\""},
         {"\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"peak_rss_bytes\":-1",
          "go: reply: peak_rss_bytes is -1"},
+        {"\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"rest_coroutines\":0",
+         "go: reply: rest_coroutines is 0 (valid: null or an integer from 1)"},
+        {"\"checksum\":\"0x00000000000000ff\",\"suspensions\":5,\"rest_rss_bytes\":4096",
+         "go: reply: rest_rss_bytes is 4096 (valid: null, or an integer with rest_coroutines)"},
     };
     char root[300];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -200,6 +204,36 @@ CB_TEST(external_reply_checked_before_ok)
     CB_CHECK_CONTAINS(json_string_value(json_object_get(mem, "error")),
                       "the runtime's statistics gave -424 bytes per coroutine");
     json_decref(cell);
+    /* The process's resident growth by the rest point is divided by the coroutines alive there
+     * (memory.rss_bytes_per_coro, a C cell's definition); a shrunk process (a collector gave back
+     * more than the coroutines took) is no figure, with the reason. */
+    static const struct {
+        long long rss;
+        double per; /* < 0: null */
+        const char *why;
+    } rest[] = {{409600, 409.6, NULL}, {-8192, -1, "shrank by 8192 bytes"}};
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) {
+        snprintf(script, sizeof script,
+                 "#!/bin/sh\necho '{\"protocol\":\"corobench-external/1\",\"runtime\":\"fake\","
+                 "\"batch\":1,\"samples_ns_per_op\":[10.5],%s,\"coroutine_bytes\":300,"
+                 "\"rest_coroutines\":1000,\"rest_rss_bytes\":%lld}'\n",
+                 work, rest[i].rss);
+        fake_tree(root, sizeof root, script, 0755);
+        cell = fake_go_cell(root);
+        CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
+        mem = json_object_get(cell, "memory");
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(mem, "coroutines")), 1000);
+        json_t *per = json_object_get(mem, "rss_bytes_per_coro");
+        if (rest[i].per >= 0)
+            CB_CHECK(json_is_number(per) && json_number_value(per) == rest[i].per);
+        else {
+            CB_CHECK(json_is_null(per));
+            CB_CHECK_CONTAINS(json_string_value(json_object_get(
+                                  json_object_get(mem, "null_reasons"), "rss_bytes_per_coro")),
+                              rest[i].why);
+        }
+        json_decref(cell);
+    }
     rm_tree(root);
 }
 
