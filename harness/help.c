@@ -29,7 +29,7 @@ typedef struct opt_row {
  * here as text before a usage is printed (fill_defaults): a row never states its own. */
 static char run_invocations[16], run_reps[48], run_warmup[16], run_min_rep[48], run_timeout[16],
     run_entries[48], cal_switches[24], cal_reps[16], cal_runs[16], cal_min_rep[24],
-    cal_depth[16], cmp_threshold[24], ab_rounds[16], ab_max_rounds[48], ab_threshold[24],
+    cal_depth[16], cmp_threshold[24], cmp_instr[24], ab_rounds[16], ab_max_rounds[48], ab_threshold[24],
     ab_budget[24], ab_instr[24];
 
 static void fill_defaults(void)
@@ -50,6 +50,7 @@ static void fill_defaults(void)
     snprintf(cal_min_rep, sizeof cal_min_rep, "%g", c->min_rep_ms);
     snprintf(cal_depth, sizeof cal_depth, "%ld", c->max_depth);
     snprintf(cmp_threshold, sizeof cmp_threshold, "%g", cb_compare_default_threshold);
+    snprintf(cmp_instr, sizeof cmp_instr, "%g", CB_INSTR_THRESHOLD_DEFAULT);
     const cb_ab_defaults *a = &cb_ab_default;
     snprintf(ab_rounds, sizeof ab_rounds, "%u", a->rounds);
     snprintf(ab_max_rounds, sizeof ab_max_rounds, "%u, or twice --rounds when that is more",
@@ -148,6 +149,8 @@ static const opt_row compare_rows[] = {
     {"BASE NEW", "", "each a results file, a directory of them or a comma-separated list", NULL},
     {"--baseline NAME", "none", "BASE is results/baselines/NAME.json (run --save-baseline NAME)", NULL},
     {"--threshold PERCENT", cmp_threshold, "a time change smaller than this is never a regression", NULL},
+    {"--instr-threshold PERCENT", cmp_instr, "instructions per op (a cell's instructions_per_op in "
+     "both files) changed beyond this are marked changed: reported, not gated", NULL},
     {"--metric M", "all", "time, deterministic (checksums, counts, bytes) or all",
      "time|deterministic|all"},
     {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure", NULL},

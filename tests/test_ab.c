@@ -360,6 +360,13 @@ CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
     if (ipo) { /* a count of the cell's run() alone: both arms the same build */
         CB_CHECK(json_number_value(json_object_get(ipo, "base")) > 10);
         CB_CHECK(json_is_false(json_object_get(ipo, "changed")));
+        /* each arm's results file keeps its count and source, which compare shows */
+        json_t *bcell = json_array_get(json_object_get(bd, "cells"), 0);
+        CB_CHECK(json_number_value(json_object_get(json_object_get(bcell, "instructions_per_op"),
+                                                   "value")) ==
+                 json_number_value(json_object_get(ipo, "base")));
+        cb_test_cli m = cb_test_corobench("compare", b, n, "--metric", "all", NULL);
+        CB_CHECK_CONTAINS(m.out, "in both files for 1 cells; 0 changed");
     } else {
         CB_CHECK_CONTAINS(c.out, "instructions per op: unavailable: ");
     }

@@ -1767,6 +1767,91 @@ static void write_part(json_t *doc, const char *path, size_t from, size_t to)
     json_decref(part);
 }
 
+/* Sets every ok cell's instructions_per_op to per_op (cell 0's times first) from source. */
+static void set_instructions(json_t *doc, double per_op, double first, const char *source)
+{
+    json_t *c;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+        if (!strcmp(json_string_value(json_object_get(c, "status")), "ok"))
+            cb_cell_set_instructions(c, per_op * (i == 0 ? first : 1), source);
+}
+
+/* compare's instructions column (issue 34, item 3): where both files' cells carry
+ * instructions_per_op from one source, new/base is shown, "changed" past --instr-threshold (1.5%
+ * by default); reported, never gated: a 2.5% instruction change alone exits 0, and a 1.5x time
+ * regression with unchanged instructions still exits 1. Counts from two sources are not
+ * compared; a bad threshold or a bad instructions_per_op exits 2 naming it. Run's merge takes
+ * the median of its invocations' instructions:u (cb_invs_instructions). */
+CB_TEST_T(cli_compare_instructions, 120)
+{
+    static const double spread[] = {10.0, 10.3, 10.1, 10.4, 10.2}, level[] = {1.0, 1.01, 0.995};
+    char base[256], other[256];
+    cb_test_tmp_path(base, sizeof base, "cmpi-base.json");
+    cb_test_tmp_path(other, sizeof other, "cmpi-new.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong",
+                                      "--param", "switches=2000", "--param", "depth=0,1",
+                                      "--reps", "1", "--invocations", "2", "-o", base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(base);
+    set_instructions(doc, 200, 1, "callgrind");
+    write_scaled(doc, base, spread, 5, level, 3, 1);
+    set_instructions(doc, 200, 1.025, "callgrind");
+    write_scaled(doc, other, spread, 5, level, 3, 1);
+    c = cb_test_corobench("compare", base, other, "--format", "md", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "instructions/op new/base");
+    CB_CHECK_CONTAINS(c.out, "| 1.0250 changed |");
+    CB_CHECK_CONTAINS(c.out, "| 1.0000 |");
+    CB_CHECK_CONTAINS(c.out, "instructions per op (callgrind): in both files for 4 cells; 1 "
+                             "changed beyond 1.5%; the largest change +2.50%");
+    c = cb_test_corobench("compare", base, other, "--format", "json", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "\"instructions_per_op\"");
+    c = cb_test_corobench("compare", base, other, "--instr-threshold", "3", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "0 changed beyond 3%");
+    /* a time regression is never vetoed by unchanged instructions */
+    set_instructions(doc, 200, 1, "callgrind");
+    write_scaled(doc, other, spread, 5, level, 3, 1.5);
+    c = cb_test_corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "4 regressed");
+    CB_CHECK_CONTAINS(c.out, "0 changed beyond 1.5%");
+    /* two sources: not compared */
+    set_instructions(doc, 200, 1, "instructions:u (perf_event_open)");
+    write_scaled(doc, other, spread, 5, level, 3, 1);
+    c = cb_test_corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "4 cells have them in both files, counted by two different "
+                             "sources");
+    CB_CHECK(strstr(c.out, " changed beyond") == NULL);
+    /* bad input */
+    c = cb_test_corobench("compare", base, other, "--instr-threshold", "-1", NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "invalid value '-1' for --instr-threshold (valid: a percentage >= 0)");
+    json_object_set_new(json_array_get(json_object_get(doc, "cells"), 0), "instructions_per_op",
+                        json_pack("{s:f}", "value", -3.0));
+    write_scaled(doc, other, spread, 5, level, 3, 1);
+    c = cb_test_corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "instructions_per_op.value");
+    json_decref(doc);
+    /* run's merge: the median over the invocations' instructions:u; none: NaN and why */
+    json_t *invs = json_pack("[{s:{s:{s:f}}}, {s:{s:{s:f}}}, {s:{s:{s:f}}}]", "counters",
+                             "instructions", "per_op", 101.0, "counters", "instructions",
+                             "per_op", 99.0, "counters", "instructions", "per_op", 100.5);
+    CB_CHECK(fabs(cb_invs_instructions(invs, NULL) - 100.5) < 1e-9);
+    json_decref(invs);
+    invs = json_pack("[{s:{s:s}}]", "counters_unavailable", "instructions", "no PMU");
+    const char *why = NULL;
+    CB_CHECK(isnan(cb_invs_instructions(invs, &why)));
+    CB_CHECK(why && !strcmp(why, "no PMU"));
+    json_decref(invs);
+    unlink(base);
+    unlink(other);
+}
+
 /* compare's sides and forms: BASE a directory, NEW two files (the first three cells as they
  * were, the last three 1.5x slower); the regressions come first in each of text, md and json,
  * each parsed here; text fits 100 columns; --only-changed leaves the unchanged cells out; a

@@ -290,7 +290,7 @@ static void count_instructions(ab_ctx *x)
     if (!ev || !strstr(ev, "instructions"))
         return;
     for (size_t i = 0; i < x->n; i++)
-        if (isfinite(cb_ab_pmu_instructions(x->cells[i].invs[CB_AB_BASE], &why)))
+        if (isfinite(cb_invs_instructions(x->cells[i].invs[CB_AB_BASE], &why)))
             return; /* the PMU's count stands */
     if (cb_ab_callgrind_ready(x->cg_source, sizeof x->cg_source) != 0) {
         snprintf(x->cg_why, sizeof x->cg_why, "%s; %s", why ? why : "no PMU count",
@@ -424,8 +424,8 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
                         cmp_verdict(c->final.verdict));
         /* Instructions per op (--events instructions): shown, never gated; a time regression
          * is never vetoed by unchanged instructions. */
-        double bi = cb_ab_pmu_instructions(c->invs[CB_AB_BASE], &t->instr_why);
-        double ni = cb_ab_pmu_instructions(c->invs[CB_AB_NEW], &t->instr_why);
+        double bi = cb_invs_instructions(c->invs[CB_AB_BASE], &t->instr_why);
+        double ni = cb_invs_instructions(c->invs[CB_AB_NEW], &t->instr_why);
         char src[200] = "instructions:u (perf_event_open)";
         if (!(isfinite(bi) && isfinite(ni)) && c->cg[0] > 0 && c->cg[1] > 0) {
             bi = c->cg[CB_AB_BASE], ni = c->cg[CB_AB_NEW];
@@ -695,8 +695,11 @@ int cb_cmd_ab(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             abcell *c = &x.cells[i];
             if (!c->lacks[k] && !c->failed[k]) {
-                if (json_array_size(c->invs[k]))
+                if (json_array_size(c->invs[k])) {
                     cb_inv_merge(c->head[k], c->invs[k], a.rounds);
+                    if (c->cg[k] > 0) /* no PMU: the count under callgrind */
+                        cb_cell_set_instructions(c->head[k], c->cg[k], "callgrind");
+                }
                 else
                     set_outcome(c->head[k], "failed",
                                 stop ? "not run: ab was interrupted"

@@ -12,6 +12,7 @@
 #include "ab.h"
 #include "harness/common/alloc.h"
 #include "harness/common/cli.h"
+#include "harness/report/commands.h"
 #include "harness/run/invocation.h"
 #include "harness/run/options.h"
 #include "harness/run/request.h"
@@ -19,7 +20,8 @@
 #include "schedule.h"
 
 const cb_ab_defaults cb_ab_default = {.rounds = 10, .max_rounds = 20, .threshold = 5,
-                                      .budget = 5, .instr_threshold = 1.5};
+                                      .budget = 5,
+                                      .instr_threshold = CB_INSTR_THRESHOLD_DEFAULT};
 
 /* run's options that select and shape the cells, parsed by run's own parser; the others (the
  * output, invocations, the counting pass) are ab's business or meaningless here. */

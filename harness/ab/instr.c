@@ -107,25 +107,3 @@ void cb_ab_callgrind_cell(const ab_opts *a, const cb_plan_cell *pc, const json_t
     }
     json_decref(r);
 }
-
-/* The median over an arm's invocations of counters.instructions.per_op (--events instructions:
- * instructions:u through the counters code where a PMU is there), NaN when none counted it; why
- * gets the first invocation's counters_unavailable reason. */
-double cb_ab_pmu_instructions(json_t *invs, const char **why)
-{
-    size_t i, n = 0;
-    json_t *m;
-    double *v = cb_xcalloc(json_array_size(invs) + 1, sizeof *v);
-    json_array_foreach(invs, i, m)
-    {
-        json_t *c = json_object_get(json_object_get(m, "counters"), "instructions");
-        double x = json_number_value(json_object_get(c, "per_op"));
-        if (json_is_number(json_object_get(c, "per_op")) && x > 0)
-            v[n++] = x;
-        else if (!*why)
-            *why = cb_str(json_object_get(m, "counters_unavailable"), "instructions");
-    }
-    double med = n ? cb_median(v, n) : NAN;
-    free(v);
-    return med;
-}

@@ -27,9 +27,4 @@ int cb_ab_callgrind_ready(char *buf, size_t len);
 void cb_ab_callgrind_cell(const ab_opts *a, const cb_plan_cell *pc, const json_t *req,
                           double per_op[2], char why[2][300]);
 
-/* The median over an arm's invocations (ab's pairs) of counters.instructions.per_op (--events
- * instructions: instructions:u through the counters code where a PMU is there), NaN when none
- * counted it; *why, when NULL, gets the first invocation's counters_unavailable reason. */
-double cb_ab_pmu_instructions(json_t *invs, const char **why);
-
 #endif

@@ -12,5 +12,8 @@ extern const char cb_export_default_format[];
 int cb_cmd_compare(int argc, char **argv);
 /* compare's --threshold in percent when none is given (its parser's and `help compare`'s). */
 extern const double cb_compare_default_threshold;
+/* compare's and ab's --instr-threshold in percent: instructions per op changed beyond it (above
+ * the A/A spread measured under callgrind, docs/ci.md). */
+#define CB_INSTR_THRESHOLD_DEFAULT 1.5
 
 #endif

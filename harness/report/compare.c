@@ -42,7 +42,8 @@
 enum { CMP_KEY = 768 };
 
 typedef struct cmp_opts {
-    double threshold; /* percent */
+    double threshold;       /* percent */
+    double instr_threshold; /* percent: instructions per op changed beyond it */
     int time, deterministic; /* which metrics */
     int allow_missing;
     cb_cmp_format format;
@@ -54,6 +55,7 @@ typedef struct cmp_opts {
 /* One matched pair of ok cells with timing. */
 typedef struct timed {
     const char *key;
+    json_t *bc, *nc; /* the two cells */
     cb_estimate base, new, ratio; /* ratio = new / base */
 } timed;
 
@@ -61,6 +63,9 @@ typedef struct tally {
     size_t regressed, improved, unchanged, inconclusive;
     size_t failed, missing, only_new, base_failed, different_work, det_changes, gc_heap;
     int run_regressed; /* the interval of the geometric mean over the cells */
+    size_t icounted, ichanged, iunlike; /* instructions per op: in both, changed, by two sources */
+    double iworst;                      /* the log of new/base farthest from 0 */
+    const char *icell, *isource;        /* its cell; the source of the counts */
 } tally;
 
 static void cell_key(json_t *c, char *buf, size_t len)
@@ -219,6 +224,29 @@ static int compare_fields(json_t *bc, json_t *nc, const char *key, const cmp_opt
     return work;
 }
 
+/* A timed cell's instructions per op where both files have them from one source (each cell's
+ * instructions_per_op): a column of its own, "changed" past --instr-threshold; reported, never
+ * gated, and a time regression is never vetoed by unchanged instructions. Counts from two sources
+ * (a PMU's in one file, callgrind's in the other) are not compared. */
+static void instructions(const timed *x, const cmp_opts *o, tally *t)
+{
+    const char *sb = NULL, *sn = NULL;
+    double bi = cb_cell_instructions(x->bc, &sb), ni = cb_cell_instructions(x->nc, &sn);
+    if (!isfinite(bi) || !isfinite(ni))
+        return;
+    if (strcmp(sb ? sb : "", sn ? sn : "")) {
+        t->iunlike++;
+        return;
+    }
+    int changed = fabs(log(ni / bi)) > log1p(o->instr_threshold / 100);
+    cb_cmp_out_instr(o->out, bi, ni, changed);
+    t->icounted++;
+    t->ichanged += (size_t)changed;
+    t->isource = sb;
+    if (!t->icell || fabs(log(ni / bi)) > fabs(t->iworst))
+        t->iworst = log(ni / bi), t->icell = x->key;
+}
+
 /* Each cell's verdict from the interval of its ratio. */
 static void timing_verdicts(timed *tm, size_t n, const cmp_opts *o, tally *t)
 {
@@ -243,6 +271,7 @@ static void timing_verdicts(timed *tm, size_t n, const cmp_opts *o, tally *t)
         }
         cb_cmp_out_cell(o->out, x->key, x->base.est, x->new.est, x->ratio.est, x->ratio.lo,
                         x->ratio.hi, why, verdict);
+        instructions(x, o, t);
     }
 }
 
@@ -320,6 +349,20 @@ static void summary(const timed *tm, size_t n, const cmp_opts *o, tally *t)
                            "statistics (memory.runtime_stats): a measurement, not compared "
                            "exactly",
                            t->gc_heap);
+    if (t->icounted)
+        cb_cmp_out_summary(o->out, "instructions",
+                           "instructions per op (%s): in both files for %zu cells; %zu changed "
+                           "beyond %g%%; the largest change %+.2f%% (%s): reported, not gated%s",
+                           t->isource && t->isource[0] ? t->isource : "source not recorded",
+                           t->icounted, t->ichanged, o->instr_threshold,
+                           100 * (exp(t->iworst) - 1), t->icell,
+                           t->iunlike ? "; some cells counted by two different sources were "
+                                        "not compared" : "");
+    else if (t->iunlike)
+        cb_cmp_out_summary(o->out, "instructions",
+                           "instructions per op: %zu cells have them in both files, counted by "
+                           "two different sources (a PMU's and callgrind's): not compared",
+                           t->iunlike);
     cb_cmp_out_summary(o->out, "cells",
                        "cells: %zu failed or timed out in new, %zu missing in new%s, %zu only in "
                        "new, %zu did not run in base",
@@ -335,12 +378,13 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
 {
     static const char usage[] = "BASE NEW (each a results file, a directory of them or a "
                                 "comma-separated list) [--threshold PERCENT] "
+                                "[--instr-threshold PERCENT] "
                                 "[--metric time|deterministic|all] [--allow-missing] "
                                 "[--format text|md|json] [--only-changed]; or --baseline NAME "
                                 "NEW (results/baselines/NAME.json, saved by run "
                                 "--save-baseline NAME)";
     size_t nf = 0;
-    int threshold_set = 0, metric_set = 0, format_set = 0; /* each once */
+    int threshold_set = 0, instr_set = 0, metric_set = 0, format_set = 0; /* each once */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -349,6 +393,11 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
             if (cb_parse_decimal(argv[++i], &o->threshold) || !(o->threshold >= 0))
                 return cb_usage_error("invalid value '%s' for --threshold (valid: a percentage "
                                       ">= 0)",
+                                      cb_quote(argv[i]));
+        } else if (!strcmp(a, "--instr-threshold") && has && !instr_set++) {
+            if (cb_parse_decimal(argv[++i], &o->instr_threshold) || !(o->instr_threshold >= 0))
+                return cb_usage_error("invalid value '%s' for --instr-threshold (valid: a "
+                                      "percentage >= 0)",
                                       cb_quote(argv[i]));
         } else if (!strcmp(a, "--metric") && has && !metric_set++) {
             const char *m = argv[++i];
@@ -410,7 +459,8 @@ static int has_samples(json_t *c)
 
 int cb_cmd_compare(int argc, char **argv)
 {
-    cmp_opts o = {.threshold = cb_compare_default_threshold, .time = 1, .deterministic = 1};
+    cmp_opts o = {.threshold = cb_compare_default_threshold,
+                  .instr_threshold = CB_INSTR_THRESHOLD_DEFAULT, .time = 1, .deterministic = 1};
     const char *files[2];
     int rc = parse_opts(argc, argv, &o, files);
     if (rc)
@@ -475,7 +525,7 @@ int cb_cmd_compare(int argc, char **argv)
         both++;
         if (compare_fields(bc, nc, key, &o, &t) || !o.time)
             continue;
-        timed x = {.key = key};
+        timed x = {.key = key, .bc = bc, .nc = nc};
         /* a document with deterministic fields only (the CI baseline) has no samples */
         int eb = cb_cell_estimate(bc, &x.base), en = cb_cell_estimate(nc, &x.new);
         if (eb == 0 && en == 0 && cb_cell_ratio(nc, bc, &x.ratio) == 0) {

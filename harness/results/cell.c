@@ -3,9 +3,14 @@
  * and the label of a simulated count's model (docs/results-schema.md). */
 #include "cell.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
+#include "harness/common/alloc.h"
+#include "harness/common/stats.h"
 #include "impls/impls.h"
 
 /* Whether value is the default text defval of a parameter of this kind. */
@@ -202,4 +207,40 @@ const char *cb_fig(double v, int decimals, char *buf, size_t len)
     else
         snprintf(buf, len, "%.*f", decimals >= 0 ? decimals : a >= 100 ? 0 : a >= 10 ? 1 : 2, v);
     return buf;
+}
+
+const char cb_instr_source_pmu[] = "instructions:u (perf_event_open)";
+
+double cb_invs_instructions(json_t *invs, const char **why)
+{
+    size_t i, n = 0;
+    json_t *m;
+    double *v = cb_xcalloc(json_array_size(invs) + 1, sizeof *v);
+    json_array_foreach(invs, i, m)
+    {
+        json_t *c = json_object_get(json_object_get(m, "counters"), "instructions");
+        double x = json_number_value(json_object_get(c, "per_op"));
+        if (json_is_number(json_object_get(c, "per_op")) && x > 0)
+            v[n++] = x;
+        else if (why && !*why)
+            *why = cb_str(json_object_get(m, "counters_unavailable"), "instructions");
+    }
+    double med = n ? cb_median(v, n) : NAN;
+    free(v);
+    return med;
+}
+
+double cb_cell_instructions(json_t *cell, const char **source)
+{
+    json_t *ip = json_object_get(cell, "instructions_per_op");
+    double v = json_number_value(json_object_get(ip, "value"));
+    if (source)
+        *source = cb_str(ip, "source");
+    return json_is_number(json_object_get(ip, "value")) && v > 0 && isfinite(v) ? v : NAN;
+}
+
+void cb_cell_set_instructions(json_t *cell, double per_op, const char *source)
+{
+    json_object_set_new(cell, "instructions_per_op",
+                        json_pack("{s:f, s:s}", "value", per_op, "source", source));
 }

@@ -41,6 +41,19 @@ const char *cb_cell_flags_kept(json_t *cell, const char *keep, char *buf, size_t
  * then each cell's own unit must be named beside its figure. */
 const char *cb_results_unit(json_t *cells, const char *workload);
 
+/* Instructions per op (--events instructions, docs/results-schema.md): the median over a cell's
+ * invocations of counters.instructions.per_op (instructions:u through the counters code where a
+ * PMU is there), NaN when none counted it; *why, when NULL, gets the first invocation's
+ * counters_unavailable reason. */
+double cb_invs_instructions(json_t *invs, const char **why);
+/* The source a PMU count is recorded with in a cell's instructions_per_op. */
+extern const char cb_instr_source_pmu[];
+/* A cell's instructions per op, its instructions_per_op.value (> 0), with *source its source
+ * ("instructions:u (perf_event_open)", "callgrind"); NaN when it has none. */
+double cb_cell_instructions(json_t *cell, const char **source);
+/* Sets a cell's instructions_per_op: {value, source}. */
+void cb_cell_set_instructions(json_t *cell, double per_op, const char *source);
+
 /* How a simulated count is labelled wherever it is shown: "underflow-btb 16, calibrated R^2
  * 0.98", "circular 32, default for AuthenticAMD", "circular 24, --rsb-model". run_model and
  * run_entries are what the run simulated; machine_rsb what the machine is believed to be. */

@@ -218,6 +218,11 @@ static int check_extras(checker *k, json_t *cell)
         optional_type(k, cell, "malloc_free_bytes", JSON_INTEGER, JSON_NULL,
                       "an integer or null"))
         return -1;
+    json_t *ipo = json_object_get(cell, "instructions_per_op");
+    if (ipo && (want_object(k, cell, "instructions_per_op", "instructions_per_op", 0) ||
+                want_number(k, ipo, "value", "instructions_per_op.value", 1, 0) ||
+                optional_type(k, ipo, "source", JSON_STRING, JSON_STRING, "a string")))
+        return -1;
     json_t *allocs = json_object_get(cell, "heap_allocs_per_op");
     if (allocs && !json_is_number(allocs) && !json_is_null(allocs))
         return bad(k, "heap_allocs_per_op", "is %s (valid: a number or null)", json_kind(allocs));

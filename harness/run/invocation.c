@@ -18,6 +18,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 #include "harness/common/interval.h"
+#include "harness/results/cell.h"
 
 enum { LAYOUT_SPAN = CB_INV_LAYOUT_SPAN, LAYOUT_ALIGN = 16 };
 
@@ -310,6 +311,11 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
         json_object_set_new(cell, "create_ns_per_coro", medians_json(invs, "create_ns_per_coro"));
     if (have_mf)
         json_object_set_new(cell, "malloc_free_ns", medians_json(invs, "malloc_free_ns"));
+    /* instructions:u per op where a PMU counted them: the median over the invocations (the
+     * cell's counters are its first invocation's) */
+    double ipo = cb_invs_instructions(invs, NULL);
+    if (isfinite(ipo))
+        cb_cell_set_instructions(cell, ipo, cb_instr_source_pmu);
     json_object_set_new(cell, "single_invocation", json_boolean(k == 1));
     json_object_set_new(cell, "invocations_asked", json_integer(asked));
     json_object_set_new(cell, "invocations", entries);
