@@ -156,6 +156,8 @@ static const opt_row compare_rows[] = {
     {"--allow-missing", "off", "a cell in BASE missing from NEW is not a failure", NULL},
     {"--format F", "text", "text, md or json", "text|md|json"},
     {"--only-changed", "off", "list only the cells that changed", NULL},
+    {"--rename OLD=NEW", "none", "BASE's implementation OLD is NEW's NEW (one runtime, two names)",
+     NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},
 };

@@ -1755,6 +1755,44 @@ CB_TEST_T(cli_compare, 120)
     unlink(other);
 }
 
+/* compare matches a cell by its point and implementation: the implementation's own parameters
+ * off their defaults are named beside it ("asm stack=16384/plain"), not in the point; one runtime
+ * under two names (a plugin in BASE, its external twin in NEW) is matched with --rename OLD=NEW
+ * (without it: "missing in new"); a rename without '=' or naming no implementation of BASE is
+ * bad input, exit 2, one line naming the value and the valid form. */
+CB_TEST_T(cli_compare_rename, 60)
+{
+    char base[256], other[256];
+    cb_test_tmp_path(base, sizeof base, "cmp-rename-base.json");
+    cb_test_tmp_path(other, sizeof other, "cmp-rename-new.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--param",
+                                      "switches=2000", "--param", "depth=0", "--param",
+                                      "stack=16384", "--reps", "2", "--invocations", "2", "-o",
+                                      base, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(base);
+    json_t *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    json_object_set_new(cell, "impl", json_string("myrt"));
+    CB_CHECK(json_dump_file(doc, other, 0) == 0);
+    json_decref(doc);
+    c = cb_test_corobench("compare", base, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "ERROR pingpong depth=0 switches=2000 sites=distinct work=chain "
+                             "mode=symmetric asm stack=16384/plain:");
+    CB_CHECK_CONTAINS(c.out, "missing in new");
+    c = cb_test_corobench("compare", base, other, "--rename", "asm=myrt", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "note: base's implementation 'asm' is compared as new's 'myrt'");
+    CB_CHECK_CONTAINS(c.out, "mode=symmetric myrt stack=16384/plain");
+    CB_CHECK_CONTAINS(c.out, "0 missing in new, 0 only in new");
+    expect_usage("invalid value 'asm' for --rename (valid: OLD=NEW", NULL, "compare", base, other,
+                 "--rename", "asm", NULL);
+    expect_usage("invalid value 'sm=myrt' for --rename: no cell of base has implementation 'sm'",
+                 NULL, "compare", base, other, "--rename", "sm=myrt", NULL);
+    unlink(base);
+    unlink(other);
+}
+
 /* The cells of doc from..to-1 alone, written to path. */
 static void write_part(json_t *doc, const char *path, size_t from, size_t to)
 {

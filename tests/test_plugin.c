@@ -200,3 +200,43 @@ CB_TEST_T(external_user_runtime_checked_and_run, 240)
     json_decref(root);
     unlink(out);
 }
+
+/* A plugin is compared with the built-ins wherever a built-in of its family would be (issue 32,
+ * item 3): run beside asm and sm, its cells are in the report's Summary with their ratio to the
+ * fastest of corobench's own of its family (asm), and in the per-point table; a point is named
+ * by its parameters (the at-a-glance row of a workload's one point was "(one point)"). */
+CB_TEST_T(plugin_in_report_summary_beside_asm, 240)
+{
+    CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");
+    char uc[4096], out[256], md[256];
+    plugin_path(uc, sizeof uc, "examples", "ucontext");
+    cb_test_tmp_path(out, sizeof out, "plugin-report.json");
+    cb_test_tmp_path(md, sizeof md, "plugin-report.md");
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", uc, "--impl", "asm,sm,uctx-plugin",
+                                      "--workload", "recursive", "--param", "height=8", "--reps",
+                                      "3", "--warmup", "0", "--invocations", "2", "--no-table",
+                                      "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    unlink(md);
+    c = cb_test_corobench("report", out, "--no-plots", "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    FILE *f = fopen(md, "r");
+    CB_CHECK(f != NULL);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    char *summary = strstr(text, "## Summary"), *caveats = strstr(text, "## Caveats");
+    CB_CHECK(summary && caveats && summary < caveats);
+    *caveats = '\0';
+    CB_CHECK_CONTAINS(summary, "Your runtimes (plugins) against the fastest of corobench's own");
+    CB_CHECK_CONTAINS(summary, "uctx-plugin");
+    CB_CHECK_CONTAINS(summary, "uctx-plugin/asm at height=8");
+    *caveats = '#';
+    const char *glance = strstr(text, "## recursive at a glance");
+    CB_CHECK(glance != NULL);
+    CB_CHECK_CONTAINS(glance, "| height=8 |");
+    CB_CHECK_CONTAINS(strstr(text, "### recursive\n"), "| point | asm | sm | uctx-plugin |");
+    unlink(out);
+    unlink(md);
+}

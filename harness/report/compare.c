@@ -50,6 +50,8 @@ typedef struct cmp_opts {
     int only_changed;
     cb_cmp_out *out;
     char baseline[4096]; /* --baseline NAME: its path, the base side */
+    json_t *rename;      /* --rename OLD=NEW: {OLD: NEW}, base's implementation OLD as NEW */
+    json_t *renamed;     /* {OLD: true} for each OLD some cell of base has */
 } cmp_opts;
 
 /* One matched pair of ok cells with timing. */
@@ -68,18 +70,26 @@ typedef struct tally {
     const char *icell, *isource;        /* its cell; the source of the counts */
 } tally;
 
-static void cell_key(json_t *c, char *buf, size_t len)
+/* A cell as compare names it: the point (workload and its parameters), then the implementation
+ * (renamed when --rename names it on this side) with its own parameters off their defaults, and
+ * the build variant: "pingpong depth=0 ... asm stack=16384/plain". */
+static void cell_key(json_t *c, json_t *rename, char *buf, size_t len)
 {
-    char params[512];
-    cb_cell_params_text(c, 1, params, sizeof params);
-    snprintf(buf, len, "%s %s %s/%s", json_string_value(json_object_get(c, "workload")), params,
-             json_string_value(json_object_get(c, "impl")),
-             json_string_value(json_object_get(c, "variant")));
+    char params[512], own[256];
+    cb_cell_params_text(c, 0, params, sizeof params);
+    cb_cell_impl_params_text(c, own, sizeof own);
+    const char *impl = json_string_value(json_object_get(c, "impl"));
+    json_t *to = json_object_get(rename, impl);
+    buf[0] = '\0';
+    cb_append(buf, len, "%s %s %s%s%s/%s", json_string_value(json_object_get(c, "workload")),
+              params, to ? json_string_value(to) : impl, *own ? " " : "", own,
+              json_string_value(json_object_get(c, "variant")));
 }
 
 /* Every cell needs the strings that make its key; -1 with *e when one lacks them or another
  * file of the side (from[key] names it) has the same cell, else the cells added to idx. */
-static int index_cells(json_t *doc, const char *file, json_t *idx, json_t *from, cb_error *e)
+static int index_cells(json_t *doc, const char *file, json_t *rename, json_t *used, json_t *idx,
+                       json_t *from, cb_error *e)
 {
     json_t *c, *cells = json_object_get(doc, "cells");
     size_t i;
@@ -96,7 +106,10 @@ static int index_cells(json_t *doc, const char *file, json_t *idx, json_t *from,
                                     "'%s': cell %zu has no '%s' string or no params (valid: a "
                                     "%s file)",
                                     file, i, need[k], CB_SCHEMA);
-        cell_key(c, key, sizeof key);
+        cell_key(c, rename, key, sizeof key);
+        const char *impl = json_string_value(json_object_get(c, "impl"));
+        if (json_object_get(rename, impl)) /* used: a rename no cell has is refused */
+            json_object_set_new(used, impl, json_true());
         const char *other = json_string_value(json_object_get(from, key));
         if (other) /* within one file the reader refused it already */
             return cb_error_set(e,
@@ -117,7 +130,9 @@ static int add_file(const char *file, const char *side, json_t *idx, json_t *fro
         return -1;
     if (!*machine) /* the side's first file speaks for its machine */
         *machine = json_incref(json_object_get(doc, "machine"));
-    int rc = index_cells(doc, file, idx, from, e);
+    /* --rename: base's OLD is matched as new's NEW */
+    int rc = index_cells(doc, file, strcmp(side, "base") ? NULL : o->rename, o->renamed, idx, from,
+                         e);
     json_decref(doc); /* idx holds the cells */
     cb_cmp_out_files(o->out, side, file);
     return rc;
@@ -382,7 +397,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                                 "[--metric time|deterministic|all] [--allow-missing] "
                                 "[--format text|md|json] [--only-changed]; or --baseline NAME "
                                 "NEW (results/baselines/NAME.json, saved by run "
-                                "--save-baseline NAME)";
+                                "--save-baseline NAME); [--rename OLD=NEW]... (base's "
+                                "implementation OLD is new's NEW)";
     size_t nf = 0;
     int threshold_set = 0, instr_set = 0, metric_set = 0, format_set = 0; /* each once */
     for (int i = 1; i < argc; i++) {
@@ -421,6 +437,20 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                                       cb_quote(argv[i]), o->baseline);
         } else if (!strcmp(a, "--only-changed")) {
             o->only_changed = 1;
+        } else if (!strcmp(a, "--rename") && has) {
+            const char *r = argv[++i], *eq = strchr(r, '=');
+            if (!eq || eq == r || !eq[1] || strchr(eq + 1, '=') || strchr(r, ' ') ||
+                strchr(r, '/'))
+                return cb_usage_error("invalid value '%s' for --rename (valid: OLD=NEW, two "
+                                      "implementation names: base's OLD is new's NEW)",
+                                      cb_quote(r));
+            char old[256];
+            snprintf(old, sizeof old, "%.*s", (int)(eq - r), r);
+            if (json_object_get(o->rename, old))
+                return cb_usage_error("invalid value '%s' for --rename: '%s' is renamed twice "
+                                      "(valid: each OLD once)",
+                                      cb_quote(r), cb_quote(old));
+            json_object_set_new(o->rename, old, json_string(eq + 1));
         } else if (!strcmp(a, "--format") && has && !format_set++) {
             if (cb_cmp_format_parse(argv[++i], &o->format))
                 return cb_usage_error("invalid value '%s' for --format (valid: text, md, json)",
@@ -460,11 +490,15 @@ static int has_samples(json_t *c)
 int cb_cmd_compare(int argc, char **argv)
 {
     cmp_opts o = {.threshold = cb_compare_default_threshold,
-                  .instr_threshold = CB_INSTR_THRESHOLD_DEFAULT, .time = 1, .deterministic = 1};
+                  .instr_threshold = CB_INSTR_THRESHOLD_DEFAULT, .time = 1, .deterministic = 1,
+                  .rename = json_object(), .renamed = json_object()};
     const char *files[2];
     int rc = parse_opts(argc, argv, &o, files);
-    if (rc)
+    if (rc) {
+        json_decref(o.rename);
+        json_decref(o.renamed);
         return rc;
+    }
     cb_error err;
     o.out = cb_cmp_out_new(o.format, o.only_changed);
     json_t *bm = NULL, *nm = NULL;
@@ -474,8 +508,31 @@ int cb_cmd_compare(int argc, char **argv)
         json_decref(bidx);
         json_decref(bm);
         json_decref(nm);
+        json_decref(o.rename);
+        json_decref(o.renamed);
         cb_cmp_out_discard(o.out);
         return cb_usage_error("%s", err.msg);
+    }
+    const char *old;
+    json_t *to;
+    json_object_foreach(o.rename, old, to)
+    {
+        if (!json_object_get(o.renamed, old)) {
+            rc = cb_usage_error("invalid value '%s=%s' for --rename: no cell of base has "
+                                "implementation '%s' (valid: OLD an implementation of base)",
+                                cb_quote(old), cb_quote(json_string_value(to)), cb_quote(old));
+            json_decref(bidx);
+            json_decref(nidx);
+            json_decref(bm);
+            json_decref(nm);
+            json_decref(o.rename);
+            json_decref(o.renamed);
+            cb_cmp_out_discard(o.out);
+            return rc;
+        }
+        cb_cmp_out_problem(o.out, "note", "", "base's implementation '%s' is compared as new's "
+                           "'%s' (--rename)",
+                           cb_quote(old), cb_quote(json_string_value(to)));
     }
     /* Two machines: every timing difference includes the machine's; said with the notes. */
     static const char *const ids[] = {"hostname", "cpu_model"};
@@ -574,5 +631,7 @@ int cb_cmd_compare(int argc, char **argv)
     free(tm);
     json_decref(bidx);
     json_decref(nidx);
+    json_decref(o.renamed);
+    json_decref(o.rename);
     return rc;
 }

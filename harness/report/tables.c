@@ -15,25 +15,16 @@
 #include "harness/common/untrusted.h"
 
 /* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),
- * implementation parameters off their defaults. */
+ * implementation parameters off their defaults ("asm stack=16384"). */
 static void column_key(json_t *cell, int as_plain, char *buf, size_t len)
 {
     const char *variant = as_plain ? NULL : json_string_value(json_object_get(cell, "variant"));
-    size_t n = (size_t)snprintf(buf, len, "%s", json_string_value(json_object_get(cell, "impl")));
-    if (variant && strcmp(variant, "plain"))
-        n += (size_t)snprintf(buf + n, len - n, " (%s)", variant);
-    /* The implementation's parameters away from their defaults: " stack=16384 guarded". */
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(cell, "params"), k, v)
-    {
-        if (n >= len || cb_impl_param_at_default(cell, k, v) != 0)
-            continue;
-        if (json_is_integer(v))
-            n += (size_t)snprintf(buf + n, len - n, " %s=%lld", k, (long long)json_integer_value(v));
-        else
-            n += (size_t)snprintf(buf + n, len - n, " %s", json_string_value(v));
-    }
+    char own[256];
+    cb_cell_impl_params_text(cell, own, sizeof own);
+    size_t n = (size_t)snprintf(buf, len, "%s%s%s", json_string_value(json_object_get(cell, "impl")),
+                                *own ? " " : "", own);
+    if (variant && strcmp(variant, "plain") && n < len)
+        snprintf(buf + n, len - n, " (%s)", variant);
 }
 
 cb_report_names cb_report_names_new(void)
@@ -348,11 +339,18 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
         json_decref(seen);
     }
     const char *unit = cb_results_unit(cells, wl);
-    fprintf(out, "\n## %s at a glance\n\nns per %s; ±: half the 95%% interval, [lo, hi] where "
-                 "lopsided; direct: its median.\n\n| point | direct "
+    /* the parameters every row holds: said once, above the rows that show the rest */
+    char fixed[512] = "", first[512], *fsave = NULL;
+    snprintf(first, sizeof first, "%s", name_at(&rows, 0));
+    for (char *tok = strtok_r(first, " ", &fsave); nr > 1 && tok; tok = strtok_r(NULL, " ", &fsave))
+        if ((size_t)json_integer_value(json_object_get(held, tok)) >= nr)
+            cb_append(fixed, sizeof fixed, "%s%s", *fixed ? " " : "", tok);
+    fprintf(out, "\n## %s at a glance\n\nns per %s;%s%s%s ±: half the 95%% interval, [lo, hi] "
+                 "where lopsided; direct: its median.\n\n| point | direct "
                  "| fastest stackful | fastest stackless | stackful / stackless [95%%] |\n"
                  "|---|---:|---:|---:|---:|\n",
-            wl, unit ? unit : "op, as each point says");
+            wl, unit ? unit : "op, as each point says", *fixed ? " every point at " : "", fixed,
+            *fixed ? ";" : "");
     for (size_t r = 0; r < nr; r++) {
         const char *k = name_at(&rows, r);
         json_t **best = g[r].best, *direct = g[r].direct;
@@ -385,7 +383,8 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
         /* a workload whose points differ in their unit: each row names its own */
         json_t *any = best[0] ? best[0] : best[1] ? best[1] : direct;
         char pt[400];
-        snprintf(pt, sizeof pt, "%s", *vary ? vary : "(one point)");
+        /* a point is its parameters: those that vary, or all of a workload's one point */
+        snprintf(pt, sizeof pt, "%s", *vary ? vary : *k ? k : "(no parameters)");
         if (!unit && any && cb_str(any, "unit"))
             cb_append(pt, sizeof pt, " /%s", cb_str(any, "unit"));
         fprintf(out, "| %s | %s | %s | %s | %s |\n", pt, d, b[0], b[1], ratio);

@@ -41,7 +41,9 @@ int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value)
     return -1;
 }
 
-void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
+/* The parameters of cell as "name=value" tokens: the workload's (workload 1) or the
+ * implementation's off their defaults (impl 1). */
+static void params_text(json_t *cell, int workload, int impl, char *buf, size_t len)
 {
     size_t n = 0;
     const char *k;
@@ -50,8 +52,7 @@ void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
     json_object_foreach(json_object_get(cell, "params"), k, v)
     {
         int at_default = cb_impl_param_at_default(cell, k, v);
-        /* implementation parameters: never (impl_params 0) or when not at their defaults */
-        if (at_default >= 0 && (!impl_params || at_default))
+        if (at_default < 0 ? !workload : (!impl || at_default))
             continue;
         if (json_is_integer(v))
             n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", n ? " " : "", k,
@@ -62,6 +63,16 @@ void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
         if (n >= len)
             break;
     }
+}
+
+void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len)
+{
+    params_text(cell, 1, impl_params, buf, len);
+}
+
+void cb_cell_impl_params_text(json_t *cell, char *buf, size_t len)
+{
+    params_text(cell, 0, 1, buf, len);
 }
 
 

@@ -15,6 +15,10 @@ int cb_impl_param_at_default(json_t *cell, const char *name, json_t *value);
 /* "depth=0 sites=distinct" from a cell's params; the implementation's own parameters never
  * (impl_params 0) or only where they differ from their defaults (1). */
 void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len);
+/* The implementation's own parameters away from their defaults, "stack=16384 stack_mode=guarded"
+ * ("" when all are at their defaults): not part of the point, shown as the implementation's
+ * variant beside its name ("asm stack=16384"). */
+void cb_cell_impl_params_text(json_t *cell, char *buf, size_t len);
 /* The ok baseline cells of cells (the no-coroutine `direct`) by their point: workload, workload
  * parameters and variant; the first in the file's order where two share one. Built once per
  * table, so that finding each cell's baseline is a lookup, not a pass over every cell (a

@@ -13,37 +13,15 @@
 #include "harness/results/fields.h"
 #include "query.h"
 
-/* One of corobench's own runtimes, by its row's kind. */
-static int own_impl(json_t *cell)
+/* A peer: any implementation not corobench's own. */
+static int peer(json_t *cell)
 {
-    const char *k = cq_kind(cell);
-    return k && !strcmp(k, cb_impl_kind_name(CB_KIND_OWN));
+    return !cq_own_impl(cell);
 }
 
 static void eval(const ctx *c, claim *o)
 {
-    json_t *groups = json_object(), *cell; /* "file\tpoint" -> [[own sf, own sl], [peers]] */
-    size_t i;
-    json_array_foreach(c->all, i, cell)
-    {
-        int k = cq_family_index(cell);
-        if (k < 0 || !cb_cell_ok(cell) || strcmp(cb_str(cell, "variant"), "plain") ||
-            !cq_at_defaults(cell) || !isfinite(cq_median(cell)))
-            continue;
-        char key[700], pk[640];
-        cq_point_key(cell, pk, sizeof pk);
-        snprintf(key, sizeof key, "%ld\t%s", cq_file_of(cell), pk);
-        json_t *g = json_object_get(groups, key);
-        if (!g)
-            json_object_set_new(groups, key, g = json_pack("[[n, n], []]"));
-        if (own_impl(cell)) {
-            json_t *own = json_array_get(g, 0), *best = json_array_get(own, (size_t)k);
-            if (json_is_null(best) || cq_median(cell) < cq_median(best))
-                json_array_set(own, (size_t)k, cell);
-        } else {
-            json_array_append(json_array_get(g, 1), cell);
-        }
-    }
+    json_t *groups = cq_own_groups(c, peer); /* "file\tpoint" -> [[own sf, own sl], [peers]] */
     size_t pairs = 0, same = 0, slower = 0, open = 0, faster_rows = 0;
     const char *key;
     json_t *g;

@@ -377,6 +377,40 @@ double cq_mwu_p(json_t *a, json_t *b)
     return na < MIN_SAMPLES || nb < MIN_SAMPLES ? 1 : cb_mwu(xa, na, xb, nb).p;
 }
 
+int cq_own_impl(json_t *cell)
+{
+    const char *k = cq_kind(cell);
+    return k && !strcmp(k, cb_impl_kind_name(CB_KIND_OWN));
+}
+
+json_t *cq_own_groups(const ctx *c, int (*other)(json_t *cell))
+{
+    json_t *groups = json_object(), *cell;
+    size_t i;
+    json_array_foreach(c->all, i, cell)
+    {
+        int k = cq_family_index(cell), own;
+        if (k < 0 || !cb_cell_ok(cell) || strcmp(cb_str(cell, "variant"), "plain") ||
+            !cq_at_defaults(cell) || !isfinite(cq_median(cell)) ||
+            (!(own = cq_own_impl(cell)) && !other(cell)))
+            continue;
+        char key[700], pk[640];
+        cq_point_key(cell, pk, sizeof pk);
+        snprintf(key, sizeof key, "%ld\t%s", cq_file_of(cell), pk);
+        json_t *g = json_object_get(groups, key);
+        if (!g)
+            json_object_set_new(groups, key, g = json_pack("[[n, n], []]"));
+        if (own) {
+            json_t *mine = json_array_get(g, 0), *best = json_array_get(mine, (size_t)k);
+            if (json_is_null(best) || cq_median(cell) < cq_median(best))
+                json_array_set(mine, (size_t)k, cell);
+        } else {
+            json_array_append(json_array_get(g, 1), cell);
+        }
+    }
+    return groups;
+}
+
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
 size_t cq_crossover_points(const ctx *c, xpoint **pts, json_t **points_out)
 {

@@ -184,6 +184,14 @@ typedef struct xpoint {
     double p;
     int winner;
 } xpoint;
+/* Cells grouped by file and point (workload parameters; plain builds, ok, timed, the
+ * implementations' own parameters at their defaults) for pairing others with corobench's own:
+ * "file\tpoint" -> [[fastest own stackful, fastest own stackless] (null where none),
+ * [the cells other() takes]]; the caller json_decrefs it. Claim 11 (peers) and the Summary's
+ * plugin rows pair them. */
+json_t *cq_own_groups(const ctx *c, int (*other)(json_t *cell));
+/* Whether the cell is one of corobench's own runtimes, by its row's kind. */
+int cq_own_impl(json_t *cell);
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
 size_t cq_crossover_points(const ctx *c, xpoint **pts, json_t **points_out);
 

@@ -15,6 +15,83 @@ static int by_est(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A runtime from outside corobench (a plugin or an external program) at one point: its ratio to
+ * the fastest of corobench's own runtimes of its family there, in the same file. */
+typedef struct outside {
+    json_t *cell, *own;
+    iv r;
+} outside;
+
+static int plugin(json_t *cell)
+{
+    const char *k = cq_kind(cell);
+    return k && !strcmp(k, cb_impl_kind_name(CB_KIND_PLUGIN));
+}
+
+/* By runtime, then workload, then ratio. */
+static int by_runtime(const void *a, const void *b)
+{
+    const outside *x = a, *y = b;
+    int d = strcmp(cb_str(x->cell, "impl"), cb_str(y->cell, "impl"));
+    if (!d)
+        d = strcmp(cb_str(x->cell, "workload"), cb_str(y->cell, "workload"));
+    return d ? d : (x->r.est > y->r.est) - (x->r.est < y->r.est);
+}
+
+/* The Summary's rows for the user's own runtimes loaded as plugins (an external program's family
+ * is "external": it has none to be compared within), which the table above shows only where one
+ * is the fastest of its family: each against the fastest of
+ * corobench's runtimes of its family at the same points (workload parameters; the
+ * implementations' own parameters at their defaults), in the same file, as claim 11 pairs them. */
+static void outsiders(FILE *out, const ctx *c)
+{
+    json_t *groups = cq_own_groups(c, plugin); /* "file\tpoint" -> [[own sf, sl], [plugins]] */
+    size_t n = 0, cap = 16;
+    outside *o = cb_xcalloc(cap, sizeof *o);
+    const char *key;
+    json_t *g;
+    json_object_foreach(groups, key, g)
+    {
+        json_t *p;
+        size_t k;
+        json_array_foreach(json_array_get(g, 1), k, p)
+        {
+            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
+            if (json_is_null(own))
+                continue;
+            if (n == cap)
+                o = cb_xrealloc(o, (cap *= 2) * sizeof *o);
+            o[n++] = (outside){p, own, cq_ratio_iv(p, own)};
+        }
+    }
+    if (n) {
+        qsort(o, n, sizeof *o, by_runtime);
+        fprintf(out, "\nYour runtimes (plugins) against the fastest of "
+                     "corobench's own runtimes of their family at the same points (one file; "
+                     "over 1x: yours slower):\n\n"
+                     "| runtime | family | workload | points | typical yours / corobench's "
+                     "[95%%] | range |\n|---|---|---|---:|---|---|\n");
+    }
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a; b < n && !strcmp(cb_str(o[b].cell, "impl"), cb_str(o[a].cell, "impl")) &&
+                    !strcmp(cb_str(o[b].cell, "workload"), cb_str(o[a].cell, "workload"));
+             b++)
+            ;
+        const outside *t = &o[a + (b - a) / 2];
+        char typ[256] = "", params[512];
+        cq_ratio_text(typ, sizeof typ, t->r, NULL, NULL);
+        cb_cell_params_text(t->cell, 0, params, sizeof params);
+        char lo[32], hi[32];
+        fprintf(out, "| %s | %s | %s | %zu | %s %s/%s at %s | %sx .. %sx |\n",
+                cb_str(t->cell, "impl"), cb_str(t->cell, "family"), cb_str(t->cell, "workload"),
+                b - a, typ, cb_str(t->cell, "impl"), cb_str(t->own, "impl"), params,
+                cb_fig(o[a].r.est, CB_FIG_SIG3, lo, sizeof lo),
+                cb_fig(o[b - 1].r.est, CB_FIG_SIG3, hi, sizeof hi));
+    }
+    free(o);
+    json_decref(groups);
+}
+
 /* "## Summary": the answer first. Per workload, claim 10's points (the fastest stackful against
  * the fastest stackless implementation at each point): how many each family wins, the typical
  * point (the median ratio) with its interval and the parameters that vary, the range; then which
@@ -85,6 +162,7 @@ void cq_summary(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t n
     json_decref(done);
     free(x);
     json_decref(points);
+    outsiders(out, c);
     fprintf(out, "\nClaims on this machine (numbered as in the Claims section):");
     for (int v = 0; v < CB_VERDICTS; v++) {
         char list[256] = "";
