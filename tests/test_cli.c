@@ -71,6 +71,9 @@ CB_TEST(cli_bad_input)
                  "NOT_AN_EVENT", NULL);
     expect_usage("unknown workload 'nope'", "pingpong", "run", "--workload", "nope", NULL);
     expect_usage("unknown parameter 'bogus'", "depth", "run", "--param", "bogus=1", NULL);
+    /* every valid name once, each whole: spawn's `n` was left out, being part of io's `conns` */
+    expect_usage("unknown parameter 'bogus'", ", n, ", "run", "--workload", "io,spawn", "--param",
+                 "bogus=1", NULL);
     expect_usage("unknown parameter 'depth'", "height", "run", "--workload", "recursive",
                  "--impl", "sm", "--param", "depth=1", NULL);
     /* WORKLOAD.NAME: a parameter of that selected workload only. */

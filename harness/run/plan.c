@@ -82,6 +82,17 @@ static int push_cell(cb_cell **cells, size_t *n, size_t *cap, const cb_cell *c)
     return 0;
 }
 
+/* Whether list ("a, b, c") holds name as one of its items: exactly, not as part of another
+ * (strstr dropped spawn's `n`, in `conns`, from the valid names). */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 /* Every --param must name a parameter of some selected workload or implementation; a
  * WORKLOAD.NAME one, a parameter of that selected workload (or of an implementation). */
 static int check_param_names(const cb_run_opts *o, char *err, size_t errlen)
@@ -103,7 +114,7 @@ static int check_param_names(const cb_run_opts *o, char *err, size_t errlen)
                     want = dot + 1;
                 for (; d && d->name; d++) {
                     found |= !strcmp(d->name, want);
-                    if (!strstr(valid, d->name) && vl < sizeof valid)
+                    if (!listed(valid, d->name) && vl < sizeof valid)
                         vl += (size_t)snprintf(valid + vl, sizeof valid - vl, "%s%s",
                                                vl ? ", " : "", d->name);
                 }
