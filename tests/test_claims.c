@@ -59,6 +59,16 @@ static void check_section(json_t *doc, size_t k, cb_verdict v, const char *path)
         CB_FAIL("%s: the claims' list lacks '%s'", path, row + 1);
     /* No figure printed as printf's non-finite spellings ("nan", "inf%" was claim 2's open
      * upper bound): a claim says in words what has no value. */
+    /* No placeholder left in a claim's sentence (claim 12's heading read "at a cost of X per
+     * call"). */
+    if (strstr(text, " X "))
+        CB_FAIL("%s: a placeholder ' X ' in the claims: ...%.60s", path,
+                strstr(text, " X ") - (strstr(text, " X ") - text > 40 ? 40 : 0));
+    /* A cost per call is not negative, nor its interval (claim 12's noisy fixture gave
+     * [-199.8, 281.1]). */
+    for (const char *p = text; (p = strstr(p, " ns per call [")); p++)
+        if (strtod(p + strlen(" ns per call ["), NULL) < 0)
+            CB_FAIL("%s: a cost per call below zero: ...%.60s", path, p);
     static const char *const bad[] = {"nan", "inf%", "inf]", "infx"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (strstr(text, bad[i]))
