@@ -364,7 +364,8 @@ check-sanitize-all: check-sanitize-all-build
 	$(SANALL_RUN)
 
 # make fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c, clang) for the results reader behind report,
-# export and compare, for the parameter parser, and for the calibration file's loader, built with AddressSanitizer and UBSan. Each
+# export and compare, for the parameter parser, for the calibration file's loader, for the external
+# protocol's reply parser and for the escaping layer, built with AddressSanitizer and UBSan. Each
 # runs from its seed corpus tests/fuzz/<target>/ (new inputs go to a copy in the build directory)
 # until FUZZ_RUNS inputs or FUZZ_SECONDS, and fails on a crash, a hang (FUZZ_TIMEOUT s per
 # input), a leak, a sanitizer report, or fewer than FUZZ_RUNS inputs run (a loaded machine: raise
@@ -393,7 +394,7 @@ fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
 		echo "== $$t (up to $(FUZZ_RUNS) inputs or $(FUZZ_SECONDS) s)"; \
-		case $$t in fuzz_params) len=256 ;; *) len=8192 ;; esac; \
+		case $$t in fuzz_params) len=256 ;; fuzz_escape) len=1024 ;; *) len=8192 ;; esac; \
 		$(FUZZ_BUILD)/$$t -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) \
 			-timeout=$(FUZZ_TIMEOUT) -max_len=$$len \
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$$t- \

@@ -190,6 +190,80 @@ CB_TEST(external_text_cut_on_characters)
     tdir_cleanup();
 }
 
+/* The reply's text read as cb_ext_run reads a program's stdout: its return, err in *err. */
+static int read_reply(const char *text, size_t len, char *err, size_t errlen)
+{
+    cb_ext_reply rp;
+    int rc = cb_ext_read_reply("x", text, len, 1024, &rp, err, errlen);
+    if (rc == 0)
+        json_decref(rp.doc);
+    return rc;
+}
+
+/* What tests/fuzz/fuzz_external found, and the LOW rows on replies: "error": "" gave the cell an
+ * empty reason; a C1 control character in a field's value (U+008F) reached the cell's error as
+ * it was; a key given twice was taken (the last one), and bytes after a NUL were ignored. */
+CB_TEST(external_reply_fuzz_findings)
+{
+    char err[256];
+    const char ok[] = "{\"protocol\": \"corobench-external/1\", \"ops\": 15, \"checksum\": "
+                      "\"0x7ca91ebc9f7a2699\", \"suspensions\": 15, \"batch\": 35, "
+                      "\"samples_ns_per_op\": [446.9]}";
+    CB_CHECK_EQ_INT(read_reply(ok, strlen(ok), err, sizeof err), 0);
+    const char empty[] = "{\"error\": \"\", \"unsupported\": true}";
+    CB_CHECK_EQ_INT(read_reply(empty, strlen(empty), err, sizeof err), -1);
+    CB_CHECK_STREQ(err, "x: reply: error is \"\" (valid: null, or a string saying why)");
+    char c1[sizeof ok + 64];
+    snprintf(c1, sizeof c1, "%.*s, \"coroutine_bytes\": \"a\xc2\x8f\"}", (int)strlen(ok) - 1, ok);
+    CB_CHECK_EQ_INT(read_reply(c1, strlen(c1), err, sizeof err), -1);
+    CB_CHECK_CONTAINS(err, "x: reply: coroutine_bytes is ");
+    CB_CHECK(cb_text_is_clean(err, strlen(err)));
+    CB_CHECK(strstr(err, "\xc2\x8f") == NULL);
+    char twice[sizeof ok + 32];
+    snprintf(twice, sizeof twice, "%.*s, \"ops\": 16}", (int)strlen(ok) - 1, ok);
+    CB_CHECK_EQ_INT(read_reply(twice, strlen(twice), err, sizeof err), -2);
+    CB_CHECK_CONTAINS(err, "duplicate object key");
+    char nul[sizeof ok + 8];
+    memcpy(nul, ok, sizeof ok); /* its NUL, then more */
+    memcpy(nul + sizeof ok, "{}", 2);
+    CB_CHECK_EQ_INT(read_reply(nul, sizeof ok + 2, err, sizeof err), -2);
+}
+
+/* One sink's output of s, as a new string. */
+static char *sink(void (*esc)(FILE *, const char *), const char *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    esc(f, s);
+    fclose(f);
+    return text;
+}
+
+/* What tests/fuzz/fuzz_escape found in its first seconds: a '_' next to a byte of another
+ * character was taken for a word's inside ("\u3002_foo_\u3002" is emphasis in CommonMark); the
+ * code span of "" was "``" (two backticks shown), and that of " " three spaces (padded, and the
+ * reader strips nothing from a span of spaces only). */
+CB_TEST(escape_fuzz_findings)
+{
+    static const struct {
+        void (*esc)(FILE *, const char *);
+        const char *in, *out;
+    } cases[] = {
+        {cb_esc_md, "\xe3\x80\x82_foo_\xe3\x80\x82 per_op",
+         "\xe3\x80\x82\\_foo\\_\xe3\x80\x82 per_op"},
+        {cb_esc_md_code, "", ""},
+        {cb_esc_md_code, " ", "` `"},
+        {cb_esc_md_code, " a ", "`  a  `"},
+        {cb_esc_md_code, "a`b", "`` a`b ``"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *t = sink(cases[i].esc, cases[i].in);
+        CB_CHECK_STREQ(t, cases[i].out);
+        free(t);
+    }
+}
+
 /* HIGH 4, the parent's side: a cell whose process died after printing "boom \xff" (or 1000 x
  * "é") was written without its error field, and every reader refused the file. The line kept
  * is valid UTF-8, cut on a character. */

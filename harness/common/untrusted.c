@@ -154,9 +154,11 @@ static void each_char(FILE *out, const char *s, put_ascii put)
  * space. */
 #define MD_WORD_START "#+-="
 
+/* An ASCII letter or digit: a '_' between two is no emphasis. Not a byte of another character:
+ * next to punctuation such as U+3002 a '_' opens or closes emphasis ("\u3002_foo_\u3002"). */
 static int alnum_byte(unsigned char c)
 {
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c >= 0x80;
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
 
 static void put_md(FILE *out, const unsigned char *p, size_t i, size_t n)
@@ -207,10 +209,15 @@ void cb_esc_md_code(FILE *out, const char *s)
         run = *p == '`' ? run + 1 : 0;
         most = run > most ? run : most;
     }
+    size_t n = strlen(s);
+    if (!n)
+        return; /* "``" is no code span: it would show two backticks */
     for (size_t i = 0; i <= most; i++)
         fputc('`', out);
-    /* a space each side when it holds or meets a backtick (stripped by the reader) */
-    int pad = most || *s == ' ';
+    /* a space each side when it holds a backtick, or when the reader would strip one of its own
+     * from each side (it does when both sides have one, and it is not all spaces: " " was
+     * padded, then shown as three spaces) */
+    int pad = most || (s[0] == ' ' && s[n - 1] == ' ' && strspn(s, " ") < n);
     if (pad)
         fputc(' ', out);
     each_char(out, s, put_code);

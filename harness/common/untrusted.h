@@ -40,8 +40,8 @@ int cb_plain_name(const char *s, int spaces);
  * wrapped line may begin there) backslash-escaped; control characters (newlines included) as
  * '?', invalid bytes as U+FFFD: safe in a paragraph, a list item, a heading and a table cell. */
 void cb_esc_md(FILE *out, const char *s);
-/* A Markdown code span of s, fenced with more backticks than it holds, control characters as
- * '?', '|' as "\|" (a table cell's pipe; GFM removes the backslash there). */
+/* A Markdown code span of s (nothing for ""), fenced with more backticks than it holds, control
+ * characters as '?', '|' as "\|" (a table cell's pipe; GFM removes the backslash there). */
 void cb_esc_md_code(FILE *out, const char *s);
 /* For text a writer puts into Markdown as it is, inside a code span or out of one (the claims,
  * claims.c, given a copy of the document whose strings went through this): a copy of s with

@@ -33,9 +33,13 @@ static json_t *request_json(const cb_ext_request *rq)
                      "memory", rq->memory);
 }
 
+/* "NAME: reply: WHAT", one line of valid UTF-8: WHAT quotes the reply's own text (a C1 control
+ * character in a string value was written as it was) and is cut on a character. */
 static int bad_reply(const char *name, const char *what, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "%s: reply: %s", name, what);
+    char line[1024];
+    snprintf(line, sizeof line, "%s: reply: %s", name, what);
+    cb_text_clean(err, errlen, line, strlen(line), 1);
     return -1;
 }
 
@@ -55,6 +59,12 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
 {
     memset(out, 0, sizeof *out);
     json_t *e = json_object_get(doc, "error");
+    char bad[160];
+    /* an error without words ("error": "" gave an empty reason) is no reason */
+    if (e && !json_is_null(e) && (!json_is_string(e) || !json_string_length(e)))
+        return bad_reply(name, reply_value("error", e, "null, or a string saying why", bad,
+                                           sizeof bad),
+                         err, errlen);
     if (e && json_is_string(e)) {
         /* the runtime's own words: cut on a character, control characters shown as '?' */
         cb_text_clean(err, errlen, json_string_value(e), json_string_length(e), 1);
@@ -69,7 +79,6 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     const char *sum = json_string_value(json_object_get(doc, "checksum"));
     /* Every field as docs/external.md says, before the cell is recorded ok: a reply the
      * results reader would refuse later must fail the cell now, saying which field. */
-    char bad[160];
     if (!json_is_integer(ops) || json_integer_value(ops) < 1)
         return bad_reply(name, reply_value("ops", ops, "a positive integer", bad, sizeof bad),
                          err, errlen);
@@ -144,6 +153,24 @@ static int parse_reply(const char *name, json_t *doc, uint64_t max_batch, cb_ext
     return 0;
 }
 
+int cb_ext_read_reply(const char *name, const char *text, size_t len, uint64_t max_batch,
+                      cb_ext_reply *out, char *err, size_t errlen)
+{
+    json_error_t je;
+    memset(out, 0, sizeof *out);
+    /* the whole text: a NUL byte is refused, not the end of the reply; a key given twice too,
+     * as the results reader refuses it (the last one won) */
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!doc) {
+        cb_text_clean(err, errlen, je.text, strlen(je.text), 1);
+        return -2;
+    }
+    int rc = parse_reply(name, doc, max_batch, out, err, errlen);
+    if (rc != 0)
+        json_decref(doc);
+    return rc;
+}
+
 /* The runtime's descriptor limit raised to the hard one (io keeps 2 sockets per connection per
  * batched instance, as the C io workload's setup raises its own); inherited by the child. */
 static void raise_nofile(void)
@@ -202,34 +229,33 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     }
     free(text);
     cb_proc_wait(&p, timeout_s, &r);
-    json_error_t je;
-    json_t *doc = NULL;
     if (r.too_long) {
         snprintf(err, errlen, "%s: the program wrote more than %d MiB on its %s, ended (valid: "
                  "one JSON reply)", name, CB_EXT_REPLY_MAX >> 20,
                  r.out_len > CB_EXT_REPLY_MAX ? "stdout" : "stderr");
     } else if (r.timed_out) {
         snprintf(err, errlen, "%s: no reply within %g s", name, timeout_s);
-    } else if (!r.out[0] && cb_proc_exit_code(r.wait_status) == 0) {
+    } else if (!r.out_len && cb_proc_exit_code(r.wait_status) == 0) {
         snprintf(err, errlen, "%s: the program exited with status 0 without sending its reply",
                  name);
-    } else if (!r.out[0]) { /* died: in its own words when it said how (Go's panic...) */
+    } else if (!r.out_len) { /* died: in its own words when it said how (Go's panic...) */
         char failure[768];
         cb_proc_failure(&r, failure, sizeof failure);
         snprintf(err, errlen, "%s: %s, without a reply", name, without_name(name, failure));
-    } else if (!(doc = json_loads(r.out, 0, &je))) {
-        char failure[512];
+    } else if ((rc = cb_ext_read_reply(name, r.out, r.out_len,
+                                       rq->batch ? rq->batch : rq->max_batch ? rq->max_batch : 1,
+                                       out, err, errlen)) == -2) {
+        char failure[512], why[160];
         cb_proc_failure(&r, failure, sizeof failure);
-        snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, je.text,
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s: no JSON reply (%s): %s", name, why,
                  without_name(name, failure));
-    } else if ((rc = parse_reply(name, doc, rq->batch ? rq->batch : rq->max_batch ? rq->max_batch : 1, out,
-                                      err, errlen)) != 0) {
-        json_decref(doc);
-    } else if (cb_proc_exit_code(r.wait_status) != 0) {
+        rc = -1;
+    } else if (rc == 0 && cb_proc_exit_code(r.wait_status) != 0) {
         char failure[512];
         cb_proc_failure(&r, failure, sizeof failure);
         snprintf(err, errlen, "%s: %s after its reply", name, without_name(name, failure));
-        json_decref(doc);
+        json_decref(out->doc);
         memset(out, 0, sizeof *out);
         rc = -1;
     }

@@ -48,6 +48,14 @@ typedef struct cb_ext_reply {
  * (err holds its reason); -1 on any failure (err says what). */
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
                char *err, size_t errlen);
+/* A program's stdout, text[0..len), read as a reply and checked against docs/external.md (bytes
+ * after the document, a NUL byte among them, and a key given twice are refused): 0 with *out
+ * filled (out->doc owned: json_decref it); 1 when the runtime has no body for the workload (err
+ * holds its reason); -1 with the field and its value, or the runtime's own error, in err; -2
+ * when the text is not one JSON document (err holds jansson's reason). err is one line of valid
+ * UTF-8. tests/fuzz/fuzz_external.c fuzzes it. */
+int cb_ext_read_reply(const char *name, const char *text, size_t len, uint64_t max_batch,
+                      cb_ext_reply *out, char *err, size_t errlen);
 /* What in rp differs from corobench's own run of the same point (want: one run of the C sm
  * body, the reference check-external uses too): "; ops 64, not 63; checksum 0x..., not 0x...;
  * suspensions ...; samples_ns_per_op has 3 entries, not reps (2)" into diff ("" when the same
