@@ -99,12 +99,17 @@ if [ "$ci" -eq 1 ]; then
              --param pingpong.depth=0,16 --param pingpong.switches=20000
              --param recursive.height=12 --param spawn.n=1000 --param io.conns=4
              --param io.msgs=50 --reps 3 --min-rep-ms 2)
+    # the user's options after -- win over these (--reps, --pin, --invocations, a parameter)
     if [ -n "$base" ]; then
         # ab's rounds are its processes; the verdict and both arms' files under results/ab/
-        bin/corobench ab --base "$base" "${ci_grid[@]}" "${extra[@]}"
+        own=("${ci_grid[@]}")
+        drop_given own
+        bin/corobench ab --base "$base" "${own[@]}" "${extra[@]}"
         exit $?
     fi
-    bin/corobench run "${ci_grid[@]}" --invocations 5 --no-table "${ci_out[@]}" "${extra[@]}"
+    own=("${ci_grid[@]}" --invocations 5 --no-table "${ci_out[@]}")
+    drop_given own
+    bin/corobench run "${own[@]}" "${extra[@]}"
     exit $?
 fi
 
@@ -218,6 +223,14 @@ for run in pingpong switch dead-locals deep-once workloads; do
     own=(--pin "$pin" "${sel[@]}" "${args[@]}" -o "$file" --no-table)
     drop_given own
     stage=$((stage + 1))
+    # the switches alone are work=none at depth 0: a user's depth or work is another stage's
+    # (run refused depth=4 with work=none, after the first stage had run)
+    if [ "$run" = switch ] && { user_gave --param depth || user_gave --param work; }; then
+        echo "run.sh: [stage $stage/$nstages: switch] left out: it times the switches alone" \
+            "(work=none at depth 0), and the arguments after -- set depth or work" >&2
+        sw_out=
+        continue
+    fi
     COROBENCH_STAGE="stage $stage/$nstages: $run" \
         bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
     if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then
@@ -230,10 +243,10 @@ dry=0
 user_gave --dry-run && dry=1
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
-    echo "run.sh: results in $out (pingpong; results/latest.json points at it), $sw_out," \
-        "$dl_out, $dp_out and $wl_out"
+    echo "run.sh: results in $out (pingpong; results/latest.json points at it)," \
+        "${sw_out:+$sw_out, }$dl_out, $dp_out and $wl_out"
 fi
-reports=("$out" "$sw_out" "$dl_out" "$dp_out" "$wl_out")
+reports=("$out" ${sw_out:+"$sw_out"} "$dl_out" "$dp_out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking (the stackful

@@ -52,6 +52,37 @@ CB_TEST(runsh_user_arguments_win)
     free(out);
 }
 
+/* Issue 30, MEDIUM 7: `./run.sh --ci -- --reps 2` (or --pin, --invocations, --param
+ * pingpong.depth=4) exited 2, "option --reps given twice": the --ci path passed its own options
+ * beside the user's. And `./run.sh --quick -- --param depth=4 --dry-run` planned stage 1, then
+ * exited 2 at stage 2, the switches alone (work=none, which takes depth 0 only): that stage is
+ * now left out, saying why. Both as dry runs (run.sh's build step is make's up-to-date check). */
+CB_TEST_T(runsh_ci_and_stages_take_the_user_arguments, 240)
+{
+    if (access("run.sh", X_OK) != 0 || access("bin/corobench", X_OK) != 0)
+        CB_SKIP("run.sh or bin/corobench not found from %s (run from the built tree)",
+                getcwd(NULL, 0));
+    char *ci[] = {"/bin/bash", "-c",
+                  ". scripts/run-args.sh; exec ./run.sh --ci -- --reps 2 --invocations 2 "
+                  "--pin \"$(last_allowed_cpu)\" --param pingpong.depth=4 --dry-run",
+                  NULL};
+    char *quick[] = {"/bin/bash", "-c", "exec ./run.sh --quick -- --param depth=4 --dry-run",
+                     NULL};
+    char *out, *err;
+    int st = cb_test_spawn(ci, &out, &err);
+    if (st != 0)
+        CB_FAIL("run.sh --ci: exit %d: %s", st, err);
+    CB_CHECK_CONTAINS(out, "2 invocations each");
+    CB_CHECK_CONTAINS(out, "2 timed repetitions");
+    free(out), free(err);
+    st = cb_test_spawn(quick, &out, &err);
+    if (st != 0)
+        CB_FAIL("run.sh --quick: exit %d: %s", st, err);
+    CB_CHECK_CONTAINS(err, "[stage 2/7: switch] left out");
+    CB_CHECK(strstr(err, "given twice") == NULL);
+    free(out), free(err);
+}
+
 CB_TEST(runsh_build_condensed)
 {
     /* ./run.sh --quick printed nothing for 4 min 20 s while it built (make >/dev/null): it now
