@@ -2595,3 +2595,28 @@ CB_TEST(report_md_fit_120_columns)
     free(html);
     free(fit);
 }
+
+/* "Cells that did not run" gives each reason once, with the cells it concerns (issue 32, item
+ * 8: one three-line reason was repeated for each of 26 cells): sm's two unsupported
+ * mode=asymmetric cells are one row naming both. */
+CB_TEST_T(report_cells_not_run_one_row_per_reason, 60)
+{
+    char res[256];
+    cb_test_tmp_path(res, sizeof res, "not-run.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl", "sm", "--workload", "pingpong", "--param",
+                                      "mode=asymmetric", "--param", "depth=0,1", "--param",
+                                      "switches=2000", "--reps", "1", "--invocations", "1",
+                                      "--no-table", "-o", res, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("report", res, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    const char *sec = strstr(c.out, "## Cells that did not run");
+    CB_CHECK(sec != NULL);
+    /* the reason's one word "stackful" (a word: the report wraps its lines) once */
+    const char *first = strstr(sec, "stackful");
+    CB_CHECK(first != NULL);
+    CB_CHECK(strstr(first + 1, "stackful") == NULL);
+    CB_CHECK_CONTAINS(sec, "cells: 2: pingpong depth=0");
+    CB_CHECK_CONTAINS(sec, "; pingpong depth=1 ");
+    unlink(res);
+}

@@ -408,19 +408,43 @@ void cb_report_tables(FILE *out, json_t *doc)
                  "csv`).\n");
     json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
     cb_report_names_free(&wl_names);
-    int header = 0;
+    /* The cells that did not run, a row per reason (status and error) with its cells listed:
+     * one three-line reason was repeated for each of 26 cells (issue 32, item 8). */
+    cb_report_names reasons = cb_report_names_new();
+    json_t *by_reason = json_array();
     json_array_foreach(cells, i, c)
     {
         const char *st = cb_str(c, "status");
         if (!strcmp(st, "ok"))
             continue;
-        if (!header++)
-            fprintf(out, "\n## Cells that did not run\n\n| workload | point | impl | status | "
-                         "error |\n|---|---|---|---|---|\n");
-        char key[512];
-        cb_cell_params_text(c, 0, key, sizeof key);
-        fprintf(out, "| %s | %s | %s | %s | ", cb_str(c, "workload"), key, cb_str(c, "impl"), st);
-        cb_esc_md(out, cb_str(c, "error"));
+        char reason[4096];
+        snprintf(reason, sizeof reason, "%s\x1f%s", st, cb_str(c, "error") ?: "");
+        size_t r = cb_report_intern(&reasons, reason);
+        if (r == json_array_size(by_reason))
+            json_array_append_new(by_reason, json_array());
+        json_array_append(json_array_get(by_reason, r), c);
+    }
+    if (json_array_size(by_reason))
+        fprintf(out, "\n## Cells that did not run\n\n| status | reason | cells |\n"
+                     "|---|---|---|\n");
+    json_t *list;
+    json_array_foreach(by_reason, i, list)
+    {
+        json_t *first = json_array_get(list, 0);
+        fprintf(out, "| %s | ", cb_str(first, "status"));
+        cb_esc_md(out, cb_str(first, "error") ?: "");
+        fprintf(out, " | %zu: ", json_array_size(list));
+        size_t k;
+        json_array_foreach(list, k, c)
+        {
+            char key[512], cell[800];
+            cb_cell_params_text(c, 0, key, sizeof key);
+            snprintf(cell, sizeof cell, "%s%s %s%s%s", k ? "; " : "", cb_str(c, "workload"),
+                     key, *key ? " " : "", cb_str(c, "impl"));
+            cb_esc_md(out, cell);
+        }
         fputs(" |\n", out);
     }
+    json_decref(by_reason);
+    cb_report_names_free(&reasons);
 }
