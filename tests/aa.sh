@@ -64,9 +64,10 @@ verdicts() { grep -Ec '^\| (\*\*REGRESSED\*\*|improved) \|' "$1.md"; }
 whole() { grep '^- whole run' "$1.md" | sed 's/^- //'; }
 
 # instr's grid: cells whose instructions per op callgrind counts in seconds, a few rounds of time
-read -r -a instr_grid <<< "${INSTR_GRID:---impl asm,sm,closure,fcontext,cxx20,ucontext
-    --workload recursive,pingpong,await --param height=12 --param switches=100000
-    --param calls=20000 --rounds 2 --max-rounds 2 --reps 3 --min-rep-ms 2}"
+instr_default="--impl asm,sm,closure,fcontext,cxx20,ucontext --workload recursive,pingpong,await"
+instr_default+=" --param height=12 --param switches=100000 --param calls=20000 --rounds 2"
+instr_default+=" --max-rounds 2 --reps 3 --min-rep-ms 2"
+read -r -a instr_grid <<< "${INSTR_GRID:-$instr_default}"
 instr_ab() { # instr_ab OUT NEWDIR: one A/B run of instr's grid with instructions; exit status
     local out=$1 rc=0
     bin/corobench ab --base . --new "$2" "${instr_grid[@]}" --events instructions "${extra[@]}" \
