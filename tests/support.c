@@ -1,6 +1,7 @@
 /* Helpers the test files share (test.h): running bin/corobench or a function in a child, the
  * parameters of a (workload, implementation) point, temporary paths and whole files. */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/common/proc.h"
@@ -109,6 +110,21 @@ void cb_test_tmp_path(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "/tmp/cbtest-%ld-%s", (long)getpid(), name);
     unlink(buf);
+}
+
+const char *cb_test_dir(const char *name)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-%s", (long)getpid(), name);
+    mkdir(dir, 0700);
+    return dir;
+}
+
+void cb_test_dir_cleanup(const char *name)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cb_test_dir(name));
+    CB_CHECK_EQ_INT(system(cmd), 0);
 }
 
 char *cb_test_slurp(const char *path)

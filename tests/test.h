@@ -153,6 +153,10 @@ int cb_test_wait(cb_proc *p);
 pid_t cb_test_child_of(pid_t parent, long *cpu_ticks);
 /* /tmp/cbtest-<pid>-<name>, removed if it exists. */
 void cb_test_tmp_path(char *buf, size_t len, const char *name);
+/* The directory /tmp/cbtest-<pid>-<name>, made if it is not there (a static buffer: one name per
+ * test file); cb_test_dir_cleanup removes it and what it holds. */
+const char *cb_test_dir(const char *name);
+void cb_test_dir_cleanup(const char *name);
 /* The whole file, malloc'd; fails the test when it cannot be read. */
 char *cb_test_slurp(const char *path);
 /* The report's Markdown with the lines that the 120-column wrap broke (harness/report/mdfit.c)

@@ -327,21 +327,9 @@ CB_TEST_T(go_godebug_of_the_caller_kept, 120)
 
 #define BASELINE "results/baseline/x86_64.json"
 
-/* A private directory for this test process. */
-static const char *tdir(void)
-{
-    static char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-hostile", (long)getpid());
-    mkdir(dir, 0700);
-    return dir;
-}
-
-static void tdir_cleanup(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tdir());
-    CB_CHECK_EQ_INT(system(cmd), 0);
-}
+/* A private directory for this test process (support.c). */
+static const char *tdir(void) { return cb_test_dir("hostile"); }
+static void tdir_cleanup(void) { cb_test_dir_cleanup("hostile"); }
 
 /* The baseline with machine.hostname set, written to path. */
 static void baseline_as(const char *path, const char *host)

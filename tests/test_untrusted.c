@@ -19,21 +19,9 @@
 #include "impls/languages.h"
 #include "test.h"
 
-/* A private directory for this test process. */
-static const char *tdir(void)
-{
-    static char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-untrusted", (long)getpid());
-    mkdir(dir, 0700);
-    return dir;
-}
-
-static void tdir_cleanup(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tdir());
-    CB_CHECK_EQ_INT(system(cmd), 0);
-}
+/* A private directory for this test process (support.c). */
+static const char *tdir(void) { return cb_test_dir("untrusted"); }
+static void tdir_cleanup(void) { cb_test_dir_cleanup("untrusted"); }
 
 /* HIGH 5: `run ... 2>&1 >/dev/null | head -1` exited 141 by SIGPIPE and the results file was
  * never written. Now the run goes on, writes its file, and exits 141 itself. */
