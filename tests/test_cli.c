@@ -2507,6 +2507,19 @@ static char *html_of(const char *md)
     return html;
 }
 
+/* html: every heading's id unique (the report had two "recursive", "io" and "spawn-memory"
+ * ids: the plots' heading and the appendix's), the first keeping the plain slug that links use. */
+CB_TEST(report_html_ids_unique)
+{
+    char *html = html_of("# report\n\n## Plots\n\n### recursive\n\ntext\n\n## Appendix\n\n"
+                         "### recursive\n\n### recursive (ns per node)\n\n### io\n");
+    CB_CHECK_CONTAINS(html, "<h3 id=\"recursive\">");
+    CB_CHECK_CONTAINS(html, "<h3 id=\"recursive-2\">");
+    CB_CHECK_CONTAINS(html, "<h3 id=\"recursive-3\">");
+    CB_CHECK_CONTAINS(html, "<h3 id=\"io\">");
+    free(html);
+}
+
 /* html: a colour swatch before an implementation's label (a name alone, with its variant, a
  * figure or another name), not before prose that starts with a name (claim 4's text had
  * ucontext's). */

@@ -10,6 +10,7 @@
  *    the plots' colours).
  * Nothing is fetched: no external script, style sheet, font or image. */
 #include <ctype.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,7 @@ int cb_html_from_md(FILE *out, const char *md, const char *dir)
         *e = '\0';
     }
     const char *title = "corobench report";
+    json_t *used = json_object(); /* heading id -> how many headings had it */
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n",
@@ -430,9 +432,20 @@ int cb_html_from_md(FILE *out, const char *md, const char *dir)
             while (l[h] == '#')
                 h++;
             const char *t = l + h + (l[h] == ' ');
-            fprintf(out, "<h%d id=\"", h);
-            slug(out, t, strlen(t));
+            /* a heading's id is its slug, made unique by "-2", "-3"... for a later heading of
+             * the same slug (the report had two "recursive", "io" and "spawn-memory" ids) */
+            char *id = NULL;
+            size_t idlen = 0;
+            FILE *ids = open_memstream(&id, &idlen);
+            slug(ids, t, strlen(t));
+            fclose(ids);
+            json_int_t seen = json_integer_value(json_object_get(used, id)) + 1;
+            json_object_set_new(used, id, json_integer(seen));
+            fprintf(out, "<h%d id=\"%s", h, id);
+            if (seen > 1)
+                fprintf(out, "-%lld", (long long)seen);
             fputs("\">", out);
+            free(id);
             inline_md(out, t, strlen(t));
             fprintf(out, "</h%d>\n", h);
             i++;
@@ -488,6 +501,7 @@ int cb_html_from_md(FILE *out, const char *md, const char *dir)
         }
     }
     fprintf(out, "<script>%s</script>\n</body>\n</html>\n", sort_js);
+    json_decref(used);
     free(lines);
     free(text);
     return 0;
