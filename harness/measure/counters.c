@@ -752,3 +752,24 @@ void cb_counters_list(FILE *out, int width)
         free(status[i]);
     }
 }
+
+const char *cb_counters_probe(const char *event, char *buf, size_t len)
+{
+    cb_counters *c = cb_counters_open(event, 0);
+    json_t *cell = json_object();
+    cb_counters_reset_enable(c);
+    cb_counters_disable(c);
+    cb_counters_read(c);
+    cb_counters_to_json(c, 1, cell);
+    cb_counters_close(c);
+    const char *r = NULL;
+    json_t *got = json_object_get(json_object_get(cell, "counters"), event);
+    if (!got || json_is_null(got)) {
+        const char *why = json_string_value(
+            json_object_get(json_object_get(cell, "counters_unavailable"), event));
+        snprintf(buf, len, "%s", why ? why : "not countable here");
+        r = buf;
+    }
+    json_decref(cell);
+    return r;
+}

@@ -51,6 +51,11 @@ const char *cb_counters_alias_name(size_t i);
  * "arm_n1", "perf" for the generic fallback, ...), or NULL when the table has none for it. */
 const char *cb_counters_alias_event(const char *alias, const char *model);
 
+/* Whether this machine counts event (an alias or a libpfm4 name) here, in this process: NULL
+ * if it does, else the reason in buf ("perf_event_open: ENOENT: no hardware PMU visible ...").
+ * calibrate asks it of ret-mispredicts; every results file's machine.pmu of instructions. */
+const char *cb_counters_probe(const char *event, char *buf, size_t len);
+
 /* The symbol of an errno value perf_event_open may give ("ENOENT"), or NULL for another. */
 const char *cb_errno_name(int e);
 

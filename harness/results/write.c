@@ -16,6 +16,7 @@
 
 #include "harness/common/build.h"
 #include "harness/measure/clock.h"
+#include "harness/measure/counters.h"
 #include "harness/measure/env.h"
 #include "harness/measure/kmem.h"
 #include "harness/measure/rsbcal.h"
@@ -130,6 +131,14 @@ static json_t *machine(int pin_cpu)
     json_object_set_new(lim, "mem_total_bytes", meminfo_bytes("MemTotal"));
     json_object_set_new(lim, "swap_total_bytes", meminfo_bytes("SwapTotal"));
     json_object_set_new(m, "rsb", cb_rsbcal_machine()); /* docs/rsb.md, "Calibration" */
+    /* The CPU's kind (a machine's record is named by it, docs/record.md) and whether a PMU
+     * counts here (what the counters and claims could rest on). */
+    cb_cpu_id id;
+    char why[256];
+    cb_cpu_identify(&id);
+    json_object_set_new(m, "cpu", cb_cpu_json(&id));
+    const char *no_pmu = cb_counters_probe("instructions", why, sizeof why);
+    json_object_set_new(m, "pmu", json_pack("{s:b, s:s?}", "available", !no_pmu, "reason", no_pmu));
     /* In the parent, before any cell: the cells' kernel_bytes_per_coro use this figure. */
     cb_kmem_cal kc;
     cb_kmem_calibrate(&kc);

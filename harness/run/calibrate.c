@@ -20,28 +20,6 @@
 #include "harness/measure/counters.h"
 #include "options.h"
 
-/* Does this machine count hardware return mispredictions? NULL if yes, else the reason. */
-static const char *pmu_reason(char *buf, size_t len)
-{
-    cb_counters *c = cb_counters_open("ret-mispredicts", 0);
-    json_t *cell = json_object();
-    cb_counters_reset_enable(c);
-    cb_counters_disable(c);
-    cb_counters_read(c);
-    cb_counters_to_json(c, 1, cell);
-    cb_counters_close(c);
-    const char *r = NULL;
-    if (!json_object_get(json_object_get(cell, "counters"), "ret-mispredicts") ||
-        json_is_null(json_object_get(json_object_get(cell, "counters"), "ret-mispredicts"))) {
-        const char *why = json_string_value(
-            json_object_get(json_object_get(cell, "counters_unavailable"), "ret-mispredicts"));
-        snprintf(buf, len, "%s", why ? why : "not countable here");
-        r = buf;
-    }
-    json_decref(cell);
-    return r;
-}
-
 /* The last CPU this process may run on (taskset, cgroups), away from CPU 0's interrupts; 0
  * alone when the set cannot be read. */
 static int last_allowed_cpu(cpu_set_t *set)
@@ -247,7 +225,7 @@ int cb_cmd_calibrate(int argc, char **argv)
     else
         cb_rsbcal_path(&cr.cpu, path, sizeof path);
     cr.path = path;
-    cr.pmu_why = pmu_reason(why, sizeof why);
+    cr.pmu_why = cb_counters_probe("ret-mispredicts", why, sizeof why);
     cb_made_dirs made = {.n = 0};
     if ((rc = cb_cal_check_sweep(&o, !cr.pmu_why, &npoints)) != CB_OPTS_PARSED ||
         (rc = prepare_outputs(&o, path, &cr.cal_out, &cr.data_out, &made)) != 0)
