@@ -116,9 +116,10 @@ static const opt_row list_rows[] = {
 };
 
 static const opt_row export_rows[] = {
-    {"RESULTS.json", "", "the results to export", NULL},
-    {"--format F", cb_export_default_format, "gnuplot, csv, gbench, github-bench, bmf or deterministic",
-     "gnuplot|csv|gbench|github-bench|bmf|deterministic"},
+    {"RESULTS.json", "", "the results to export (summary: one machine's files, one or more)", NULL},
+    {"--format F", cb_export_default_format,
+     "gnuplot, csv, gbench, github-bench, bmf, deterministic or summary (a machine's record)",
+     "gnuplot|csv|gbench|github-bench|bmf|deterministic|summary"},
     {"--workload W", "all; gnuplot needs it", "only this workload's cells", NULL},
     {"--where NAME=VALUE", "none", "only cells with this parameter (or field) value; repeats", NULL},
     {"--x PARAM", "none; gnuplot needs it", "gnuplot: the numeric parameter on the x axis", NULL},

@@ -61,6 +61,7 @@ static const struct {
     {"B_cells_object", "cells", "{}"},
     {"B_schema_missing", "schema", "DELETE"},
     {"B_schema_other", "schema", "\"corobench-results/0\""},
+    {"B_record_old", "schema", "\"corobench-record/0\""},
     {"B_machine_string", "machine", "\"x\""},
     {"B_hostname_null", "machine.hostname", "null"},
     {"B_cpus_string", "machine.logical_cpus", "\"2\""},

@@ -2307,14 +2307,15 @@ CB_TEST_T(invocations_schema1_read, 120)
     CB_CHECK_CONTAINS(c.out, "4 inconclusive");
     c = cb_test_corobench("compare", old, old, "--metric", "deterministic", NULL);
     CB_CHECK_EQ_INT(c.status, 0);
-    /* Another schema is still refused, naming both it reads. */
+    /* Another schema is still refused, naming those it reads. */
     doc = load(old);
     json_object_set_new(doc, "schema", json_string("corobench-results/0"));
     CB_CHECK(json_dump_file(doc, old, 0) == 0);
     json_decref(doc);
     c = cb_test_corobench("compare", old, out, NULL);
     CB_CHECK_EQ_INT(c.status, 2);
-    CB_CHECK_CONTAINS(c.err, "(valid: \"corobench-results/2\" or \"corobench-results/1\")");
+    CB_CHECK_CONTAINS(c.err, "(valid: \"corobench-results/2\", \"corobench-results/1\" or "
+                             "\"corobench-record/1\")");
     unlink(out);
     unlink(old);
     unlink(md);

@@ -42,6 +42,11 @@ int cb_claims_number(size_t k);
 void cb_claims_command(size_t k, char *buf, size_t len);
 unsigned cb_claims_verdicts(size_t k);
 cb_verdict cb_claims_verdict(json_t *doc, size_t k);
+/* Every claim's outcome on doc, for a machine's record (docs/record.md): an array of
+ * {number, id, verdict, figures}, figures being the numbers the report prints after the
+ * verdict. A record's own claims (results/load.h: cb_results_is_record) are what every claim
+ * gives on it. */
+json_t *cb_claims_json(json_t *doc);
 /* "supported", "contradicted", "inconclusive", "not measured". */
 const char *cb_verdict_name(cb_verdict v);
 

@@ -12,6 +12,8 @@
  *                  lower and upper values
  *   deterministic  the document with only the cells' identity and deterministic fields (the
  *                  CI baseline, docs/ci.md)
+ *   summary        a machine's compact record (record.h, docs/record.md) from its results
+ *                  files, merged as the report merges them
  * Every output is derived from the JSON alone and written atomically with -o. */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +33,8 @@
 #include "harness/common/output.h"
 #include "harness/results/load.h"
 #include "harness/results/estimate.h"
+#include "machines.h"
+#include "record.h"
 
 /* A cell matches when it is of the workload (if given) and every NAME=VALUE in --where equals
  * its parameter (or a field of the cell). */
@@ -593,6 +597,17 @@ static int export_deterministic(FILE *out, json_t *doc, json_t *cells, const cb_
     return rc;
 }
 
+/* A machine's record (record.h): doc is its files merged (cb_cmd_export). */
+static int export_summary(FILE *out, json_t *doc, json_t *cells, const cb_export_opts *o)
+{
+    (void)cells;
+    (void)o;
+    json_t *r = cb_record_make(doc);
+    int rc = cb_record_dump(out, r);
+    json_decref(r);
+    return rc;
+}
+
 /* The formats: a new one is a writer and a row here. */
 static const struct {
     const char *name;
@@ -604,14 +619,17 @@ static const struct {
     {"github-bench", export_github},
     {"bmf", export_bmf},
     {"deterministic", export_deterministic},
+    {"summary", export_summary},
 };
 enum { NFORMATS = sizeof formats / sizeof formats[0] };
 
 static const char usage[] =
-    "RESULTS.json [--format gnuplot|csv|gbench|github-bench|bmf|deterministic] [--workload W] "
+    "RESULTS.json [--format gnuplot|csv|gbench|github-bench|bmf|deterministic|summary] "
+    "[--workload W] "
     "[--where NAME=VALUE]... [-o FILE [--force]]; gnuplot also needs --x PARAM and takes "
     "[--y FIELD]... "
-    "[--relative-to IMPL]; gbench takes [--aggregates-only]";
+    "[--relative-to IMPL]; gbench takes [--aggregates-only]; summary takes the machine's other "
+    "results files after the first, and no --workload or --where";
 
 static int parse(int argc, char **argv, cb_export_opts *o)
 {
@@ -647,6 +665,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             o->w[o->nw++].value = eq + 1;
         } else if (a[0] != '-' && !o->in)
             o->in = a;
+        else if (a[0] != '-' && o->nmore < CB_EXPORT_MAX)
+            o->more[o->nmore++] = a;
         else
             return cb_usage_error("unexpected argument '%s' for export (valid: %s, each but --y "
                                   "and --where once)",
@@ -668,6 +688,15 @@ static int parse(int argc, char **argv, cb_export_opts *o)
     if (!o->in || (gnuplot && (!o->workload || !o->x)))
         return cb_usage_error("export needs RESULTS.json%s (valid: corobench export %s)",
                               gnuplot ? ", --workload and --x for gnuplot" : "", usage);
+    int summary = !strcmp(o->format, "summary");
+    if (o->nmore && !summary)
+        return cb_usage_error("unexpected argument '%s' for export (valid: one RESULTS.json; "
+                              "several files of one machine for --format summary)",
+                              cb_quote(o->more[0]));
+    if (summary && (o->workload || o->nw))
+        return cb_usage_error("--workload and --where are not for --format summary (valid: "
+                              "a record of every cell of the machine's results, %s)",
+                              usage);
     if (o->aggregates_only && strcmp(o->format, "gbench"))
         return cb_usage_error("--aggregates-only is for --format gbench (valid: %s)", usage);
     if (!gnuplot && (o->x || o->ny || o->relative_to))
@@ -737,6 +766,42 @@ static void free_where(cb_export_opts *o)
         free(o->w[i].name);
 }
 
+/* summary: the first file and the others (o->more), merged as the report merges one
+ * machine's files (machines.h: the claims see every cell, each file's kept apart), into *doc;
+ * files of more than one machine are refused naming two of them. */
+static int one_machine(json_t **doc, const cb_export_opts *o)
+{
+    json_t *docs[1 + CB_EXPORT_MAX], *also[1 + CB_EXPORT_MAX] = {NULL};
+    const char *ins[1 + CB_EXPORT_MAX];
+    cb_error err;
+    docs[0] = *doc;
+    ins[0] = o->in;
+    size_t n = 1;
+    for (size_t i = 0; i < o->nmore; i++, n++) {
+        ins[n] = o->more[i];
+        if (!(docs[n] = cb_results_load(o->more[i], &err))) {
+            while (n-- > 0)
+                json_decref(docs[n]);
+            *doc = NULL;
+            return cb_usage_error("%s", err.msg);
+        }
+    }
+    size_t m = cb_report_group_by_machine(docs, ins, n, also);
+    int rc = 0;
+    if (m > 1)
+        rc = cb_usage_error("export --format summary: '%s' and '%s' are of two machines "
+                            "(valid: the results files of one machine, one host name and CPU "
+                            "model)",
+                            cb_quote(ins[0]), cb_quote(ins[1]));
+    for (size_t g = 0; g < m; g++) {
+        json_decref(also[g]);
+        if (g || rc)
+            json_decref(docs[g]);
+    }
+    *doc = rc ? NULL : docs[0];
+    return rc;
+}
+
 const char cb_export_default_format[] = "gnuplot";
 
 int cb_cmd_export(int argc, char **argv)
@@ -751,6 +816,10 @@ int cb_cmd_export(int argc, char **argv)
     if (!doc) {
         free_where(&o);
         return rc ? rc : cb_usage_error("%s", err.msg);
+    }
+    if (!strcmp(o.format, "summary") && (rc = one_machine(&doc, &o)) != 0) {
+        free_where(&o);
+        return rc;
     }
     json_t *cells = json_object_get(doc, "cells");
     if (!count_rows(cells, &o)) {

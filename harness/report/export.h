@@ -9,6 +9,8 @@ enum { CB_EXPORT_MAX = 16 };
 
 typedef struct cb_export_opts {
     const char *in, *out, *format, *workload, *x, *relative_to;
+    const char *more[CB_EXPORT_MAX]; /* summary: the machine's other results files */
+    size_t nmore;
     int force; /* --force: -o may replace a regular file (harness/common/output.h) */
     int aggregates_only; /* gbench: the aggregate rows only */
     struct {

@@ -26,6 +26,7 @@ typedef struct checker {
     char where[64];   /* "cell 3: " or "" */
     int failed;
     cb_error *err; /* the first failure */
+    int record;    /* a machine's record (CB_RECORD_SCHEMA): no spread, no samples */
 } checker;
 
 /* A key of run.unavailable: a plain name ('tsc'), or a plain kind, a colon and a plain name
@@ -167,8 +168,10 @@ static int check_timing(checker *k, json_t *cell)
 {
     json_t *ns = json_object_get(cell, "ns_per_op");
     if (ns && (want_object(k, cell, "ns_per_op", "ns_per_op", REQUIRED) ||
-               want_number(k, ns, "median", "ns_per_op.median", 1, 0) ||
-               want_number(k, ns, "mad", "ns_per_op.mad", 0, 0) ||
+               want_number(k, ns, "median", "ns_per_op.median", 1, 0)))
+        return -1;
+    if (ns && !k->record && /* a record keeps the estimate and its interval alone */
+        (want_number(k, ns, "mad", "ns_per_op.mad", 0, 0) ||
                want_number(k, ns, "min", "ns_per_op.min", 0, 0) ||
                want_number(k, ns, "max", "ns_per_op.max", 0, 0) ||
                want_integer(k, ns, "reps", "ns_per_op.reps", 1, REQUIRED)))
@@ -382,11 +385,13 @@ static int check_top(checker *k, json_t *doc)
         return bad(k, "(document)", "is %s (valid: an object)", json_kind(doc));
     json_t *schema = json_object_get(doc, "schema");
     if (!json_is_string(schema) || (strcmp(json_string_value(schema), CB_SCHEMA) &&
-                                    strcmp(json_string_value(schema), CB_SCHEMA_1)))
-        return bad(k, "schema", "is %s%s%s (valid: \"%s\" or \"%s\")",
+                                    strcmp(json_string_value(schema), CB_SCHEMA_1) &&
+                                    strcmp(json_string_value(schema), CB_RECORD_SCHEMA)))
+        return bad(k, "schema", "is %s%s%s (valid: \"%s\", \"%s\" or \"%s\")",
                    json_is_string(schema) ? "'" : json_kind(schema),
                    json_is_string(schema) ? cb_quote(json_string_value(schema)) : "",
-                   json_is_string(schema) ? "'" : "", CB_SCHEMA, CB_SCHEMA_1);
+                   json_is_string(schema) ? "'" : "", CB_SCHEMA, CB_SCHEMA_1, CB_RECORD_SCHEMA);
+    k->record = cb_results_is_record(doc);
     json_t *m = json_object_get(doc, "machine"), *b = json_object_get(doc, "build");
     if (want_string(k, doc, "created_utc", "created_utc", 1, OPTIONAL) ||
         want_string(k, doc, "git_commit", "git_commit", 1, OPTIONAL) ||
@@ -430,10 +435,191 @@ static int check_top(checker *k, json_t *doc)
     return 0;
 }
 
+/* ---- A machine's record (CB_RECORD_SCHEMA, docs/record.md) --------------------------------
+ * The one place that recognises a record. Its compact cells are checked and expanded into the
+ * cells of a results file, under the names a results file gives them, so that every reader
+ * reads a record as it reads results: what a record does not keep (samples, invocations, the
+ * spread, the cell's other measurements) is absent, as it is in the CI baseline. Its claims'
+ * verdicts are checked here; the report's claims take them from the record (claims/table.c),
+ * since the rules that made them needed the samples the record leaves out. */
+
+int cb_results_is_record(json_t *doc)
+{
+    const char *s = json_string_value(json_object_get(doc, "schema"));
+    return s && !strcmp(s, CB_RECORD_SCHEMA);
+}
+
+/* The memory a record keeps per coroutine: NAME for the results' memory.NAME_bytes_per_coro. */
+static const char *const record_memory[] = {"reserved", "touched", "stack_used",
+                                            "heap",     "rss",     "kernel"};
+enum { RECORD_MEMORY = sizeof record_memory / sizeof record_memory[0] };
+static const char *const record_verdicts[] = {"supported", "contradicted", "inconclusive",
+                                              "not measured"};
+
+/* ns: [median] (one invocation: no interval) or [median, lo, hi], each finite and > 0. */
+static int record_ns(checker *k, json_t *ns, json_t *cell)
+{
+    size_t n = json_is_array(ns) ? json_array_size(ns) : 0;
+    if (n != 1 && n != 3)
+        return bad(k, "ns", "is %s (valid: [median] or [median, lo, hi], ns per op)",
+                   json_kind(ns));
+    double x[3];
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(ns, i);
+        x[i] = json_is_number(v) ? json_number_value(v) : NAN;
+        if (!isfinite(x[i]) || x[i] <= 0)
+            return bad(k, "ns", "has %s at %zu (valid: finite numbers > 0)",
+                       json_is_number(v) ? "a number out of range" : json_kind(v), i);
+    }
+    if (n == 3 && x[1] > x[2])
+        return bad(k, "ns", "has lo %g above hi %g (valid: [median, lo, hi], lo <= hi)", x[1],
+                   x[2]);
+    json_object_set_new(cell, "ns_per_op",
+                        n == 3 ? json_pack("{s:f, s:[f, f]}", "median", x[0], "ci95", x[1], x[2])
+                               : json_pack("{s:f, s:n}", "median", x[0], "ci95"));
+    json_object_set_new(cell, "single_invocation", json_boolean(n == 1));
+    return 0;
+}
+
+/* memory: {NAME: bytes per coroutine} of record_memory. */
+static int record_mem(checker *k, json_t *mem, json_t *cell)
+{
+    const char *name;
+    json_t *v, *out = json_object();
+    json_object_set_new(cell, "memory", out);
+    json_object_foreach(mem, name, v)
+    {
+        size_t i = 0;
+        while (i < RECORD_MEMORY && strcmp(name, record_memory[i]))
+            i++;
+        char f[160];
+        snprintf(f, sizeof f, "memory.%s", cb_quote(name));
+        if (i == RECORD_MEMORY)
+            return bad(k, f, "is not kept by a record (valid: reserved, touched, stack_used, "
+                             "heap, rss, kernel)");
+        if (want_number(k, mem, name, f, 0, 1))
+            return -1;
+        snprintf(f, sizeof f, "%s_bytes_per_coro", name);
+        json_object_set(out, f, v);
+    }
+    return 0;
+}
+
+/* A record's cell as a results cell, or NULL with *k's error. */
+static json_t *record_cell(checker *k, json_t *doc, json_t *rc)
+{
+    if (!json_is_object(rc)) {
+        bad(k, "cell", "is %s (valid: an object)", json_kind(rc));
+        return NULL;
+    }
+    if (want_string(k, rc, "impl", "impl", 0, REQUIRED) ||
+        want_string(k, rc, "workload", "workload", 0, REQUIRED) ||
+        want_object(k, rc, "params", "params", REQUIRED) ||
+        want_string(k, rc, "variant", "variant", 0, OPTIONAL) ||
+        want_string(k, rc, "status", "status", 0, OPTIONAL) ||
+        want_string(k, rc, "unit", "unit", 0, OPTIONAL) ||
+        want_object(k, rc, "memory", "memory", OPTIONAL))
+        return NULL;
+    const char *impl = json_string_value(json_object_get(rc, "impl"));
+    const char *wl = json_string_value(json_object_get(rc, "workload"));
+    json_t *row = json_object_get(json_object_get(doc, "impls"), impl);
+    if (!json_is_string(json_object_get(row, "family"))) {
+        bad(k, "impl", "is '%s', which the record's impls does not name with its family "
+                       "(valid: a name of impls)",
+            cb_quote(impl));
+        return NULL;
+    }
+    json_t *c = json_object();
+    json_object_set(c, "impl", json_object_get(rc, "impl"));
+    json_object_set(c, "family", json_object_get(row, "family"));
+    if (json_object_get(row, "row"))
+        json_object_set(c, "impl_row", json_object_get(row, "row"));
+    json_object_set(c, "workload", json_object_get(rc, "workload"));
+    json_object_set(c, "params", json_object_get(rc, "params"));
+    json_t *variant = json_object_get(rc, "variant"), *status = json_object_get(rc, "status");
+    json_object_set_new(c, "variant", variant ? json_incref(variant) : json_string("plain"));
+    json_t *unit = json_object_get(rc, "unit");
+    if (!unit)
+        unit = json_object_get(json_object_get(doc, "units"), wl);
+    if (unit)
+        json_object_set(c, "unit", unit);
+    json_object_set_new(c, "status", status ? json_incref(status) : json_string("ok"));
+    json_t *err = json_object_get(rc, "error");
+    json_object_set_new(c, "error", err ? json_incref(err) : json_null());
+    json_t *ns = json_object_get(rc, "ns"), *mem = json_object_get(rc, "memory");
+    json_t *instr = json_object_get(rc, "instr");
+    if ((ns && record_ns(k, ns, c)) || (mem && record_mem(k, mem, c)) ||
+        (instr && want_number(k, rc, "instr", "instr", 0, 0))) {
+        json_decref(c);
+        return NULL;
+    }
+    if (instr)
+        json_object_set_new(c, "counters",
+                            json_pack("{s:{s:O}}", "instructions", "per_op", instr));
+    return c;
+}
+
+/* The record's claims (their verdicts and figures), units and implementations checked, its
+ * cells expanded in place. */
+static int record_expand(checker *k, json_t *doc)
+{
+    json_t *claims = json_object_get(doc, "claims"), *v;
+    size_t i;
+    if (!json_is_array(claims))
+        return bad(k, "claims", "is %s (valid: an array of verdicts)", json_kind(claims));
+    json_array_foreach(claims, i, v)
+    {
+        snprintf(k->where, sizeof k->where, "claim %zu: ", i);
+        if (!json_is_object(v))
+            return bad(k, "claim", "is %s (valid: an object)", json_kind(v));
+        if (want_integer(k, v, "number", "number", 1, REQUIRED) ||
+            want_string(k, v, "id", "id", 0, REQUIRED) ||
+            want_string(k, v, "verdict", "verdict", 0, REQUIRED) ||
+            want_string(k, v, "figures", "figures", 1, REQUIRED))
+            return -1;
+        const char *verdict = json_string_value(json_object_get(v, "verdict"));
+        size_t j = 0;
+        while (j < 4 && strcmp(verdict, record_verdicts[j]))
+            j++;
+        if (j == 4)
+            return bad(k, "verdict",
+                       "is '%s' (valid: supported, contradicted, inconclusive, not measured)",
+                       cb_quote(verdict));
+    }
+    k->where[0] = '\0';
+    const char *name;
+    if (want_object(k, doc, "units", "units", REQUIRED) ||
+        want_object(k, doc, "impls", "impls", REQUIRED))
+        return -1;
+    json_object_foreach(json_object_get(doc, "units"), name, v) if (!json_is_string(v)) return bad(
+        k, "units", "has %s for '%s' (valid: a string per workload)", json_kind(v),
+        cb_quote(name));
+    json_object_foreach(json_object_get(doc, "impls"), name, v)
+    {
+        if (!json_is_object(v) || !json_is_string(json_object_get(v, "family")))
+            return bad(k, "impls", "has %s for '%s' (valid: {family, row} per implementation)",
+                       json_kind(v), cb_quote(name));
+    }
+    json_t *cells = json_object_get(doc, "cells"), *out = json_array();
+    json_array_foreach(cells, i, v)
+    {
+        snprintf(k->where, sizeof k->where, "cell %zu: ", i);
+        json_t *c = record_cell(k, doc, v);
+        if (!c) {
+            json_decref(out);
+            return -1;
+        }
+        json_array_append_new(out, c);
+    }
+    k->where[0] = '\0';
+    json_object_set_new(doc, "cells", out);
+    return 0;
+}
+
 int cb_results_check(json_t *doc, const char *name, cb_error *e)
 {
     checker k = {.name = name, .err = e};
-    if (check_top(&k, doc))
+    if (check_top(&k, doc) || (k.record && record_expand(&k, doc)))
         return -1;
     json_t *cells = json_object_get(doc, "cells"), *cell, *seen = json_object();
     size_t i;

@@ -15,7 +15,12 @@
 json_t *cb_results_load(const char *path, cb_error *e);
 /* The same from memory; name is the file's name for the messages. */
 json_t *cb_results_parse(const char *name, const char *data, size_t len, cb_error *e);
-/* 0, or -1 with *e naming the first wrong field. */
+/* 0, or -1 with *e naming the first wrong field. A machine's record (CB_RECORD_SCHEMA,
+ * docs/record.md) is recognised here and its cells expanded into results cells, so that
+ * every reader reads it as it reads a results file. */
 int cb_results_check(json_t *doc, const char *name, cb_error *e);
+
+/* Whether doc is a machine's record: its claims' verdicts are the record's (claims.h). */
+int cb_results_is_record(json_t *doc);
 
 #endif

@@ -38,6 +38,7 @@ typedef struct ctx {
     json_t *cells; /* each cell's first measurement */
     json_t *all;   /* those and the cells later files measured again, for pairs within a file */
     json_t *rsb;   /* machine.rsb, this CPU's calibrated model, if any */
+    json_t *kept;  /* a machine's record: its claims' verdicts and figures (docs/record.md) */
 } ctx;
 
 /* A claim's outcome on one document. */

@@ -9,6 +9,7 @@
 
 #include "harness/common/alloc.h"
 #include "harness/results/fields.h"
+#include "harness/results/load.h"
 #include "query.h"
 
 /* The rows' pointers, gathered by the linker (CQ_CLAIM). */
@@ -86,7 +87,8 @@ static ctx make_ctx(json_t *doc)
 {
     ctx c = {.cells = json_object_get(doc, "cells"),
              .all = json_array(),
-             .rsb = json_object_get(json_object_get(doc, "machine"), "rsb")};
+             .rsb = json_object_get(json_object_get(doc, "machine"), "rsb"),
+             .kept = cb_results_is_record(doc) ? json_object_get(doc, "claims") : NULL};
     json_array_extend(c.all, c.cells);
     json_t *aside = json_object_get(doc, CB_CLAIMS_ASIDE_KEY);
     if (json_is_array(aside))
@@ -94,10 +96,55 @@ static ctx make_ctx(json_t *doc)
     return c;
 }
 
+/* A record's verdict of the claim (by its id) and its figures, as the rule gave them on the
+ * full results; a claim the record does not have (a build newer than the record's) is not
+ * measured. */
+static void kept(const ctx *c, const cq_claim *row, claim *o)
+{
+    json_t *k;
+    size_t i;
+    json_array_foreach(c->kept, i, k)
+    {
+        if (strcmp(cb_str(k, "id"), row->id))
+            continue;
+        const char *v = cb_str(k, "verdict");
+        o->v = CB_SUPPORTED;
+        while (o->v < CB_NOT_MEASURED && strcmp(cb_verdict_name(o->v), v))
+            o->v++;
+        snprintf(o->text, sizeof o->text, "%s", cb_str(k, "figures"));
+        return;
+    }
+    o->v = CB_NOT_MEASURED;
+    snprintf(o->text, sizeof o->text, "The record has no verdict for this claim (its build "
+                                      "predates it).");
+}
+
 static void eval(const ctx *c, const cq_claim *row, claim *o)
 {
     memset(o, 0, sizeof *o);
-    row->eval(c, o);
+    if (c->kept)
+        kept(c, row, o);
+    else
+        row->eval(c, o);
+}
+
+json_t *cb_claims_json(json_t *doc)
+{
+    ctx c = make_ctx(doc);
+    size_t n;
+    const cq_claim *const *claims = cq_claims(&n);
+    claim *o = cb_xmalloc(sizeof *o);
+    json_t *out = json_array();
+    for (size_t i = 0; i < n; i++) {
+        eval(&c, claims[i], o);
+        json_array_append_new(out, json_pack("{s:i, s:s, s:s, s:s}", "number", claims[i]->number,
+                                             "id", claims[i]->id, "verdict",
+                                             cb_verdict_name(o->v), "figures",
+                                             o->text + (o->text[0] == ' ')));
+    }
+    free(o);
+    json_decref(c.all);
+    return out;
 }
 
 cb_verdict cb_claims_verdict(json_t *doc, size_t k)

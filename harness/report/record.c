@@ -1,0 +1,167 @@
+/* A machine's compact record (record.h, docs/record.md): `export --format summary`. */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "harness/common/build.h"
+#include "harness/results/fields.h"
+#include "harness/results/load.h"
+
+/* The memory a record keeps per coroutine (results/load.c expands NAME back into
+ * memory.NAME_bytes_per_coro). */
+static const char *const kept_memory[] = {"reserved", "touched", "stack_used",
+                                          "heap",     "rss",     "kernel"};
+
+/* The file's name without its directories: where it was is the measuring machine's business. */
+static const char *base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "?";
+}
+
+/* One cell in the record's form: its identity, what differs from the record's defaults
+ * (variant plain, status ok, the workload's unit), the estimate with its interval, the memory
+ * per coroutine and the instructions per op where they were measured. */
+static json_t *record_cell(json_t *c, json_t *units, json_t *impls)
+{
+    const char *impl = cb_str(c, "impl"), *wl = cb_str(c, "workload");
+    json_t *r = json_pack("{s:s, s:s, s:O}", "workload", wl, "impl", impl, "params",
+                          json_object_get(c, "params"));
+    if (!json_object_get(impls, impl)) {
+        json_t *row = json_pack("{s:s}", "family", cb_str(c, "family"));
+        if (json_object_get(c, "impl_row"))
+            json_object_set(row, "row", json_object_get(c, "impl_row"));
+        json_object_set_new(impls, impl, row);
+    }
+    if (strcmp(cb_str(c, "variant"), "plain"))
+        json_object_set(r, "variant", json_object_get(c, "variant"));
+    json_t *unit = json_object_get(c, "unit");
+    if (unit && !json_object_get(units, wl))
+        json_object_set(units, wl, unit);
+    if (unit && !json_equal(unit, json_object_get(units, wl)))
+        json_object_set(r, "unit", unit);
+    if (strcmp(cb_str(c, "status"), "ok"))
+        json_object_set(r, "status", json_object_get(c, "status"));
+    if (cb_str(c, "error"))
+        json_object_set(r, "error", json_object_get(c, "error"));
+    double med, lo, hi, v;
+    if (cb_field_number(c, "ns_per_op.median", &med)) {
+        json_t *ci = json_object_get(json_object_get(c, "ns_per_op"), "ci95");
+        json_t *ns = json_pack("[f]", med);
+        if (json_is_array(ci)) {
+            lo = json_number_value(json_array_get(ci, 0));
+            hi = json_number_value(json_array_get(ci, 1));
+            json_array_append_new(ns, json_real(lo));
+            json_array_append_new(ns, json_real(hi));
+        }
+        json_object_set_new(r, "ns", ns);
+    }
+    json_t *mem = json_object();
+    for (size_t i = 0; i < sizeof kept_memory / sizeof kept_memory[0]; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "memory.%s_bytes_per_coro", kept_memory[i]);
+        if (cb_field_number(c, path, &v))
+            json_object_set_new(mem, kept_memory[i], json_real(v));
+    }
+    if (json_object_size(mem))
+        json_object_set(r, "memory", mem);
+    json_decref(mem);
+    if (cb_field_number(c, "counters.instructions.per_op", &v))
+        json_object_set_new(r, "instr", json_real(v));
+    return r;
+}
+
+/* The machine as a record keeps it: what the results say of it, without the limits (which
+ * decide how many coroutines fit on that host, not what they cost), with the CPU's identity,
+ * the PMU and the hypervisor flag named at the top (null where the results do not say: files
+ * written before machine.cpu and machine.pmu). */
+static json_t *record_machine(json_t *doc)
+{
+    json_t *m = json_deep_copy(json_object_get(doc, "machine"));
+    if (!m)
+        m = json_object();
+    json_object_del(m, "limits");
+    json_t *hv = json_object_get(json_object_get(m, "environment"), "hypervisor");
+    json_object_set_new(m, "hypervisor", json_is_boolean(hv) ? json_incref(hv) : json_null());
+    if (!json_object_get(m, "cpu"))
+        json_object_set_new(m, "cpu", json_null());
+    if (!json_object_get(m, "pmu"))
+        json_object_set_new(m, "pmu", json_null());
+    return m;
+}
+
+/* doc's member key into r, when doc has it (a CI baseline has little of its run). */
+static void copy_if(json_t *r, json_t *doc, const char *key)
+{
+    if (json_object_get(doc, key))
+        json_object_set(r, key, json_object_get(doc, key));
+}
+
+json_t *cb_record_make(json_t *doc)
+{
+    json_t *units = json_object(), *impls = json_object(), *cells = json_array(), *c, *f;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, c)
+        json_array_append_new(cells, record_cell(c, units, impls));
+    /* The files it was made from: their names and runs (a record of a record keeps its own). */
+    json_t *files = json_array();
+    json_t *notes = json_object_get(doc, CB_CLAIMS_FILES_KEY);
+    if (json_is_array(json_object_get(doc, "files")) && cb_results_is_record(doc))
+        json_array_extend(files, json_object_get(doc, "files"));
+    else
+        json_array_foreach(notes, i, f)
+            json_array_append_new(files, json_pack("{s:s, s:O?}", "file",
+                                                   base_name(cb_str(f, "file")), "run",
+                                                   json_object_get(f, "run")));
+    json_t *build = json_deep_copy(json_object_get(doc, "build"));
+    if (!build)
+        build = json_object();
+    json_object_set(build, "commit", json_object_get(doc, "git_commit"));
+    json_t *r = json_pack("{s:s}", "schema", CB_RECORD_SCHEMA);
+    copy_if(r, doc, "corobench_version");
+    copy_if(r, doc, "git_commit");
+    copy_if(r, doc, "created_utc");
+    json_object_set_new(r, "machine", record_machine(doc));
+    json_object_set_new(r, "build", build);
+    copy_if(r, doc, "run");
+    json_object_set_new(r, "files", files);
+    copy_if(r, doc, "unavailable");
+    json_object_set_new(r, "claims", cb_claims_json(doc));
+    json_object_set_new(r, "units", units);
+    json_object_set_new(r, "impls", impls);
+    json_object_set_new(r, "cells", cells);
+    return r;
+}
+
+int cb_record_dump(FILE *out, json_t *record)
+{
+    /* The document indented, its cells one per line (a record is kept in the tree: a change
+     * of one cell is a line of its diff); six significant digits, as the figures are read. */
+    enum { REAL = JSON_REAL_PRECISION(6) };
+    json_t *cells = json_incref(json_object_get(record, "cells"));
+    json_object_set_new(record, "cells", json_array());
+    char *head = json_dumps(record, JSON_INDENT(2) | JSON_PRESERVE_ORDER | REAL);
+    json_object_set_new(record, "cells", cells);
+    char *at = head ? strstr(head, "\"cells\": []") : NULL;
+    if (!at) {
+        free(head);
+        return -1;
+    }
+    at += strlen("\"cells\": [");
+    fwrite(head, 1, (size_t)(at - head), out);
+    json_t *c;
+    size_t i;
+    int rc = 0;
+    json_array_foreach(cells, i, c)
+    {
+        fputs(i ? ",\n" : "\n", out);
+        rc |= json_dumpf(c, out, JSON_COMPACT | JSON_PRESERVE_ORDER | REAL);
+    }
+    fputs(json_array_size(cells) ? "\n  " : "", out);
+    fputs(at, out);
+    fputc('\n', out);
+    free(head);
+    return rc;
+}

@@ -1,0 +1,191 @@
+/* A machine's compact record (docs/record.md): `export --format summary` writes it, the
+ * loader reads it as it reads results, and the report's verdicts from it are those from the
+ * results it was made of. Fixtures: the claims' own (tests/claims/<id>/), every verdict of
+ * every claim among them; no cell is run. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/common/build.h"
+#include "harness/report/claims.h"
+#include "harness/report/record.h"
+#include "harness/results/load.h"
+#include "test.h"
+
+static json_t *load_path(const char *path)
+{
+    cb_error e;
+    json_t *doc = cb_results_load(path, &e);
+    if (!doc)
+        CB_FAIL("%s: %s", path, e.msg);
+    return doc;
+}
+
+/* The record of doc, written as export writes it and read back by the loader. */
+static json_t *through_record(json_t *doc, const char *name, size_t *bytes)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    json_t *r = cb_record_make(doc);
+    CB_CHECK(cb_record_dump(f, r) == 0);
+    json_decref(r);
+    fclose(f);
+    cb_error e;
+    json_t *back = cb_results_parse(name, text, len, &e);
+    if (!back)
+        CB_FAIL("%s: its record is refused: %s", name, e.msg);
+    if (bytes)
+        *bytes = len;
+    free(text);
+    return back;
+}
+
+/* Every claim's verdict on every claims fixture equals its verdict on the fixture's record,
+ * and every cell's estimate and interval survive (to the record's six digits). Without the
+ * record's own verdicts the claims would be recomputed from cells without samples, and every
+ * rule that needs an interval would be inconclusive. */
+CB_TEST(record_round_trips_the_verdicts)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/claims", cb_test_root());
+    size_t nclaims = cb_claims_count(), files = 0, decided = 0;
+    for (size_t k = 0; k < nclaims; k++) {
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s", dir, cb_claims_id(k));
+        DIR *d = opendir(sub);
+        CB_CHECK(d != NULL);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strstr(e->d_name, ".json"))
+                continue;
+            char path[4600];
+            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+            json_t *doc = load_path(path), *rec = through_record(doc, path, NULL);
+            CB_CHECK(cb_results_is_record(rec) && !cb_results_is_record(doc));
+            for (size_t j = 0; j < nclaims; j++) {
+                cb_verdict a = cb_claims_verdict(doc, j), b = cb_claims_verdict(rec, j);
+                if (a != b)
+                    CB_FAIL("%s: claim %s is %s on the results, %s on their record", path,
+                            cb_claims_id(j), cb_verdict_name(a), cb_verdict_name(b));
+                decided += a == CB_SUPPORTED || a == CB_CONTRADICTED;
+            }
+            json_t *cells = json_object_get(doc, "cells"), *rc = json_object_get(rec, "cells");
+            CB_CHECK_EQ_INT(json_array_size(rc), json_array_size(cells));
+            size_t i;
+            json_t *c;
+            json_array_foreach(cells, i, c)
+            {
+                json_t *r = json_array_get(rc, i);
+                CB_CHECK_STREQ(json_string_value(json_object_get(r, "impl")),
+                               json_string_value(json_object_get(c, "impl")));
+                CB_CHECK_STREQ(json_string_value(json_object_get(r, "status")),
+                               json_string_value(json_object_get(c, "status")));
+                CB_CHECK(json_equal(json_object_get(r, "params"), json_object_get(c, "params")));
+                json_t *ns = json_object_get(c, "ns_per_op"), *rns = json_object_get(r, "ns_per_op");
+                CB_CHECK(!ns == !rns);
+                if (!ns)
+                    continue;
+                double m = json_number_value(json_object_get(ns, "median"));
+                CB_CHECK(fabs(json_number_value(json_object_get(rns, "median")) - m) <= 1e-5 * m);
+                json_t *ci = json_object_get(ns, "ci95"), *rci = json_object_get(rns, "ci95");
+                CB_CHECK(json_is_array(ci) == json_is_array(rci));
+                for (size_t q = 0; json_is_array(ci) && q < 2; q++) {
+                    double x = json_number_value(json_array_get(ci, q));
+                    CB_CHECK(fabs(json_number_value(json_array_get(rci, q)) - x) <= 1e-5 * x);
+                }
+            }
+            json_decref(rec);
+            json_decref(doc);
+            files++;
+        }
+        closedir(d);
+    }
+    CB_CHECK(files > nclaims); /* every claim has fixtures: more files than claims */
+    CB_CHECK(decided > 0);
+}
+
+/* The commands: export --format summary writes a record, report reads it and lists the same
+ * verdicts as from the results; a record of another version is refused in one line naming it
+ * and the versions read (exit 2); a record from an AArch64 machine is read on this one; a
+ * record is made of one machine's files only. */
+CB_TEST_T(record_export_and_report, 60)
+{
+    char fix[4096], rec[256], arm[256], old[256], other[256];
+    snprintf(fix, sizeof fix, "%s/tests/claims/depth/supported-same-flat.json", cb_test_root());
+    cb_test_tmp_path(rec, sizeof rec, "rec.json");
+    cb_test_tmp_path(arm, sizeof arm, "rec-aarch64.json");
+    cb_test_tmp_path(old, sizeof old, "rec-old.json");
+    cb_test_tmp_path(other, sizeof other, "other-machine.json");
+    cb_test_cli c = cb_test_corobench("export", fix, "--format", "summary", "-o", rec, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *r = load_path(rec);
+    CB_CHECK_STREQ(json_string_value(json_object_get(r, "schema")), CB_RECORD_SCHEMA);
+    json_decref(r);
+    /* The claims list of the report, from the results and from their record. */
+    cb_test_cli a = cb_test_corobench("report", fix, "--no-plots", NULL);
+    cb_test_cli b = cb_test_corobench("report", rec, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(a.status, 0);
+    CB_CHECK_EQ_INT(b.status, 0);
+    const char *pa = strstr(a.out, "\n- 1. **"), *pb = strstr(b.out, "\n- 1. **");
+    CB_CHECK(pa && pb);
+    const char *ea = strstr(pa, "\n\n"), *eb = strstr(pb, "\n\n");
+    CB_CHECK(ea && eb && ea - pa == eb - pb && !strncmp(pa, pb, (size_t)(ea - pa)));
+    CB_CHECK_CONTAINS(pb, "**supported**");
+
+    /* Another version of the record: one line, the value and the valid ones, exit 2. */
+    json_error_t je;
+    json_t *doc = json_load_file(rec, 0, &je);
+    CB_CHECK(doc != NULL);
+    json_object_set_new(doc, "schema", json_string("corobench-record/0"));
+    CB_CHECK(json_dump_file(doc, old, 0) == 0);
+    c = cb_test_corobench("report", old, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "field 'schema' is 'corobench-record/0' (valid: "
+                             "\"corobench-results/2\", \"corobench-results/1\" or "
+                             "\"corobench-record/1\")");
+    CB_CHECK(strchr(c.err, '\n') == c.err + strlen(c.err) - 1);
+
+    /* A foreign architecture's record (an AArch64 machine's): read, its machine named, its
+     * verdicts its own, and exported again unchanged in kind. */
+    json_object_set_new(doc, "schema", json_string(CB_RECORD_SCHEMA));
+    json_t *m = json_object_get(doc, "machine");
+    json_object_set_new(m, "arch", json_string("aarch64"));
+    json_object_set_new(m, "cpu_model", json_string("Neoverse-N1"));
+    json_object_set_new(m, "clock", json_string("clock_gettime(CLOCK_MONOTONIC)"));
+    json_object_set_new(m, "tsc_hz", json_null());
+    json_object_set_new(m, "cpu", json_pack("{s:s, s:i, s:i}", "vendor", "ARM", "family", 8,
+                                            "model", 3340));
+    json_object_set_new(json_object_get(doc, "build"), "arch", json_string("aarch64"));
+    CB_CHECK(json_dump_file(doc, arm, 0) == 0);
+    c = cb_test_corobench("report", arm, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "Neoverse-N1");
+    pb = strstr(c.out, "\n- 1. **");
+    CB_CHECK(pb && !strncmp(pa, pb, (size_t)(ea - pa)));
+    c = cb_test_corobench("export", arm, "--format", "summary", "-o", rec, "--force", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    r = load_path(rec);
+    CB_CHECK_STREQ(json_string_value(json_object_get(json_object_get(r, "machine"), "arch")),
+                   "aarch64");
+    json_decref(r);
+
+    /* Two machines' files are not one record. */
+    json_object_set_new(m, "hostname", json_string("another-host"));
+    CB_CHECK(json_dump_file(doc, other, 0) == 0);
+    json_decref(doc);
+    c = cb_test_corobench("export", fix, other, "--format", "summary", NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "are of two machines");
+    /* and the other formats take one file */
+    c = cb_test_corobench("export", fix, fix, "--format", "csv", NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "several files of one machine for --format summary");
+    unlink(rec);
+    unlink(arm);
+    unlink(old);
+    unlink(other);
+}
