@@ -143,7 +143,7 @@ all: $(BIN)/corobench variants $(GO_BIN) $(CS_BIN) examples
 PLUGIN_CC   = $(CC) $(CSTD) $(CFLAGS) -fPIC -shared -Iinclude
 EXAMPLES   := $(BIN)/examples/libcb_ucontext.so \
 	$(if $(filter 1,$(HAVE_FCONTEXT)),$(BIN)/examples/libcb_fcontext.so)
-BAD_PLUGINS := $(patsubst %,$(BIN)/test-plugins/libcb_bad_%.so,checksum family crash fields)
+BAD_PLUGINS := $(patsubst %,$(BIN)/test-plugins/libcb_bad_%.so,checksum family crash fields stdout)
 examples: $(EXAMPLES) $(BAD_PLUGINS)
 
 # The public header where a plugin's build finds it: $(PREFIX)/include/corobench/runtime.h.

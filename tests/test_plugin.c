@@ -94,6 +94,28 @@ CB_TEST_T(plugin_examples_same_work_as_asm, 240)
     unlink(out);
 }
 
+/* Issue 30, MEDIUM 9: a plugin whose constructor prints a line on stdout failed every cell,
+ * asm's too ("unreadable result ... end of file expected near '{'"): the cell's result shared
+ * stdout with it. The result now has a descriptor of its own; the line goes to the cell's
+ * stderr. */
+CB_TEST_T(plugin_printing_on_stdout_spoils_no_cell, 120)
+{
+    CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");
+    char lib[4096], out[256];
+    plugin_path(lib, sizeof lib, "test-plugins", "bad_stdout");
+    cb_test_tmp_path(out, sizeof out, "stdoutplugin.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", lib, "--impl", "bad-stdout,asm",
+                                      "--workload", "recursive", "--param", "height=4",
+                                      "--reps", "1", "--warmup", "0", "--invocations", "1",
+                                      "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *root, *cells = cells_of(out, &root);
+    CB_CHECK_STREQ(STATUS(find_cell(cells, "bad-stdout", "recursive", NULL)), "ok");
+    CB_CHECK_STREQ(STATUS(find_cell(cells, "asm", "recursive", NULL)), "ok");
+    json_decref(root);
+    unlink(out);
+}
+
 CB_TEST_T(plugin_broken_recorded_or_refused, 240)
 {
     CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");

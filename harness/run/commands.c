@@ -3,12 +3,14 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/common/cli.h"
 #include "harness/common/untrusted.h"
@@ -189,6 +191,18 @@ int cb_cmd_cell(int argc, char **argv)
     if (argc < 3)
         return cb_usage_error("option '--request' needs a value (" CELL_VALID ")");
 #undef CELL_VALID
+    /* The result goes on a descriptor of its own, the run's pipe that was stdout; stdout is
+     * then stderr, so what a plugin prints while it loads (a constructor's printf) or runs is
+     * kept as the cell's stderr, not mixed into the result (it failed every cell, asm's too:
+     * "unreadable result"). Close-on-exec: a program the cell starts must not hold it. */
+    fflush(stdout);
+    int result_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (result_fd < 0 || dup2(2, 1) < 0) {
+        fprintf(stderr, "corobench: cannot keep stdout for the cell's result: %s\n",
+                strerror(errno));
+        return CB_CHILD_WRITE_FAILED;
+    }
+    cb_request_result_fd = result_fd;
     const char *path = argv[2];
     json_error_t jerr;
     json_t *req = !strcmp(path, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);

@@ -99,5 +99,8 @@ const char *cb_request_unsupported(const cb_cell *c, const char *variant, char *
  * A bad request: one line naming the field and its value (with the valid ones) on stderr, exit
  * status 2 (CB_EXIT_USAGE). Loads req's impl_lib or registers its external command first. */
 int cb_request_serve(json_t *req);
+/* Where cb_request_serve writes the result: stdout (1), or the descriptor `corobench cell`
+ * moved it to before anything could print there. */
+extern int cb_request_result_fd;
 
 #endif

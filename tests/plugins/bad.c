@@ -3,7 +3,8 @@
  *   BAD_CHECKSUM  every value a coroutine yields arrives one higher: different work
  *   BAD_FAMILY    says stackful but runs the function on its resumer's stack
  *   BAD_CRASH     the tenth resume dereferences NULL
- *   BAD_FIELDS    resume is NULL: refused when it is loaded */
+ *   BAD_FIELDS    resume is NULL: refused when it is loaded
+ *   BAD_STDOUT    works, but its constructor prints a line on stdout */
 #define corobench_plugin example_plugin
 #include "examples/ucontext/ucontext_plugin.c"
 #undef corobench_plugin
@@ -37,6 +38,11 @@ static uintptr_t bad_resume(void *co, uintptr_t val)
 #define BAD_NAME "bad-family"
 #elif defined(BAD_CRASH)
 #define BAD_NAME "bad-crash"
+#elif defined(BAD_STDOUT)
+#define BAD_NAME "bad-stdout"
+#define bad_resume uc_resume
+#include <stdio.h>
+__attribute__((constructor)) static void chatty(void) { printf("bad-stdout: loaded\n"); }
 #else
 #define BAD_NAME "bad-fields"
 #define bad_resume NULL
