@@ -68,8 +68,12 @@ static json_t *record_cell(json_t *c, json_t *units, json_t *impls)
     if (json_object_size(mem))
         json_object_set(r, "memory", mem);
     json_decref(mem);
-    if (cb_field_number(c, "counters.instructions.per_op", &v))
-        json_object_set_new(r, "instr", json_real(v));
+    /* Instructions per op as the cell records them ({value, source}), else the counter's. */
+    if (cb_field_number(c, "instructions_per_op.value", &v))
+        json_object_set(r, "instr", json_object_get(c, "instructions_per_op"));
+    else if (cb_field_number(c, "counters.instructions.per_op", &v))
+        json_object_set_new(r, "instr", json_pack("{s:f, s:s}", "value", v, "source",
+                                                  "instructions:u (perf_event_open)"));
     return r;
 }
 

@@ -549,13 +549,14 @@ static json_t *record_cell(checker *k, json_t *doc, json_t *rc)
     json_t *ns = json_object_get(rc, "ns"), *mem = json_object_get(rc, "memory");
     json_t *instr = json_object_get(rc, "instr");
     if ((ns && record_ns(k, ns, c)) || (mem && record_mem(k, mem, c)) ||
-        (instr && want_number(k, rc, "instr", "instr", 0, 0))) {
+        (instr && (want_object(k, rc, "instr", "instr", REQUIRED) ||
+                   want_number(k, instr, "value", "instr.value", 0, 0) ||
+                   want_string(k, instr, "source", "instr.source", 0, REQUIRED)))) {
         json_decref(c);
         return NULL;
     }
     if (instr)
-        json_object_set_new(c, "counters",
-                            json_pack("{s:{s:O}}", "instructions", "per_op", instr));
+        json_object_set(c, "instructions_per_op", instr);
     return c;
 }
 
