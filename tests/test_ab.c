@@ -365,7 +365,7 @@ CB_TEST_T(ab_runs_pairs_slowdown_new_only, 180)
         CB_CHECK(json_number_value(json_object_get(json_object_get(bcell, "instructions_per_op"),
                                                    "value")) ==
                  json_number_value(json_object_get(ipo, "base")));
-        cb_test_cli m = cb_test_corobench("compare", b, n, "--metric", "all", NULL);
+        cb_test_cli m = cb_test_corobench("compare", b, n, "--format", "md", NULL);
         CB_CHECK_CONTAINS(m.out, "in both files for 1 cells; 0 changed");
     } else {
         CB_CHECK_CONTAINS(c.out, "instructions per op: unavailable: ");

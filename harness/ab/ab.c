@@ -282,6 +282,12 @@ static cb_cmp_verdict cmp_verdict(cb_ab_verdict v)
     }
 }
 
+/* The source of a count under callgrind, as the verdict and each arm's results file name it. */
+static void callgrind_source(const ab_ctx *x, char *buf, size_t len)
+{
+    snprintf(buf, len, "callgrind (%s), user mode, a fixed op count", x->cg_source);
+}
+
 /* --events instructions where the PMU counted none (a VM): each cell's instructions per op in
  * both arms under callgrind (instr.h), after the timed rounds; x->cg_why says why not. */
 static void count_instructions(ab_ctx *x)
@@ -426,11 +432,11 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
          * is never vetoed by unchanged instructions. */
         double bi = cb_invs_instructions(c->invs[CB_AB_BASE], &t->instr_why);
         double ni = cb_invs_instructions(c->invs[CB_AB_NEW], &t->instr_why);
-        char src[200] = "instructions:u (perf_event_open)";
+        char src[200];
+        snprintf(src, sizeof src, "%s", cb_instr_source_pmu);
         if (!(isfinite(bi) && isfinite(ni)) && c->cg[0] > 0 && c->cg[1] > 0) {
             bi = c->cg[CB_AB_BASE], ni = c->cg[CB_AB_NEW];
-            snprintf(src, sizeof src, "callgrind (%s), user mode, a fixed op count",
-                     x->cg_source);
+            callgrind_source(x, src, sizeof src);
         }
         t->instr_missing += c->n > 0 && !(isfinite(bi) && isfinite(ni));
         if (isfinite(bi) && isfinite(ni)) {
@@ -697,8 +703,11 @@ int cb_cmd_ab(int argc, char **argv)
             if (!c->lacks[k] && !c->failed[k]) {
                 if (json_array_size(c->invs[k])) {
                     cb_inv_merge(c->head[k], c->invs[k], a.rounds);
-                    if (c->cg[k] > 0) /* no PMU: the count under callgrind */
-                        cb_cell_set_instructions(c->head[k], c->cg[k], "callgrind");
+                    if (c->cg[k] > 0) { /* no PMU: the count under callgrind */
+                        char src[200];
+                        callgrind_source(&x, src, sizeof src);
+                        cb_cell_set_instructions(c->head[k], c->cg[k], src);
+                    }
                 }
                 else
                     set_outcome(c->head[k], "failed",
