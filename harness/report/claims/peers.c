@@ -21,49 +21,38 @@ static int peer(json_t *cell)
 
 static void eval(const ctx *c, claim *o)
 {
-    json_t *groups = cq_own_groups(c, peer); /* "file\tpoint" -> [[own sf, own sl], [peers]] */
-    size_t pairs = 0, same = 0, slower = 0, open = 0, faster_rows = 0;
-    const char *key;
-    json_t *g;
+    size_t pairs, same = 0, slower = 0, open = 0, faster_rows = 0;
+    cq_pair *pr = cq_own_pairs(c, peer, &pairs);
     cb_append(o->table, sizeof o->table,
               "| workload | point | file | corobench's fastest | peer | corobench's / peer "
               "[95%%] | as fast? |\n|---|---|---|---|---|---:|---|\n");
-    json_object_foreach(groups, key, g)
-    {
-        json_t *p;
-        size_t k;
-        json_array_foreach(json_array_get(g, 1), k, p)
-        {
-            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
-            if (json_is_null(own))
-                continue;
-            iv r = cq_ratio_iv(own, p);
-            int as_fast = r.ok && r.hi <= 1 + EQUIV, behind = r.ok && r.lo > 1 + EQUIV;
-            pairs++;
-            same += as_fast;
-            slower += behind;
-            open += !as_fast && !behind;
-            if (!(r.est > 1))
-                continue;
-            faster_rows++;
-            char rt[128] = "", f[2][32];
-            cq_ratio_text(rt, sizeof rt, r, own, p);
-            cb_append(o->table, sizeof o->table, "| %s | %ld | %s %s ns | %s %s ns | %s | %s |\n",
-                      strchr(key, '\t') + 1, cq_file_of(p) + 1, cb_str(own, "impl"),
-                      cq_ns_fig(cq_median(own), f[0]), cb_str(p, "impl"),
-                      cq_ns_fig(cq_median(p), f[1]), rt,
-                      as_fast  ? "yes (within the margin)"
-                      : behind ? "no"
-                               : "undecided");
-        }
+    for (size_t i = 0; i < pairs; i++) {
+        json_t *own = pr[i].own, *p = pr[i].other;
+        iv r = cq_ratio_iv(own, p);
+        int as_fast = r.ok && r.hi <= 1 + EQUIV, behind = r.ok && r.lo > 1 + EQUIV;
+        same += as_fast;
+        slower += behind;
+        open += !as_fast && !behind;
+        if (!(r.est > 1))
+            continue;
+        faster_rows++;
+        char rt[128] = "", f[2][32], point[640];
+        cq_ratio_text(rt, sizeof rt, r, own, p);
+        cq_point_key(p, point, sizeof point);
+        cb_append(o->table, sizeof o->table, "| %s | %ld | %s %s ns | %s %s ns | %s | %s |\n",
+                  point, cq_file_of(p) + 1, cb_str(own, "impl"), cq_ns_fig(cq_median(own), f[0]),
+                  cb_str(p, "impl"), cq_ns_fig(cq_median(p), f[1]), rt,
+                  as_fast  ? "yes (within the margin)"
+                  : behind ? "no"
+                           : "undecided");
     }
+    free(pr);
     if (!pairs) {
         o->table[0] = '\0';
         cq_not_measured(
             o, "points where a peer (fcontext, copystack, thread, cxx20, cxx20-clang, lua, "
                "luajit, go, node, csharp) and one of corobench's runtimes of its family ran "
                "in the same file");
-        json_decref(groups);
         return;
     }
     cb_append(o->text, sizeof o->text,
@@ -75,7 +64,6 @@ static void eval(const ctx *c, claim *o)
     if (!faster_rows)
         o->table[0] = '\0';
     o->v = slower ? CB_CONTRADICTED : same == pairs ? CB_SUPPORTED : CB_INCONCLUSIVE;
-    json_decref(groups);
 }
 
 /* ---- The thread's four remaining claims (issue 21): hooks, asymmetric switching, awaits

@@ -383,7 +383,9 @@ int cq_own_impl(json_t *cell)
     return k && !strcmp(k, cb_impl_kind_name(CB_KIND_OWN));
 }
 
-json_t *cq_own_groups(const ctx *c, int (*other)(json_t *cell))
+/* The cells grouped by file and point: "file\tpoint" -> [[fastest own stackful, fastest own
+ * stackless] (null where none), [the cells other() takes]]. */
+static json_t *own_groups(const ctx *c, int (*other)(json_t *cell))
 {
     json_t *groups = json_object(), *cell;
     size_t i;
@@ -409,6 +411,31 @@ json_t *cq_own_groups(const ctx *c, int (*other)(json_t *cell))
         }
     }
     return groups;
+}
+
+cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n)
+{
+    json_t *groups = own_groups(c, other), *g;
+    size_t cap = 16;
+    cq_pair *pr = cb_xcalloc(cap, sizeof *pr);
+    const char *key;
+    *n = 0;
+    json_object_foreach(groups, key, g)
+    {
+        json_t *p;
+        size_t k;
+        json_array_foreach(json_array_get(g, 1), k, p)
+        {
+            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
+            if (json_is_null(own))
+                continue;
+            if (*n == cap)
+                pr = cb_xrealloc(pr, (cap *= 2) * sizeof *pr);
+            pr[(*n)++] = (cq_pair){own, p};
+        }
+    }
+    json_decref(groups);
+    return pr;
 }
 
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */

@@ -185,12 +185,17 @@ typedef struct xpoint {
     double p;
     int winner;
 } xpoint;
-/* Cells grouped by file and point (workload parameters; plain builds, ok, timed, the
- * implementations' own parameters at their defaults) for pairing others with corobench's own:
- * "file\tpoint" -> [[fastest own stackful, fastest own stackless] (null where none),
- * [the cells other() takes]]; the caller json_decrefs it. Claim 11 (peers) and the Summary's
- * plugin rows pair them. */
-json_t *cq_own_groups(const ctx *c, int (*other)(json_t *cell));
+/* A cell other() takes and the fastest of corobench's own runtimes of its family at its point
+ * (workload parameters; plain builds, ok, timed, the implementations' own parameters at their
+ * defaults) in its file. */
+typedef struct cq_pair {
+    json_t *own, *other;
+} cq_pair;
+/* Every such pair of c, by file and point in the order the cells come, then the others' order;
+ * a cell other() takes with no own runtime of its family beside it yields none. *n of them
+ * (free() the array; the cells are c's). Claim 11 (peers) and the Summary's plugin rows pair
+ * others with corobench's own through it. */
+cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n);
 /* Whether the cell is one of corobench's own runtimes, by its row's kind. */
 int cq_own_impl(json_t *cell);
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */

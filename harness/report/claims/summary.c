@@ -45,25 +45,12 @@ static int by_runtime(const void *a, const void *b)
  * implementations' own parameters at their defaults), in the same file, as claim 11 pairs them. */
 static void outsiders(FILE *out, const ctx *c)
 {
-    json_t *groups = cq_own_groups(c, plugin); /* "file\tpoint" -> [[own sf, sl], [plugins]] */
-    size_t n = 0, cap = 16;
-    outside *o = cb_xcalloc(cap, sizeof *o);
-    const char *key;
-    json_t *g;
-    json_object_foreach(groups, key, g)
-    {
-        json_t *p;
-        size_t k;
-        json_array_foreach(json_array_get(g, 1), k, p)
-        {
-            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
-            if (json_is_null(own))
-                continue;
-            if (n == cap)
-                o = cb_xrealloc(o, (cap *= 2) * sizeof *o);
-            o[n++] = (outside){p, own, cq_ratio_iv(p, own)};
-        }
-    }
+    size_t n;
+    cq_pair *pr = cq_own_pairs(c, plugin, &n);
+    outside *o = cb_xcalloc(n + 1, sizeof *o);
+    for (size_t i = 0; i < n; i++)
+        o[i] = (outside){pr[i].other, pr[i].own, cq_ratio_iv(pr[i].other, pr[i].own)};
+    free(pr);
     if (n) {
         qsort(o, n, sizeof *o, by_runtime);
         fprintf(out, "\nYour runtimes (plugins) against the fastest of "
@@ -89,7 +76,6 @@ static void outsiders(FILE *out, const ctx *c)
                 cb_fig(o[b - 1].r.est, CB_FIG_SIG3, hi, sizeof hi));
     }
     free(o);
-    json_decref(groups);
 }
 
 /* "## Summary": the answer first. Per workload, claim 10's points (the fastest stackful against
