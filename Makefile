@@ -87,6 +87,7 @@ CXX20_CLANG_RENAME := -Dcbx=cbx_clang $(foreach w,$(patsubst workloads/%_cxx20.c
 	$(foreach f,setup run finish,-Dcb_cxx20_$(w)_$(f)=cb_cxx20_clang_$(w)_$(f)))
 
 ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/asm/$(ARCH)/switch_inline.h"' \
+	-DCB_LEGACY_LIB='"$(BIN)/examples/liblegacy_client.so"' \
 	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
 	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) \
 	-DCB_HAVE_CXX20_CLANG=$(HAVE_CXX20_CLANG)
@@ -144,7 +145,13 @@ PLUGIN_CC   = $(CC) $(CSTD) $(CFLAGS) -fPIC -shared -Iinclude
 EXAMPLES   := $(BIN)/examples/libcb_ucontext.so \
 	$(if $(filter 1,$(HAVE_FCONTEXT)),$(BIN)/examples/libcb_fcontext.so)
 BAD_PLUGINS := $(patsubst %,$(BIN)/test-plugins/libcb_bad_%.so,checksum family crash fields stdout)
-examples: $(EXAMPLES) $(BAD_PLUGINS)
+# A legacy client library, blocking code built apart from corobench: its own compiler line (its
+# own flags, no corobench include path or header, nothing of corobench linked), loaded by io
+# style=prebuilt from $(LEGACY_LIB) (docs/workloads-io.md). Its read and write reach corobench's
+# hooks as any binary's calls do: the executable's definitions come first in the lookup.
+LEGACY_LIB := $(BIN)/examples/liblegacy_client.so
+LEGACY_CC   = $(CC) -std=c99 -O2 -g -Wall -Wextra -Werror -fPIC -shared
+examples: $(EXAMPLES) $(BAD_PLUGINS) $(LEGACY_LIB)
 
 # The public header where a plugin's build finds it: $(PREFIX)/include/corobench/runtime.h.
 PREFIX ?= /usr/local
@@ -158,6 +165,9 @@ $(BIN)/examples/libcb_ucontext.so: examples/ucontext/ucontext_plugin.c include/c
 $(BIN)/examples/libcb_fcontext.so: examples/fcontext/fcontext_plugin.c include/corobench/runtime.h
 	@mkdir -p $(@D)
 	$(PLUGIN_CC) -o $@ $< $(LDFLAGS) -lboost_context
+$(LEGACY_LIB): examples/legacy-client/legacy_client.c examples/legacy-client/legacy_client.h
+	@mkdir -p $(@D)
+	$(LEGACY_CC) -o $@ $<
 $(BIN)/test-plugins/libcb_bad_%.so: tests/plugins/bad.c examples/ucontext/ucontext_plugin.c \
 		include/corobench/runtime.h
 	@mkdir -p $(@D)
@@ -186,7 +196,7 @@ $(BUILD)/cbtest-core: $(call obj,$(TEST_CORE) harness/common/proc.c harness/comm
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LUA_LIBS) $(TEST_LIBS) $(CORE_LIBS)
 
-$(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ)
+$(BUILD)/cbtest: $(call obj,$(TEST_CORE) $(TEST_HOST)) $(HARNESS_OBJ) $(CORE_OBJ) | $(LEGACY_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS) $(TEST_LIBS) $(CORE_LIBS)
 

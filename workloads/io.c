@@ -4,7 +4,9 @@
  * reports readiness. One op = one echoed message.
  * Sockets, epoll registration, buffers and coroutines are made in setup and closed in finish
  * (untimed); run starts every coroutine and runs the event loop until every connection is done. */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "impls/coro.h"
 #include "impls/net.h"
 #include "impls/hook.h"
+#include "impls/root.h"
 #include "impls/sm.h"
 #include "cxx20.h"
 #include "lua_family.h"
@@ -34,7 +37,7 @@ enum {
 };
 
 static const char *const io_transports[] = {"unix", "tcp", NULL};
-static const char *const io_styles[] = {"explicit", "blocking", NULL};
+static const char *const io_styles[] = {"explicit", "blocking", "prebuilt", NULL};
 
 static const cb_param_def io_params[] = {
     {"conns", CB_PARAM_INT, "64", 1, 1000000, NULL,
@@ -48,7 +51,9 @@ static const cb_param_def io_params[] = {
     {"style", CB_PARAM_ENUM, "explicit", 0, 0, io_styles,
      "explicit: the coroutines call the event loop's non-blocking primitive; blocking (stackful "
      "only): plain blocking read and write, made asynchronous by the interposition layer "
-     "(impls/hook.h)",
+     "(impls/hook.h); prebuilt (stackful only): the same blocking code in a shared library "
+     "built apart from corobench (examples/legacy-client/), loaded with dlopen, its calls "
+     "through the same hooks",
      NULL},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
@@ -464,13 +469,20 @@ static uintptr_t io_bl_client(void *arg, uintptr_t first)
 }
 
 /* The coroutine, and the descriptor handed to the hooks with where its waits go. */
-static int io_bl_make(const cb_impl *impl, const cb_params *p, io_ep *e)
+static int io_hooked_make(const cb_impl *impl, const cb_params *p, io_ep *e,
+                          uintptr_t (*client)(void *, uintptr_t),
+                          uintptr_t (*server)(void *, uintptr_t))
 {
     if (cb_hook_fd(e->fd, &e->want) != 0)
         return -1;
     cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
-    e->owner = cb_co_create(&cfg, e->client ? io_bl_client : io_bl_server, e);
+    e->owner = cb_co_create(&cfg, e->client ? client : server, e);
     return e->owner ? 0 : -1;
+}
+
+static int io_bl_make(const cb_impl *impl, const cb_params *p, io_ep *e)
+{
+    return io_hooked_make(impl, p, e, io_bl_client, io_bl_server);
 }
 
 static void io_bl_drop(io_ep *e)
@@ -480,6 +492,106 @@ static void io_bl_drop(io_ep *e)
 }
 
 static const io_family io_bl = {io_bl_make, io_sf_step, io_bl_drop};
+
+/* ---- stackful, style=prebuilt: the blocking code in a library built apart ------------------ */
+
+/* Where `make` puts the legacy client library, below the source tree (the Makefile defines it
+ * from its BIN). */
+#ifndef CB_LEGACY_LIB
+#define CB_LEGACY_LIB "bin/examples/liblegacy_client.so"
+#endif
+
+/* The library's entry points, declared here as a program that loads a binary declares them
+ * (examples/legacy-client/legacy_client.h): 0, or -1 with errno (0: the peer closed). */
+static struct {
+    int (*send)(int fd, const void *buf, size_t len);
+    int (*recv)(int fd, void *buf, size_t len);
+    int (*call)(int fd, const void *req, size_t len, void *reply, size_t rlen);
+} io_lc;
+
+/* Loads the library once a process (it stays loaded; setup is untimed): 0, or -1 with err. */
+static int io_lc_load(char *err, size_t errlen)
+{
+    if (io_lc.call)
+        return 0;
+    const char *root = cb_root_dir();
+    char path[PATH_MAX];
+    if (CB_LEGACY_LIB[0] != '/' && !root) {
+        snprintf(err, errlen,
+                 "io: style=prebuilt: no source tree above this executable, where %s is built",
+                 CB_LEGACY_LIB);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s%s%s", CB_LEGACY_LIB[0] == '/' ? "" : root,
+             CB_LEGACY_LIB[0] == '/' ? "" : "/", CB_LEGACY_LIB);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(err, errlen, "io: style=prebuilt: %s (`make examples` builds it)", dlerror());
+        return -1;
+    }
+    io_lc.send = (int (*)(int, const void *, size_t))dlsym(h, "legacy_send");
+    io_lc.recv = (int (*)(int, void *, size_t))dlsym(h, "legacy_recv");
+    io_lc.call = (int (*)(int, const void *, size_t, void *, size_t))dlsym(h, "legacy_call");
+    if (!io_lc.send || !io_lc.recv || !io_lc.call) {
+        snprintf(err, errlen, "io: style=prebuilt: %s lacks legacy_send, legacy_recv or "
+                 "legacy_call", path);
+        io_lc.call = NULL;
+        dlclose(h);
+        return -1;
+    }
+    return 0;
+}
+
+/* A library call failed: its errno says why (0: the peer closed). */
+static void io_lc_fail(io_ep *e, const char *call)
+{
+    io_fail(e->c->in, &(io_fault){.kind = errno ? IO_SYSCALL : IO_EOF, .call = call,
+                                   .errnum = errno, .conn = e->c->id});
+}
+
+/* The protocol of io_bl_server and io_bl_client, each transfer a call into the library. */
+static uintptr_t io_pb_server(void *arg, uintptr_t first)
+{
+    (void)first;
+    io_ep *e = arg;
+    io_conn *c = e->c;
+    for (uint64_t i = 0; i < c->in->msgs; i++) {
+        if (io_lc.recv(e->fd, c->sb, c->in->size) != 0) {
+            io_lc_fail(e, "legacy_recv");
+            break;
+        }
+        io_server_got(c);
+        if (io_lc.send(e->fd, c->sb, c->in->size) != 0) {
+            io_lc_fail(e, "legacy_send");
+            break;
+        }
+    }
+    return 0;
+}
+
+static uintptr_t io_pb_client(void *arg, uintptr_t first)
+{
+    (void)first;
+    io_ep *e = arg;
+    io_conn *c = e->c;
+    for (uint64_t i = 0; i < c->in->msgs; i++) {
+        io_fill(c, i);
+        if (io_lc.call(e->fd, c->tx, c->in->size, c->rx, c->in->size) != 0) {
+            io_lc_fail(e, "legacy_call");
+            break;
+        }
+        if (io_client_got(c, i) < 0)
+            break;
+    }
+    return 0;
+}
+
+static int io_pb_make(const cb_impl *impl, const cb_params *p, io_ep *e)
+{
+    return io_hooked_make(impl, p, e, io_pb_client, io_pb_server);
+}
+
+static const io_family io_pb = {io_pb_make, io_sf_step, io_bl_drop};
 
 /* ---- sm: one frame per coroutine, the transfer's frame embedded in it ---------------------- */
 
@@ -713,8 +825,10 @@ static const io_family io_cl = {io_cl_make, io_cl_step, io_cl_drop};
 
 static void *io_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
-    int blocking = strcmp(cb_params_str(p, "style"), "blocking") == 0;
-    return io_setup(blocking ? &io_bl : &io_sf, impl, p, err, errlen);
+    const char *style = cb_params_str(p, "style");
+    if (strcmp(style, "prebuilt") == 0)
+        return io_lc_load(err, errlen) == 0 ? io_setup(&io_pb, impl, p, err, errlen) : NULL;
+    return io_setup(strcmp(style, "blocking") == 0 ? &io_bl : &io_sf, impl, p, err, errlen);
 }
 static void *io_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
 {
@@ -728,9 +842,11 @@ static void *io_cl_setup(const cb_impl *impl, const cb_params *p, char *err, siz
 /* A client and a server per connection. */
 static uint64_t io_alive(const cb_params *p) { return 2 * (uint64_t)cb_params_int(p, "conns"); }
 
-/* style=blocking runs unmodified blocking code inside the coroutines (impls/hook.h). */
+/* style=blocking and style=prebuilt run unmodified blocking code inside the coroutines
+ * (impls/hook.h). */
 static const cb_wl_need io_needs[] = {
     {"style", "blocking", CB_CAP_BLOCKING_CODE},
+    {"style", "prebuilt", CB_CAP_BLOCKING_CODE},
     {NULL, NULL, 0},
 };
 

@@ -32,7 +32,7 @@ static json_t *fastest_switch(const ctx *c, const char *fam)
         if (f && !strcmp(f, fam) &&
             cq_matches(cell, cb_wl_pingpong.name, NULL, "plain", switch_point) &&
             cq_find(c, cb_wl_io.name, cb_str(cell, "impl"), "plain",
-                    "transport=unix style!=blocking") &&
+                    IO_EXPLICIT) &&
             (!best || cq_median(cell) < cq_median(best)))
             best = cell;
     }
@@ -48,7 +48,7 @@ static int io_rows(const ctx *c, claim *o, const char *impl, double *lo_max, dou
     json_array_foreach(c->all, i, cell)
     {
         if (!sw0 ||
-            !cq_matches(cell, cb_wl_io.name, impl, "plain", "transport=unix style!=blocking"))
+            !cq_matches(cell, cb_wl_io.name, impl, "plain", IO_EXPLICIT))
             continue;
         json_t *sw =
             cq_find_in(c->all, cb_wl_pingpong.name, impl, "plain", switch_point, cq_file_of(cell));
@@ -124,7 +124,7 @@ static void eval(const ctx *c, claim *o)
     const char *const im[] = {cb_impl_name(CB_IMPL_ASM), cb_impl_name(CB_IMPL_SM)};
     long cn[MAXPTS];
     size_t n =
-        cq_common(c, cb_wl_io.name, im, NULL, 2, "transport=unix style!=blocking", "conns", cn);
+        cq_common(c, cb_wl_io.name, im, NULL, 2, IO_EXPLICIT, "conns", cn);
     if (n) {
         json_t *ia = cq_findf(c, cb_wl_io.name, cb_impl_name(CB_IMPL_ASM), "plain",
                               IO_EXPLICIT " conns=%ld", cn[n - 1]),

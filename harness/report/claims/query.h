@@ -23,12 +23,13 @@ enum { MIN_SAMPLES = 5, MAXPTS = 64, MAXSAMPLES = 1024 };
 static const double DIFF = 0.05, EQUIV = 0.10, ALPHA = 0.05;
 
 /* Fragments of queries (cq_matches) the rules share: mode=asymmetric cells make two switches
- * per op, and most claims are about symmetric ones; io's style=blocking cells run through the
- * hooks, and the io claim is about explicit ones. */
+ * per op, and most claims are about symmetric ones; io's style=blocking and style=prebuilt
+ * cells run through the hooks (the second in a library built apart), and the io claim is about
+ * explicit ones (a file from before style has none: explicit). */
 #define DISTINCT "sites=distinct mode!=asymmetric"
 #define SAME "sites=same mode!=asymmetric"
 #define ASYM "sites=distinct mode=asymmetric"
-#define IO_EXPLICIT "transport=unix style!=blocking"
+#define IO_EXPLICIT "transport=unix style!=blocking style!=prebuilt"
 #define IO_BLOCKING "transport=unix style=blocking"
 /* spawn's depth-0 memory points (claims 8 and 18): aligned, with the locals live (locals=dead is
  * claim 22's, whose locals a stackless frame does not keep). */
