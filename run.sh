@@ -14,6 +14,9 @@
 #                            build in DIR (a checkout of main built by make) against this one,
 #                            pair by pair in one window (docs/ci.md, "Paired A/B"); -- ARGS go
 #                            to ab (--format md, --only-changed, --rounds R...); its exit status
+#   ./run.sh --fleet         the default suite, then this CPU's record written or refreshed in
+#                            results/fleet/<vendor>-<family>-<model>.json (docs/record.md, "The
+#                            fleet"); with --calibrate or alone, not with --quick, --ci or -- ARGS
 #   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,6 +25,7 @@ cd "$(dirname "$0")"
 quick=()
 calibrate=0
 ci=0
+fleet=0
 base=""
 extra=()
 while [ $# -gt 0 ]; do
@@ -29,16 +33,24 @@ while [ $# -gt 0 ]; do
     --quick) quick=(--quick); shift ;;
     --calibrate) calibrate=1; shift ;;
     --ci) ci=1; shift ;;
+    --fleet) fleet=1; shift ;;
     --base) [ $# -ge 2 ] || { echo "run.sh: --base needs a directory (valid: --ci --base DIR)" >&2; exit 2; }
             base=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci [--base DIR], --help, -- ARGS...)" >&2
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci [--base DIR], --fleet, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
 done
 if [ -n "$base" ] && [ "$ci" -ne 1 ]; then
     echo "run.sh: --base '$base' is for --ci (valid: --ci --base DIR)" >&2
+    exit 2
+fi
+# A CPU's record in the fleet is of the default suite, the same grid on every CPU.
+if [ "$fleet" -eq 1 ] &&
+    { [ ${#quick[@]} -ne 0 ] || [ "$ci" -eq 1 ] || [ ${#extra[@]} -ne 0 ]; }; then
+    echo "run.sh: --fleet records the default suite (valid: --fleet alone or with --calibrate;" \
+        "not with --quick, --ci or -- ARGS)" >&2
     exit 2
 fi
 
@@ -292,5 +304,10 @@ bin/corobench report "${reports[@]}" -o "$report"
 # The same as one self-contained page (its plots are the ones just drawn, drawn again in place).
 bin/corobench report "${reports[@]}" -o "${report%.md}.html" --force
 echo "run.sh: report $report (one page: ${report%.md}.html), plots in ${report%.md}-plots/"
+# --fleet: this CPU's record, results/fleet/<kind>.json from its machine.cpu, through a temporary
+# file; export says which file, written or refreshed, in one line.
+if [ "$fleet" -eq 1 ]; then
+    bin/corobench export --fleet results/fleet "${reports[@]}" || exit $?
+fi
 [ "$status" -eq 0 ] || echo "run.sh: some cells failed or timed out; see their 'error' fields" >&2
 exit "$status"

@@ -127,6 +127,9 @@ static const opt_row export_rows[] = {
     {"--relative-to IMPL", "none", "gnuplot: every y divided by IMPL's at the same point", NULL},
     {"--aggregates-only", "off", "gbench: only the mean/median/stddev rows", NULL},
     {"-o FILE", "standard output", "where the export goes", NULL},
+    {"--fleet DIR", "none", "summary (implied), instead of -o: the record to "
+                            "DIR/<vendor>-<family>-<model>.json from its machine.cpu, written or "
+                            "refreshed (results/fleet/, docs/record.md)", NULL},
     {"--force", "off", "let -o replace an existing regular file", NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},

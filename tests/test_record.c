@@ -199,3 +199,155 @@ CB_TEST_T(record_export_and_report, 60)
     unlink(old);
     unlink(other);
 }
+
+/* tests/claims/depth/supported-same-flat.json with machine.cpu (and the host and CPU model)
+ * set, written to path; cpu NULL: without machine.cpu, as files from before it. */
+static void fixture_of_cpu(const char *path, const char *host, json_t *cpu)
+{
+    json_t *doc = load_path("tests/claims/depth/supported-same-flat.json");
+    json_t *m = json_object_get(doc, "machine");
+    json_object_set_new(m, "hostname", json_string(host));
+    json_object_set_new(m, "cpu_model", json_string(host));
+    if (cpu)
+        json_object_set_new(m, "cpu", cpu);
+    CB_CHECK(json_dump_file(doc, path, 0) == 0);
+    json_decref(doc);
+}
+
+/* The files in dir (a fleet holds records alone: no temporary file is left). */
+static size_t files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    CB_CHECK(d != NULL);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static int one_line(const char *s)
+{
+    return s && s[0] && strchr(s, '\n') == s + strlen(s) - 1;
+}
+
+/* results/fleet/ (docs/record.md, "The fleet"): `export --fleet DIR` names the record by the
+ * CPU kind of its machine.cpu (vendor short, family, model), writes it through a temporary
+ * file, says in one line which file and whether written or refreshed; results without a
+ * kind are refused in one line and nothing is written; two records of one CPU kind are
+ * refused naming both, by export --fleet (a record of the kind under another name in DIR)
+ * and by report (given both). ./run.sh --fleet takes the default suite alone. */
+CB_TEST_T(record_fleet_names_writes_and_refuses_one_kind_twice, 90)
+{
+    char amd[256], amd2[256], intel[256], old[256], unknown[256], dir[256], path[512];
+    char renamed[512], intel_path[512];
+    cb_test_tmp_path(amd, sizeof amd, "fleet-amd.json");
+    cb_test_tmp_path(amd2, sizeof amd2, "fleet-amd-other-host.json");
+    cb_test_tmp_path(intel, sizeof intel, "fleet-intel.json");
+    cb_test_tmp_path(old, sizeof old, "fleet-before-cpu.json");
+    cb_test_tmp_path(unknown, sizeof unknown, "fleet-unknown.json");
+    snprintf(dir, sizeof dir, "%s/fleet", cb_test_dir("record"));
+    snprintf(path, sizeof path, "%s/amd-26-2.json", dir);
+    snprintf(intel_path, sizeof intel_path, "%s/intel-6-207.json", dir);
+    snprintf(renamed, sizeof renamed, "%s/zen5.json", dir);
+    fixture_of_cpu(amd, "zen5-vm",
+                   json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s}", "vendor", "AuthenticAMD",
+                             "family", 26, "model", 2, "stepping", 1, "microcode", "0xb002",
+                             "model_name", "AMD EPYC", "key", "AuthenticAMD-26-2-1-0xb002"));
+    fixture_of_cpu(amd2, "another-zen5-vm",
+                   json_pack("{s:s, s:i, s:i, s:s}", "vendor", "AuthenticAMD", "family", 26,
+                             "model", 2, "model_name", "AMD EPYC 9B45"));
+    fixture_of_cpu(intel, "xeon-vm",
+                   json_pack("{s:s, s:i, s:i, s:s}", "vendor", "GenuineIntel", "family", 6,
+                             "model", 207, "model_name", "Intel(R) Xeon(R)"));
+    fixture_of_cpu(old, "df6a541-vm", NULL);
+    fixture_of_cpu(unknown, "arm-vm",
+                   json_pack("{s:s, s:i, s:i}", "vendor", "unknown", "family", -1, "model", -1));
+
+    /* written, then refreshed; the one file, a record of the CPU it is named after */
+    cb_test_cli c = cb_test_corobench("export", "--fleet", dir, amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK(one_line(c.out));
+    CB_CHECK_CONTAINS(c.out, "amd-26-2.json' written: the record of CPU kind amd-26-2 (AMD EPYC)");
+    json_t *r = load_path(path);
+    CB_CHECK(cb_results_is_record(r));
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(
+                        json_object_get(json_object_get(r, "machine"), "cpu"), "model")),
+                    2);
+    json_decref(r);
+    c = cb_test_corobench("export", "--fleet", dir, amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK(one_line(c.out));
+    CB_CHECK_CONTAINS(c.out, "amd-26-2.json' refreshed: the record of CPU kind amd-26-2");
+    CB_CHECK_EQ_INT(files_in(dir), 1);
+    c = cb_test_corobench("export", "--fleet", dir, intel, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "intel-6-207.json' written");
+    CB_CHECK_EQ_INT(files_in(dir), 2);
+
+    /* no CPU kind: results from before machine.cpu, a CPU /proc/cpuinfo did not name */
+    c = cb_test_corobench("export", "--fleet", dir, old, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "machine.cpu is missing (results written before it)");
+    c = cb_test_corobench("export", "--fleet", dir, unknown, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "machine.cpu.vendor is 'unknown'");
+    c = cb_test_corobench("export", "--fleet", dir, "--format", "csv", amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "(valid: --format summary, no -o)");
+    CB_CHECK_EQ_INT(files_in(dir), 2);
+
+    /* Two records of one kind: the same kind under another name in the fleet, ... */
+    char *text = cb_test_slurp(path);
+    FILE *f = fopen(renamed, "w");
+    CB_CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    c = cb_test_corobench("export", "--fleet", dir, amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "amd-26-2.json' and '");
+    CB_CHECK_CONTAINS(c.err, "zen5.json' are records of one CPU kind, amd-26-2");
+    /* ... two records given to the report (another host's record of that kind too) ... */
+    c = cb_test_corobench("report", "--no-plots", path, intel_path, renamed, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "amd-26-2.json' and '");
+    CB_CHECK_CONTAINS(c.err, "zen5.json' are records of one CPU kind, amd-26-2");
+    unlink(renamed);
+    c = cb_test_corobench("export", "--fleet", dir, amd2, NULL);
+    CB_CHECK_EQ_INT(c.status, 0); /* another host of the kind refreshes the kind's record */
+    CB_CHECK_CONTAINS(c.out, "refreshed");
+    c = cb_test_corobench("export", "--format", "summary", "-o", renamed, amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("report", "--no-plots", renamed, path, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "zen5.json' and '");
+    CB_CHECK_CONTAINS(c.err, "amd-26-2.json' are records of one CPU kind, amd-26-2");
+    /* ... and to export's record of records; two kinds make a report of two machines */
+    c = cb_test_corobench("export", "--format", "summary", path, renamed, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "are records of one CPU kind, amd-26-2");
+    c = cb_test_corobench("report", "--no-plots", path, intel_path, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "# Machine B");
+
+    /* ./run.sh --fleet: the default suite's record only (refused before it builds) */
+    if (access("run.sh", X_OK) == 0) {
+        char *argv[] = {"./run.sh", "--fleet", "--quick", NULL}, *out, *err;
+        CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 2);
+        CB_CHECK(one_line(err));
+        CB_CHECK_CONTAINS(err, "run.sh: --fleet records the default suite");
+        free(out);
+        free(err);
+    }
+    cb_test_dir_cleanup("record");
+    unlink(amd);
+    unlink(amd2);
+    unlink(intel);
+    unlink(old);
+    unlink(unknown);
+}

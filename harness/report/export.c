@@ -13,12 +13,15 @@
  *   deterministic  the document with only the cells' identity and deterministic fields (the
  *                  CI baseline, docs/ci.md)
  *   summary        a machine's compact record (record.h, docs/record.md) from its results
- *                  files, merged as the report merges them
+ *                  files, merged as the report merges them; --fleet DIR writes it to
+ *                  DIR/<CPU kind>.json, the kind from its machine.cpu (results/fleet/)
  * Every output is derived from the JSON alone and written atomically with -o. */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -629,7 +632,7 @@ static const char usage[] =
     "[--where NAME=VALUE]... [-o FILE [--force]]; gnuplot also needs --x PARAM and takes "
     "[--y FIELD]... "
     "[--relative-to IMPL]; gbench takes [--aggregates-only]; summary takes the machine's other "
-    "results files after the first, and no --workload or --where";
+    "results files after the first, [--fleet DIR] instead of -o, and no --workload or --where";
 
 static int parse(int argc, char **argv, cb_export_opts *o)
 {
@@ -650,6 +653,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             o->aggregates_only = 1;
         else if (!strcmp(a, "--format") && has && !format_set++)
             o->format = argv[++i];
+        else if (!strcmp(a, "--fleet") && has && !o->fleet)
+            o->fleet = argv[++i];
         else if (!strcmp(a, "--relative-to") && has && !o->relative_to)
             o->relative_to = argv[++i];
         else if (!strcmp(a, "--y") && has) {
@@ -672,6 +677,12 @@ static int parse(int argc, char **argv, cb_export_opts *o)
                                   "and --where once)",
                                   cb_quote(a), usage);
     }
+    if (o->fleet && !format_set)
+        o->format = "summary"; /* --fleet writes a record */
+    if (o->fleet && (strcmp(o->format, "summary") || o->out))
+        return cb_usage_error("--fleet '%s' writes a record to it, named by its CPU kind (valid: "
+                              "--format summary, no -o)",
+                              cb_quote(o->fleet));
     size_t k = 0;
     while (k < NFORMATS && strcmp(o->format, formats[k].name))
         k++;
@@ -786,6 +797,12 @@ static int one_machine(json_t **doc, const cb_export_opts *o)
             return cb_usage_error("%s", err.msg);
         }
     }
+    if (cb_record_one_per_kind(docs, ins, n, &err)) {
+        while (n-- > 0)
+            json_decref(docs[n]);
+        *doc = NULL;
+        return cb_usage_error("export --format summary: %s", err.msg);
+    }
     size_t m = cb_report_group_by_machine(docs, ins, n, also);
     int rc = 0;
     if (m > 1)
@@ -802,6 +819,44 @@ static int one_machine(json_t **doc, const cb_export_opts *o)
     return rc;
 }
 
+/* --fleet DIR: the record's path, DIR/<CPU kind>.json (its kind from doc's machine.cpu), set up
+ * in *out; another record of that kind in DIR under another name is refused naming both. 0, or
+ * one line and 2. *refresh: a record was there. */
+static int fleet_prepare(cb_out *out, json_t *doc, const cb_export_opts *o, char *path,
+                         size_t len, char *kind, size_t klen, int *refresh)
+{
+    cb_error err;
+    if (cb_record_kind(doc, kind, klen, &err))
+        return cb_usage_error("export --fleet: '%s': %s", cb_quote(o->in), err.msg);
+    if (snprintf(path, len, "%s/%s.json", o->fleet, kind) >= (int)len)
+        return cb_usage_error("export --fleet: '%s' is too long (valid: a directory path of at "
+                              "most %zu bytes)",
+                              cb_quote(o->fleet), len - klen - 8);
+    DIR *d = opendir(o->fleet);
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        char other[4096 + 256], k2[96];
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
+            (!strncmp(e->d_name, kind, n - 5) && !kind[n - 5]))
+            continue;
+        snprintf(other, sizeof other, "%s/%s", o->fleet, e->d_name);
+        json_t *r = cb_results_load(other, &err); /* what is not a record is not the fleet's */
+        if (r && cb_results_is_record(r) && !cb_record_kind(r, k2, sizeof k2, NULL) &&
+            !strcmp(k2, kind))
+            rc = cb_usage_error("export --fleet: '%s' and '%s' are records of one CPU kind, %s "
+                                "(valid: one record per CPU kind, named %s.json)",
+                                cb_quote(path), cb_quote(other), kind, kind);
+        json_decref(r);
+    }
+    if (d)
+        closedir(d);
+    struct stat st;
+    *refresh = lstat(path, &st) == 0;
+    return rc ? rc : cb_out_prepare(out, "export", path, 1);
+}
+
 const char cb_export_default_format[] = "gnuplot";
 
 int cb_cmd_export(int argc, char **argv)
@@ -809,7 +864,7 @@ int cb_cmd_export(int argc, char **argv)
     cb_export_opts o = {.format = cb_export_default_format};
     cb_out out;
     int rc = parse(argc, argv, &o);
-    if (!rc)
+    if (!rc && !o.fleet) /* --fleet: the path comes from the record, prepared below */
         rc = cb_out_prepare(&out, "export", o.out, o.force);
     cb_error err;
     json_t *doc = rc ? NULL : cb_results_load(o.in, &err);
@@ -821,9 +876,19 @@ int cb_cmd_export(int argc, char **argv)
         free_where(&o);
         return rc;
     }
+    char fleet_path[4096], kind[96];
+    int refresh = 0;
+    if (o.fleet && (rc = fleet_prepare(&out, doc, &o, fleet_path, sizeof fleet_path, kind,
+                                       sizeof kind, &refresh)) != 0) {
+        json_decref(doc);
+        free_where(&o);
+        return rc;
+    }
     json_t *cells = json_object_get(doc, "cells");
     if (!count_rows(cells, &o)) {
         /* Nothing to export is an error, and nothing is written (an old file stays). */
+        if (o.fleet)
+            cb_out_discard(&out);
         rc = cb_usage_error("export: no %s%s cells%s%s%s%s (valid: a workload, x and --where "
                             "that match cells of the file)",
                             strcmp(o.format, "gnuplot") ? "" : "ok ",
@@ -836,6 +901,13 @@ int cb_cmd_export(int argc, char **argv)
         free_where(&o);
         return rc;
     }
+    const char *model = cb_str(json_object_get(json_object_get(doc, "machine"), "cpu"),
+                               "model_name");
+    char said[512] = "";
+    if (o.fleet)
+        snprintf(said, sizeof said, "export: '%s' %s: the record of CPU kind %s (%s)\n",
+                 cb_quote(fleet_path), refresh ? "refreshed" : "written", kind,
+                 model ? cb_quote(model) : "?");
     if (!strcmp(o.format, "gnuplot") && (rc = check_y_and_base(cells, &o)) != 0) {
         json_decref(doc);
         free_where(&o);
@@ -851,5 +923,9 @@ int cb_cmd_export(int argc, char **argv)
         cb_out_discard(&out);
         return CB_EXIT_CELLS_FAILED;
     }
-    return cb_out_commit(&out) ? CB_EXIT_CELLS_FAILED : 0;
+    if (cb_out_commit(&out))
+        return CB_EXIT_CELLS_FAILED;
+    if (o.fleet) /* one line: which file, written or refreshed */
+        fputs(said, stdout);
+    return 0;
 }

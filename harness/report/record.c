@@ -1,6 +1,7 @@
 /* A machine's compact record (record.h, docs/record.md): `export --format summary`. */
 #include "record.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,4 +169,68 @@ int cb_record_dump(FILE *out, json_t *record)
     fputc('\n', out);
     free(head);
     return rc;
+}
+
+/* The vendors' short names in a kind (the vendor_id strings of /proc/cpuinfo); another vendor
+ * is its own name lowercased, to [a-z0-9]. */
+static const struct {
+    const char *vendor, *name;
+} vendor_names[] = {{"AuthenticAMD", "amd"}, {"GenuineIntel", "intel"}};
+
+int cb_record_kind(json_t *doc, char *buf, size_t len, cb_error *e)
+{
+    json_t *cpu = json_object_get(json_object_get(doc, "machine"), "cpu");
+    if (!json_is_object(cpu))
+        return cb_error_set(e, "machine.cpu is %s: the CPU kind is unknown (valid: results "
+                               "written since machine.cpu, or their record, with its vendor, "
+                               "family and model)",
+                            cpu ? "not an object" : "missing (results written before it)");
+    json_t *fam = json_object_get(cpu, "family"), *mod = json_object_get(cpu, "model");
+    const char *vendor = json_string_value(json_object_get(cpu, "vendor"));
+    if (!vendor || !vendor[0] || !strcmp(vendor, "unknown"))
+        return cb_error_set(e, "machine.cpu.vendor is %s%s%s: the CPU kind is unknown (valid: "
+                               "a vendor, as /proc/cpuinfo's vendor_id)",
+                            vendor ? "'" : "", vendor ? cb_quote(vendor) : "not a string",
+                            vendor ? "'" : "");
+    if (!json_is_integer(fam) || json_integer_value(fam) < 0 || !json_is_integer(mod) ||
+        json_integer_value(mod) < 0)
+        return cb_error_set(e, "machine.cpu's family and model are not both known (valid: "
+                               "integers from 0, as /proc/cpuinfo's cpu family and model)");
+    char v[64] = "";
+    size_t k = 0, n = 0, nv = sizeof vendor_names / sizeof vendor_names[0];
+    while (k < nv && strcmp(vendor, vendor_names[k].vendor))
+        k++;
+    if (k < nv)
+        snprintf(v, sizeof v, "%s", vendor_names[k].name);
+    else
+        for (const char *p = vendor; *p && n + 1 < sizeof v; p++)
+            if (isalnum((unsigned char)*p) && !((unsigned char)*p & 0x80))
+                v[n++] = (char)tolower((unsigned char)*p);
+    if (!v[0])
+        return cb_error_set(e, "machine.cpu.vendor '%s' has no letter or digit (valid: a "
+                               "vendor, as /proc/cpuinfo's vendor_id)",
+                            cb_quote(vendor));
+    if (snprintf(buf, len, "%s-%lld-%lld", v, (long long)json_integer_value(fam),
+                 (long long)json_integer_value(mod)) >= (int)len)
+        return cb_error_set(e, "machine.cpu's kind is too long (valid: at most %zu bytes)",
+                            len - 1);
+    return 0;
+}
+
+int cb_record_one_per_kind(json_t **docs, const char **ins, size_t n, cb_error *e)
+{
+    char a[96], b[96];
+    for (size_t i = 0; i < n; i++) {
+        if (!cb_results_is_record(docs[i]) || cb_record_kind(docs[i], a, sizeof a, NULL))
+            continue;
+        for (size_t j = i + 1; j < n; j++) {
+            if (!cb_results_is_record(docs[j]) || cb_record_kind(docs[j], b, sizeof b, NULL) ||
+                strcmp(a, b))
+                continue;
+            return cb_error_set(e, "'%s' and '%s' are records of one CPU kind, %s (valid: one "
+                                   "record per CPU kind, as results/fleet/ keeps them)",
+                                cb_quote(ins[i]), cb_quote(ins[j]), a);
+        }
+    }
+    return 0;
 }

@@ -24,6 +24,7 @@
 #include "machines.h"
 #include "mdfit.h"
 #include "plots.h"
+#include "record.h"
 #include "tables.h"
 
 /* The document as the claims see it: a copy whose strings went through cb_md_neutral, since
@@ -206,6 +207,12 @@ int cb_cmd_report(int argc, char **argv)
                 json_decref(docs[f]);
             return cb_usage_error("%s", err.msg);
         }
+    /* Records of one CPU kind would be one CPU twice in the fleet (docs/record.md). */
+    if (cb_record_one_per_kind(docs, ins, n, &err)) {
+        for (size_t f = 0; f < n; f++)
+            json_decref(docs[f]);
+        return cb_usage_error("report: %s", err.msg);
+    }
     /* Files from one machine (same host name and CPU) are one machine's results: their cells
      * are read together, so a run split over several files (run.sh runs the languages' runtimes
      * on a grid of their own) gets one set of claims, plots and tables. */
