@@ -8,6 +8,7 @@
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
 #include "harness/results/cell.h"
+#include "harness/results/fields.h"
 #include "harness/report/claims.h"
 #include "harness/results/load.h"
 #include "harness/run/options.h"
@@ -44,15 +45,21 @@ static json_t *load_fixture(const char *path)
     return doc;
 }
 
+/* The claims section on doc, as report writes it without plots, in *text (free() it). */
+static void section_text(json_t *doc, char **text)
+{
+    size_t len = 0;
+    FILE *out = open_memstream(text, &len);
+    CB_CHECK(out != NULL);
+    cb_claims_section(out, doc, NULL, NULL);
+    fclose(out);
+}
+
 /* The whole section on the fixture, with the claim's verdict in its summary row. */
 static void check_section(json_t *doc, size_t k, cb_verdict v, const char *path)
 {
     char *text = NULL, row[64];
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    CB_CHECK(out != NULL);
-    cb_claims_section(out, doc, NULL, NULL);
-    fclose(out);
+    section_text(doc, &text);
     CB_CHECK_CONTAINS(text, "\n## Caveats\n");
     snprintf(row, sizeof row, "\n- %zu. **%s**: ", k + 1, cb_verdict_name(v));
     if (!strstr(text, row))
@@ -240,4 +247,66 @@ CB_TEST(cell_defaults_from_the_file)
     cb_cell_params_text(cell, 1, text, sizeof text);
     CB_CHECK_STREQ(text, "depth=0");
     json_decref(cell);
+}
+
+/* Claim k's part of the claims section on doc: from its heading to the next (free() it). */
+static char *claim_text(json_t *doc, size_t k)
+{
+    char *text = NULL, head[32];
+    section_text(doc, &text);
+    snprintf(head, sizeof head, "\n### %d. ", cb_claims_number(k));
+    char *at = strstr(text, head);
+    if (!at)
+        CB_FAIL("no heading '%s' in the claims section", head + 1);
+    char *end = strstr(at + 1, "\n### ");
+    if (end)
+        *end = '\0';
+    memmove(text, at, strlen(at) + 1);
+    return text;
+}
+
+static size_t claim_index(const char *id)
+{
+    size_t k = 0;
+    while (k < cb_claims_count() && strcmp(cb_claims_id(k), id))
+        k++;
+    if (k == cb_claims_count())
+        CB_FAIL("no claim '%s' in the table", id);
+    return k;
+}
+
+/* Claim 24 names the runtimes it lacks from its pairs' rows, by their names in cb_impls[]: with
+ * one runtime's cells gone, the pairs it is in are "Not measured" (and the others decided);
+ * with no pair, the sentence names every pair the thread opposes, a group at a time, as it
+ * read when the list was prose. */
+CB_TEST(claims_stackless_memory_names_missing_runtimes)
+{
+    size_t k = claim_index("stackless-memory");
+    const char *go = cb_impl_name(CB_IMPL_GO);
+    json_t *doc = load_fixture("tests/claims/stackless-memory/supported-every-pair.json");
+    json_t *cells = json_object_get(doc, "cells");
+    for (size_t i = json_array_size(cells); i-- > 0;)
+        if (!strcmp(cb_str(json_array_get(cells, i), "impl"), go))
+            json_array_remove(cells, i);
+    char want[512], *text = claim_text(doc, k);
+    snprintf(want, sizeof want, "Not measured: %s / %s, %s / %s.", cb_impl_name(CB_IMPL_CSHARP),
+             go, cb_impl_name(CB_IMPL_NODE), go);
+    CB_CHECK_CONTAINS(text, want);
+    CB_CHECK_CONTAINS(text, "8 measured pairs");
+    CB_CHECK_STREQ(cb_verdict_name(cb_claims_verdict(doc, k)), "supported");
+    free(text);
+    json_decref(doc);
+
+    doc = load_fixture("tests/claims/stackless-memory/not_measured-stackful-only.json");
+    text = claim_text(doc, k);
+#define N(id) cb_impl_name(CB_IMPL_##id)
+    snprintf(want, sizeof want,
+             "implementation the thread opposes (%s and %s, %s and %s, %s and %s or %s, %s, %s or "
+             "%s and %s or %s) at one n in one file",
+             N(CSHARP), N(GO), N(NODE), N(GO), N(CSHARP), N(LUA), N(LUAJIT), N(SM), N(CLOSURE),
+             N(CXX20), N(ASM), N(FCONTEXT));
+#undef N
+    CB_CHECK_CONTAINS(text, want);
+    free(text);
+    json_decref(doc);
 }

@@ -38,6 +38,41 @@ static const struct {
 };
 enum { NPAIRS = sizeof pairs / sizeof pairs[0] };
 
+/* "a, b or c": the names (cb_impls[]) on one side of the pairs of group where (stackless: 0,
+ * stackful: 1), each once, in the table's order. */
+static void side_text(char *buf, size_t len, const char *where, int stackful)
+{
+    const char *seen[NPAIRS];
+    size_t n = 0;
+    for (size_t p = 0; p < NPAIRS; p++) {
+        const char *name = cb_impl_name(stackful ? pairs[p].more : pairs[p].less);
+        size_t k = 0;
+        while (k < n && strcmp(seen[k], name))
+            k++;
+        if (!strcmp(pairs[p].where, where) && k == n)
+            seen[n++] = name;
+    }
+    for (size_t k = 0; k < n; k++)
+        cb_append(buf, len, "%s%s", !k ? "" : k + 1 < n ? ", " : " or ", seen[k]);
+}
+
+/* The pairs, a group (where) at a time: "csharp and go, ..., sm, closure or cxx20 and asm or
+ * fcontext". */
+static void pairs_text(char *buf, size_t len)
+{
+    for (size_t p = 0; p < NPAIRS; p++) {
+        size_t first = 0;
+        while (strcmp(pairs[first].where, pairs[p].where))
+            first++;
+        if (first < p)
+            continue;
+        cb_append(buf, len, "%s", *buf ? ", " : "");
+        side_text(buf, len, pairs[p].where, 0);
+        cb_append(buf, len, " and ");
+        side_text(buf, len, pairs[p].where, 1);
+    }
+}
+
 /* An ok depth-0 spawn cell of impl with a per-coroutine RSS, its own parameters at defaults. */
 static int usable(json_t *x, const char *impl)
 {
@@ -103,10 +138,14 @@ static void eval(const ctx *c, claim *o)
                   cb_verdict_name(v));
     }
     if (!measured) {
-        cq_not_measured(o, "spawn cells at depth 0 of a stackless and a stackful implementation "
-                           "the thread opposes (csharp and go, node and go, csharp and lua or "
-                           "luajit, sm, closure or cxx20 and asm or fcontext) at one n in one "
-                           "file, with their resident bytes per coroutine");
+        char what[512] = "", names[256] = "";
+        pairs_text(names, sizeof names);
+        cb_append(what, sizeof what,
+                  "spawn cells at depth 0 of a stackless and a stackful implementation the "
+                  "thread opposes (%s) at one n in one file, with their resident bytes per "
+                  "coroutine",
+                  names);
+        cq_not_measured(o, what);
         return;
     }
     cb_append(o->text, sizeof o->text,
