@@ -53,7 +53,7 @@ static void fill_defaults(void)
     snprintf(cmp_instr, sizeof cmp_instr, "%g", CB_INSTR_THRESHOLD_DEFAULT);
     const cb_ab_defaults *a = &cb_ab_default;
     snprintf(ab_rounds, sizeof ab_rounds, "%u", a->rounds);
-    snprintf(ab_max_rounds, sizeof ab_max_rounds, "%u, or twice --rounds when that is more",
+    snprintf(ab_max_rounds, sizeof ab_max_rounds, "%u, or 3 times --rounds when that is more",
              a->max_rounds);
     snprintf(ab_threshold, sizeof ab_threshold, "%g", a->threshold);
     snprintf(ab_budget, sizeof ab_budget, "%g", a->budget);
@@ -175,8 +175,8 @@ static const opt_row ab_rows[] = {
                                              "--new-external", NULL},
     {"--new-external NAME=COMMAND", "none", "new is this program, under the same NAME", NULL},
     {"--rounds R", ab_rounds, "rounds: each visits every cell once, base and new in turns", NULL},
-    {"--max-rounds M", ab_max_rounds, "a cell not unchanged after R rounds gets fresh rounds up "
-                                      "to M and is decided on those alone", NULL},
+    {"--max-rounds M", ab_max_rounds, "a cell not unchanged after R rounds gets fresh rounds, R "
+                                      "at a time up to M, and is decided on those alone", NULL},
     {"--threshold PERCENT", ab_threshold, "regressed when the interval of new/base lies above "
                                           "1 + PERCENT; unchanged within 1 +- PERCENT", NULL},
     {"--budget PERCENT", ab_budget, "false-alarm budget of a run: half to the whole run, half "

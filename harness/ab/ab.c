@@ -13,7 +13,8 @@
  *  - The schedule (schedule.h): R rounds, each visiting every cell once in a shuffled order,
  *    the two arms at once taking turns repetition by repetition (measure/turns.h; or back to
  *    back, --pairs sequential) with one layout draw, the first arm alternating (ABBA). Cells not
- *    unchanged after R rounds get fresh rounds up to --max-rounds and are decided on those alone.
+ *    unchanged after R rounds get fresh rounds, R at a time up to --max-rounds, and are decided
+ *    on those alone, each leaving once they decide it (decide.h).
  *  - The decision is decide.h's; the output compare's (report/cmpout.h), with exit status as
  *    compare's: 1 when a cell or the whole run regressed, a cell failed in new, new lacks a cell
  *    (unless --allow-missing) or the arms did different work; 2 on bad input.
@@ -411,7 +412,8 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
             json_array_append_new(vcells, vc);
             continue;
         }
-        cb_ab_cell_staged(c->ratio, c->n1, c->n, level, thr, x->a->seed, &c->first, &c->final);
+        cb_ab_cell_staged(c->ratio, c->n1, c->n, level, cb_ab_fresh_level(rule), thr,
+                          x->a->seed, &c->first, &c->final);
         t->v[c->final.verdict]++;
         t->timed += c->n > 0;
         t->reran += c->n > c->n1;
@@ -419,7 +421,7 @@ static void decide_cells(ab_ctx *x, const cb_ab_rule *rule, cb_cmp_out *out, jso
         if (c->n > c->n1)
             snprintf(why, sizeof why, "%.4g%% CI %.3f-%.3f, %zu fresh pairs (first %zu: %s, "
                      "%.3f-%.3f)",
-                     100 * level, c->final.lo, c->final.hi, c->final.n, c->first.n,
+                     100 * c->final.level, c->final.lo, c->final.hi, c->final.n, c->first.n,
                      cb_ab_verdict_name(c->first.verdict), c->first.lo, c->first.hi);
         else
             snprintf(why, sizeof why, "%.4g%% CI %.3f-%.3f, %zu pairs", 100 * level,
@@ -663,11 +665,13 @@ int cb_cmd_ab(int argc, char **argv)
                             arm_json(&a.arms[k], NULL));
     }
 
-    /* The first R rounds, every cell; then fresh rounds for those not unchanged. */
+    /* The first R rounds, every cell; then fresh rounds for those not unchanged, in batches of
+     * R up to the cap, each cell leaving once its fresh pairs decide it (decide.h). */
     char *want = cb_xcalloc(x.n + 1, 1);
     memset(want, 1, x.n);
     int stop = run_rounds(&x, want, 0, a.rounds);
-    cb_ab_rule rule = {.threshold = a.threshold / 100, .budget = a.budget / 100};
+    cb_ab_rule rule = {.threshold = a.threshold / 100, .budget = a.budget / 100,
+                       .looks = cb_ab_looks(a.rounds, a.max_rounds)};
     for (size_t i = 0; i < x.n; i++) {
         x.cells[i].n1 = x.cells[i].n;
         rule.cells += !x.cells[i].out && x.cells[i].n >= 2;
@@ -683,11 +687,25 @@ int cb_cmd_ab(int argc, char **argv)
         want[i] = (char)cb_ab_needs_rerun(e.verdict);
         rerun += (size_t)want[i];
     }
-    if (rerun && a.max_rounds > a.rounds && !stop) {
-        fprintf(stderr, "corobench: ab: %zu of %zu cells not unchanged after %u rounds: fresh "
-                        "rounds %u to %u for them\n",
-                rerun, x.n, a.rounds, a.rounds + 1, a.max_rounds);
-        stop = run_rounds(&x, want, a.rounds, a.max_rounds);
+    for (unsigned done = a.rounds, look = 1; rerun && done < a.max_rounds && !stop; look++) {
+        unsigned to = a.max_rounds - done > a.rounds ? done + a.rounds : a.max_rounds;
+        if (look == 1)
+            fprintf(stderr, "corobench: ab: %zu of %zu cells not unchanged after %u rounds: "
+                            "fresh rounds %u to %u for them (up to %u)\n",
+                    rerun, x.n, a.rounds, done + 1, to, a.max_rounds);
+        else
+            fprintf(stderr, "corobench: ab: %zu cells unknown on their fresh rounds: rounds %u "
+                            "to %u for them\n",
+                    rerun, done + 1, to);
+        stop = run_rounds(&x, want, done, to);
+        done = to;
+        rerun = 0;
+        for (size_t i = 0; i < x.n && !stop; i++) {
+            abcell *c = &x.cells[i];
+            want[i] = want[i] && !c->out &&
+                      cb_ab_fresh_continues(c->ratio + c->n1, c->n - c->n1, &rule, a.seed);
+            rerun += (size_t)want[i];
+        }
     }
     free(want);
     if (!stop)
@@ -734,9 +752,11 @@ int cb_cmd_ab(int argc, char **argv)
     cb_cmp_out_summary(out, "rule",
                        "rule: a cell regressed when its interval of new/base lies above 1 + %g%% "
                        "(improved: below 1 / (1 + %g%%)); false-alarm budget %g%%: each cell's "
-                       "interval at %.4g%% (%zu cells), the whole run's at %.4g%%",
+                       "interval at %.4g%% (%zu cells; %.4g%% at each of %u looks at its "
+                       "fresh rounds), the whole run's at %.4g%%",
                        a.threshold, a.threshold, a.budget, 100 * cb_ab_cell_level(&rule),
-                       rule.cells, 100 * cb_ab_run_level(&rule));
+                       rule.cells, 100 * cb_ab_fresh_level(&rule), rule.looks,
+                       100 * cb_ab_run_level(&rule));
     cb_cmp_out_summary(out, "schedule",
                        "schedule: seed 0x%016" PRIx64 ", %u rounds (up to %u), each cell's arms "
                        "%s with one layout draw, the first arm alternating",
@@ -784,13 +804,14 @@ int cb_cmd_ab(int argc, char **argv)
     char seed[32];
     snprintf(seed, sizeof seed, "0x%016" PRIx64, a.seed);
     json_t *v = json_pack("{s:s, s:s, s:s, s:{s:o, s:o}, s:s, s:i, s:i, s:f, s:f, s:f, s:f, "
-                          "s:s, s:f, s:i, s:b, s:o, s:o}",
+                          "s:i, s:f, s:s, s:f, s:i, s:b, s:o, s:o}",
                           "schema", "corobench-ab/1", "created_utc", created, "commit",
                           cb_build_commit, "arms", "base", arm_json(&a.arms[0], names[0]), "new",
                           arm_json(&a.arms[1], names[1]), "seed", seed, "rounds",
                           (int)a.rounds, "max_rounds", (int)a.max_rounds, "threshold_percent",
                           a.threshold, "budget_percent", a.budget, "cell_level",
-                          cb_ab_cell_level(&rule), "run_level", cb_ab_run_level(&rule),
+                          cb_ab_cell_level(&rule), "fresh_level", cb_ab_fresh_level(&rule),
+                          "looks", (int)rule.looks, "run_level", cb_ab_run_level(&rule),
                           "pairs", a.sequential ? "sequential" : "alternate",
                           "instr_threshold_percent", a.instr_threshold, "status", rc, "interrupted", stop, "whole_run", whole, "cells", vcells);
     if (json_dumpf(v, cb_out_stream(&vout), JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)

@@ -19,7 +19,7 @@
 #include "params/params.h"
 #include "schedule.h"
 
-const cb_ab_defaults cb_ab_default = {.rounds = 10, .max_rounds = 20, .threshold = 5,
+const cb_ab_defaults cb_ab_default = {.rounds = 10, .max_rounds = 30, .threshold = 5,
                                       .budget = 5,
                                       .instr_threshold = CB_INSTR_THRESHOLD_DEFAULT};
 
@@ -244,7 +244,7 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
         }
     }
     if (!max_set)
-        a->max_rounds = a->rounds > cb_ab_default.max_rounds / 2 ? 2 * a->rounds
+        a->max_rounds = a->rounds > cb_ab_default.max_rounds / 3 ? 3 * a->rounds
                                                                   : cb_ab_default.max_rounds;
     if (a->max_rounds < a->rounds)
         return cb_usage_error("invalid value '%u' for --max-rounds: below --rounds %u (valid: "

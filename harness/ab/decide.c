@@ -26,6 +26,16 @@ double cb_ab_run_level(const cb_ab_rule *r)
     return 1 - r->budget / 2;
 }
 
+double cb_ab_fresh_level(const cb_ab_rule *r)
+{
+    return 1 - (1 - cb_ab_cell_level(r)) / (double)(r->looks ? r->looks : 1);
+}
+
+unsigned cb_ab_looks(unsigned rounds, unsigned max_rounds)
+{
+    return rounds && max_rounds > rounds ? (max_rounds - rounds + rounds - 1) / rounds : 0;
+}
+
 cb_ab_verdict cb_ab_decide(double lo, double hi, double threshold)
 {
     double up = 1 + threshold, down = 1 / up;
@@ -169,8 +179,17 @@ int cb_ab_cell(const double *ratio, size_t n, double level, double threshold, ui
     return 0;
 }
 
-int cb_ab_cell_staged(const double *ratio, size_t n1, size_t n, double level, double threshold,
-                      uint64_t seed, cb_ab_est *first, cb_ab_est *final)
+int cb_ab_fresh_continues(const double *fresh, size_t n, const cb_ab_rule *r, uint64_t seed)
+{
+    cb_ab_est e;
+    if (n < 2)
+        return 1;
+    return !cb_ab_cell(fresh, n, cb_ab_fresh_level(r), r->threshold, seed, &e) &&
+           e.verdict == CB_AB_UNKNOWN;
+}
+
+int cb_ab_cell_staged(const double *ratio, size_t n1, size_t n, double level, double fresh_level,
+                      double threshold, uint64_t seed, cb_ab_est *first, cb_ab_est *final)
 {
     if (cb_ab_cell(ratio, n1, level, threshold, seed, first))
         return -1;
@@ -178,7 +197,7 @@ int cb_ab_cell_staged(const double *ratio, size_t n1, size_t n, double level, do
         *final = *first;
         return 0;
     }
-    return cb_ab_cell(ratio + n1, n - n1, level, threshold, seed, final);
+    return cb_ab_cell(ratio + n1, n - n1, fresh_level, threshold, seed, final);
 }
 
 int cb_ab_whole(const double *round_geomean, size_t n, double level, double threshold,
