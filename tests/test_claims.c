@@ -310,3 +310,39 @@ CB_TEST(claims_stackless_memory_names_missing_runtimes)
     free(text);
     json_decref(doc);
 }
+
+/* Claim 14's table leaves out a column no row has a figure in (issue 32 item 8: its K=10 and
+ * K=100 columns were all "-"): on a fixture with suspend_every=never and =1 only, the columns
+ * are K=1, never and the heap allocations; at never alone, K=1 goes too; every row has as many
+ * cells as the heading. */
+CB_TEST(claims_await_table_without_empty_columns)
+{
+    size_t k = claim_index("await");
+    static const struct {
+        const char *fixture, *head;
+    } cases[] = {
+        {"tests/claims/await/supported-sm-as-fast.json",
+         "| implementation | K=1 | never | heap allocations per call (never) |\n"},
+        {"tests/claims/await/contradicted-2x.json",
+         "| implementation | never | heap allocations per call (never) |\n"},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        json_t *doc = load_fixture(cases[t].fixture);
+        char *text = claim_text(doc, k), *head = strstr(text, "| implementation |");
+        CB_CHECK(head != NULL);
+        CB_CHECK(!strncmp(head, cases[t].head, strlen(cases[t].head)));
+        size_t cols = 0, rows = 0;
+        for (const char *p = head; *p != '\n'; p++)
+            cols += *p == '|';
+        for (char *line = head; line && *line == '|'; line = strchr(line, '\n'), line += !!line) {
+            size_t bars = 0;
+            for (const char *p = line; *p && *p != '\n'; p++)
+                bars += *p == '|';
+            CB_CHECK_EQ_INT(bars, cols);
+            rows++;
+        }
+        CB_CHECK(rows >= 4); /* heading, rule, two implementations */
+        free(text);
+        json_decref(doc);
+    }
+}

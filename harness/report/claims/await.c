@@ -3,15 +3,76 @@
  * families: the fastest stackless C cell over the fastest stackful C one (plain calls down a stack)
  * below 1 + EQUIV supports; above it contradicts. The languages' runtimes are not the comparators
  * (their own async functions, in another language), but every implementation at every K, with its
- * heap allocations per call, is in the table. */
+ * heap allocations per call, is in the table (a column without a figure in any row left out). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "query.h"
+
+/* The table's columns: the time at each K (suspend_every), then the heap allocations per call
+ * without suspending. */
+static const char *const ks[] = {"1", "10", "100", "never"};
+enum { NK = sizeof ks / sizeof ks[0], NCOLS = NK + 1 };
+static const char *const heads[NCOLS] = {"K=1", "K=10", "K=100", "never",
+                                         "heap allocations per call (never)"};
+
+/* Every implementation with a never cell at depth D, a row each; a column no row has a figure in
+ * is left out (a run at never alone has no K columns). */
+static void table(const ctx *c, long D, claim *o)
+{
+    typedef struct {
+        const char *impl;
+        char fig[NCOLS][32]; /* "" where none */
+    } row;
+    row *rows = cb_xcalloc(json_array_size(c->cells) + 1, sizeof *rows);
+    size_t n = 0, i;
+    int has[NCOLS] = {0};
+    json_t *cell;
+    json_array_foreach(c->cells, i, cell)
+    {
+        if (!cq_matches(cell, cb_wl_await.name, NULL, "plain", "suspend_every=never") ||
+            cq_num(cell, "params.depth") != (double)D)
+            continue;
+        row *w = &rows[n++];
+        w->impl = cb_str(cell, "impl");
+        for (size_t k = 0; k < NK; k++) {
+            json_t *x = cq_findf(c, cb_wl_await.name, w->impl, "plain",
+                                 "suspend_every=%s depth=%ld", ks[k], D);
+            if (x && isfinite(cq_median(x)))
+                snprintf(w->fig[k], sizeof w->fig[k], "%.1f ns", cq_median(x));
+        }
+        double al = cq_num(cell, "heap_allocs_per_op"); /* run()'s alone, where recorded */
+        if (!isfinite(al))
+            al = cq_num(cell, "memory.totals.heap_allocs") / cq_num(cell, "ops");
+        if (isfinite(al))
+            snprintf(w->fig[NK], sizeof w->fig[NK], "%.2f", al);
+        for (size_t k = 0; k < NCOLS; k++)
+            has[k] |= w->fig[k][0] != '\0';
+    }
+    cb_append(o->table, sizeof o->table, "| implementation |");
+    for (size_t k = 0; k < NCOLS; k++)
+        if (has[k])
+            cb_append(o->table, sizeof o->table, " %s |", heads[k]);
+    cb_append(o->table, sizeof o->table, "\n|---|");
+    for (size_t k = 0; k < NCOLS; k++)
+        if (has[k])
+            cb_append(o->table, sizeof o->table, "---:|");
+    for (size_t r = 0; r < n; r++) {
+        cb_append(o->table, sizeof o->table, "\n| %s |", rows[r].impl);
+        for (size_t k = 0; k < NCOLS; k++) {
+            const char *f = rows[r].fig[k];
+            if (has[k])
+                cb_append(o->table, sizeof o->table, " %s |", *f ? f : "-");
+        }
+    }
+    cb_append(o->table, sizeof o->table, "\n");
+    free(rows);
+}
 
 static void eval(const ctx *c, claim *o)
 {
@@ -39,35 +100,7 @@ static void eval(const ctx *c, claim *o)
               cb_str(sl, "impl"), cb_str(sf, "impl"));
     cq_ratio_text(o->text, sizeof o->text, r, sl, sf);
     cb_append(o->text, sizeof o->text, "; under %.2f supports).", 1 + EQUIV);
-    static const char *const ks[] = {"1", "10", "100", "never"};
-    cb_append(o->table, sizeof o->table,
-              "| implementation | K=1 | K=10 | K=100 | never | heap allocations per call "
-              "(never) |\n|---|---:|---:|---:|---:|---:|\n");
-    json_t *cell;
-    size_t i;
-    json_array_foreach(c->cells, i, cell)
-    {
-        if (!cq_matches(cell, cb_wl_await.name, NULL, "plain", "suspend_every=never") ||
-            cq_num(cell, "params.depth") != (double)D)
-            continue;
-        const char *impl = cb_str(cell, "impl");
-        cb_append(o->table, sizeof o->table, "| %s |", impl);
-        for (size_t k = 0; k < 4; k++) {
-            json_t *x = cq_findf(c, cb_wl_await.name, impl, "plain", "suspend_every=%s depth=%ld",
-                                 ks[k], D);
-            if (x && isfinite(cq_median(x)))
-                cb_append(o->table, sizeof o->table, " %.1f ns |", cq_median(x));
-            else
-                cb_append(o->table, sizeof o->table, " - |");
-        }
-        double al = cq_num(cell, "heap_allocs_per_op"); /* run()'s alone, where recorded */
-        if (!isfinite(al))
-            al = cq_num(cell, "memory.totals.heap_allocs") / cq_num(cell, "ops");
-        if (isfinite(al))
-            cb_append(o->table, sizeof o->table, " %.2f |\n", al);
-        else
-            cb_append(o->table, sizeof o->table, " - |\n");
-    }
+    table(c, D, o);
     o->v = !r.ok              ? CB_INCONCLUSIVE
            : r.hi < 1 + EQUIV ? CB_SUPPORTED
            : r.lo > 1 + EQUIV ? CB_CONTRADICTED
