@@ -137,6 +137,9 @@ static const opt_row export_rows[] = {
 
 static const opt_row report_rows[] = {
     {"RESULTS.json...", "", "results files; files of one machine are read as one", NULL},
+    {"--fleet DIR", "none", "also the records in DIR (results/fleet/) after the files, a record "
+                            "of a given file's CPU kind left out; several machines get the "
+                            "claims by machine first (docs/record.md)", NULL},
     {"-o FILE", "standard output", "where the report goes (FILE.md, or FILE.html for --format "
                                    "html); its plots in FILE-plots/ beside it", NULL},
     {"--format F", "md (html when -o ends in .html)",

@@ -351,3 +351,80 @@ CB_TEST_T(record_fleet_names_writes_and_refuses_one_kind_twice, 90)
     unlink(old);
     unlink(unknown);
 }
+
+/* The fleet in the report (docs/report.md): two machines' records, or results and a fleet
+ * directory, make "Claims by machine", a column per machine with each claim's verdict and key
+ * figure, and name the verdicts that differ. Claim 1 (depth) is supported by one fixture and
+ * contradicted by another: as two machines' results, machine A says supported with its depth
+ * 16 over depth 0 ratio, B contradicted with its own. */
+CB_TEST_T(record_fleet_report_claims_by_machine, 60)
+{
+    char zen[256], xeon[256], dir[512], path[600];
+    cb_test_tmp_path(zen, sizeof zen, "fleet-zen.json");
+    cb_test_tmp_path(xeon, sizeof xeon, "fleet-xeon.json");
+    snprintf(dir, sizeof dir, "%s/fleet", cb_test_dir("record-report"));
+    fixture_of_cpu(zen, "zen5-vm",
+                   json_pack("{s:s, s:i, s:i, s:s}", "vendor", "AuthenticAMD", "family", 26,
+                             "model", 2, "model_name", "AMD EPYC"));
+    json_t *doc = load_path("tests/claims/depth/contradicted-flat.json");
+    json_t *m = json_object_get(doc, "machine");
+    json_object_set_new(m, "hostname", json_string("xeon-vm"));
+    json_object_set_new(m, "cpu_model", json_string("xeon-vm"));
+    json_object_set_new(m, "cpu", json_pack("{s:s, s:i, s:i}", "vendor", "GenuineIntel",
+                                            "family", 6, "model", 207));
+    CB_CHECK(json_dump_file(doc, xeon, 0) == 0);
+    json_decref(doc);
+    cb_test_cli c = cb_test_corobench("export", "--fleet", dir, zen, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("export", "--fleet", dir, xeon, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+
+    /* the fleet's two records */
+    snprintf(path, sizeof path, "%s/amd-26-2.json", dir);
+    char other[600];
+    snprintf(other, sizeof other, "%s/intel-6-207.json", dir);
+    c = cb_test_corobench("report", "--no-plots", path, other, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    const char *t = strstr(c.out, "## Claims by machine");
+    CB_CHECK(t != NULL);
+    CB_CHECK(t < strstr(c.out, "## Machines side by side"));
+    CB_CHECK_CONTAINS(t, "- A: zen5-vm, zen5-vm (amd-26-2), from its record\n");
+    CB_CHECK_CONTAINS(t, "- B: xeon-vm, xeon-vm (intel-6-207), from its record\n");
+    CB_CHECK_CONTAINS(t, "| 1. depth | **supported** 9.00x [8.88, 9.12] | **contradicted** "
+                         "1.00x [0.99, 1.01] |\n");
+    CB_CHECK_CONTAINS(t, "| 2. jmpret | **not measured** | **not measured** |\n");
+    const char *d = strstr(t, "### Verdicts that differ between machines");
+    CB_CHECK(d != NULL);
+    CB_CHECK_CONTAINS(d, "- 1. depth on A, **supported**: asm, depth 0..16");
+    CB_CHECK_CONTAINS(d, "- 1. depth on B, **contradicted**: asm, depth 0..16");
+    CB_CHECK(!strstr(d, "jmpret on"));
+
+    /* results and the fleet: the given results first, the fleet's record of their kind left
+     * out, the other machine from its record */
+    c = cb_test_corobench("report", "--no-plots", zen, "--fleet", dir, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    CB_CHECK_CONTAINS(c.out, "amd-26-2.json` left out: the results given are of its CPU kind");
+    CB_CHECK_CONTAINS(c.out, "- A: zen5-vm, zen5-vm (amd-26-2)\n");
+    CB_CHECK_CONTAINS(c.out, "- B: xeon-vm, xeon-vm (intel-6-207), from its record\n");
+    CB_CHECK_CONTAINS(c.out, "| 1. depth | **supported** 9.00x [8.88, 9.12] | **contradicted**");
+
+    /* a fleet directory that is not one, or holds what is not a record: one line, exit 2 */
+    c = cb_test_corobench("report", "--no-plots", zen, "--fleet", zen, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "(valid: a directory of records, as results/fleet/)");
+    snprintf(other, sizeof other, "%s/results.json", dir);
+    char *text = cb_test_slurp(zen);
+    FILE *f = fopen(other, "w");
+    CB_CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    c = cb_test_corobench("report", "--no-plots", xeon, "--fleet", dir, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "results.json' is not a record");
+    cb_test_dir_cleanup("record-report");
+    unlink(zen);
+    unlink(xeon);
+}

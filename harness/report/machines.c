@@ -7,9 +7,12 @@
 #include <string.h>
 
 #include "claims.h"
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
+#include "harness/results/load.h"
 #include "harness/common/untrusted.h"
+#include "record.h"
 #include "tables.h"
 
 /* A string member the loader checked but a file may lack (the CI baseline): "?" then. */
@@ -59,6 +62,21 @@ void cb_report_machine_line(FILE *out, const char *in, json_t *doc)
         cb_esc_md(out, json_string_value(v));
         fputs("\n", out);
     }
+}
+
+/* A table's head after its leading columns: a column per machine (A, B...), then the rule line,
+ * lead (the leading columns' part) and rule for each machine's column. */
+static void machine_columns(FILE *out, size_t n, const char *lead, const char *rule)
+{
+    for (size_t f = 0; f < n; f++) {
+        char label[16];
+        cb_machine_label(f, label, sizeof label);
+        fprintf(out, " %s |", label);
+    }
+    fprintf(out, "\n%s", lead);
+    for (size_t f = 0; f < n; f++)
+        fputs(rule, out);
+    fputs("\n", out);
 }
 
 /* Several machines: a table per workload, a row per (point, impl) of plain cells, a column per
@@ -128,15 +146,7 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
         const char *wl = json_string_value(v), *key;
         json_t *row;
         fprintf(out, "\n### %s (median ns per op; x = times machine A)\n\n| point | impl |", wl);
-        for (size_t f = 0; f < n; f++) {
-            char label[16];
-            cb_machine_label(f, label, sizeof label);
-            fprintf(out, " %s |", label);
-        }
-        fprintf(out, "\n|---|---|");
-        for (size_t f = 0; f < n; f++)
-            fprintf(out, "---:|");
-        fprintf(out, "\n");
+        machine_columns(out, n, "|---|---|", "---:|");
         json_object_foreach(rows, key, row)
         {
             const char *tab = strchr(key, '\t');
@@ -161,6 +171,97 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
     json_decref(rows);
     cb_report_names_free(&wl_names);
     json_decref(mixed);
+}
+
+/* The key figure of a claim's figures: its first ratio with an interval, "0.79x [0.70, 0.99]"
+ * (digits, '.', '-' and the punctuation alone, so it goes into Markdown as it is), into buf;
+ * "" when it has none. */
+static void key_figure(const char *text, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (const char *at = text ? strstr(text, "x [") : NULL; at; at = strstr(at + 1, "x [")) {
+        const char *b = at, *e = strchr(at, ']');
+        while (b > text && (strchr("0123456789.", b[-1])))
+            b--;
+        if (b == at || !e || (size_t)(e + 1 - b) >= len)
+            continue;
+        size_t k = 0;
+        for (const char *p = b; p <= e; p++)
+            k += strchr("0123456789.-x[], ", *p) != NULL;
+        if (k != (size_t)(e + 1 - b))
+            continue;
+        snprintf(buf, len, "%.*s", (int)(e + 1 - b), b);
+        return;
+    }
+}
+
+/* Machine label, host name, CPU model and kind, as the table's legend names them. */
+static void machine_legend(FILE *out, size_t f, json_t *doc)
+{
+    json_t *m = json_object_get(doc, "machine");
+    char label[16], kind[96];
+    cb_machine_label(f, label, sizeof label);
+    fprintf(out, "- %s: ", label);
+    cb_esc_md(out, text_or(m, "hostname"));
+    fputs(", ", out);
+    cb_esc_md(out, text_or(m, "cpu_model"));
+    if (!cb_record_kind(doc, kind, sizeof kind, NULL))
+        fprintf(out, " (%s)", kind);
+    fputs(cb_results_is_record(doc) ? ", from its record\n" : "\n", out);
+}
+
+void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n)
+{
+    json_t **claims = cb_xcalloc(n, sizeof *claims);
+    for (size_t f = 0; f < n; f++)
+        claims[f] = cb_claims_json(docs[f]);
+    fprintf(out, "\n## Claims by machine\n\nEach claim's verdict on each machine's results, with "
+                 "its first ratio and 95%% interval (the figures in full are in the machine's "
+                 "own Claims section below).\n\n");
+    for (size_t f = 0; f < n; f++)
+        machine_legend(out, f, docs[f]);
+    fprintf(out, "\n| claim |");
+    machine_columns(out, n, "|---|", "---|");
+    size_t nc = json_array_size(claims[0]), differ = 0;
+    for (size_t k = 0; k < nc; k++) {
+        json_t *c0 = json_array_get(claims[0], k);
+        fprintf(out, "| %lld. %s |", (long long)json_integer_value(json_object_get(c0, "number")),
+                cb_str(c0, "id"));
+        int same = 1;
+        for (size_t f = 0; f < n; f++) {
+            json_t *c = json_array_get(claims[f], k);
+            char fig[96];
+            key_figure(cb_str(c, "figures"), fig, sizeof fig);
+            fprintf(out, " **%s**%s%s |", cb_str(c, "verdict"), fig[0] ? " " : "", fig);
+            same &= !strcmp(cb_str(c, "verdict"), cb_str(c0, "verdict"));
+        }
+        fprintf(out, "\n");
+        differ += !same;
+    }
+    fprintf(out, "\n### Verdicts that differ between machines\n\n");
+    if (!differ)
+        fprintf(out, "None: every claim has one verdict on every machine.\n");
+    for (size_t k = 0; k < nc; k++) {
+        json_t *c0 = json_array_get(claims[0], k);
+        int same = 1;
+        for (size_t f = 1; f < n; f++)
+            same &= !strcmp(cb_str(json_array_get(claims[f], k), "verdict"), cb_str(c0, "verdict"));
+        if (same)
+            continue;
+        for (size_t f = 0; f < n; f++) {
+            json_t *c = json_array_get(claims[f], k);
+            char label[16];
+            cb_machine_label(f, label, sizeof label);
+            fprintf(out, "- %lld. %s on %s, **%s**: ",
+                    (long long)json_integer_value(json_object_get(c0, "number")), cb_str(c0, "id"),
+                    label, cb_str(c, "verdict"));
+            cb_esc_md(out, cb_str(c, "figures"));
+            fputs("\n", out);
+        }
+    }
+    for (size_t f = 0; f < n; f++)
+        json_decref(claims[f]);
+    free(claims);
 }
 
 static void cell_identity(json_t *c, char *buf, size_t len)

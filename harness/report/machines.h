@@ -16,4 +16,10 @@ size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, jso
  * results file with its median and the ratio to the first file's. */
 void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n);
 
+/* Several machines: "## Claims by machine", a row per claim and a column per machine, each cell
+ * its verdict and key figure (the first ratio with its interval among the claim's figures,
+ * "0.79x [0.70, 0.99]"), then the claims whose verdicts differ between machines, each with every
+ * machine's verdict and figures. */
+void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n);
+
 #endif

@@ -5,6 +5,7 @@
  * shown next to its plain twin as a ratio to it), the memory tables, and every cell that did
  * not run. Documents of one machine are read as one; several machines get a side-by-side table
  * per workload first, then a section each. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "claims.h"
 #include "commands.h"
 #include "harness/results/fields.h"
+#include "harness/common/alloc.h"
 #include "harness/common/cli.h"
 #include "harness/common/output.h"
 #include "harness/common/untrusted.h"
@@ -152,12 +154,83 @@ static void scripts_dir(char *buf, size_t len)
         snprintf(buf, len, "plots");
 }
 static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
+                                   "[--fleet DIR] "
                                    "[-o FILE.md|FILE.html [--force]] [--format md|html] "
                                    "[--no-plots] [-- FILES...]";
 
+/* --fleet DIR (docs/record.md, "The fleet"): its records (*.json, in name order) loaded after the
+ * n files given, into docs[] and ins[] (paths malloc'd, also kept in owned[]), at most cap in
+ * all; a record of a CPU kind among the given files' is left out, its path appended to left.
+ * The count in all, or (size_t)-1 after one line (exit 2): DIR not a directory, a file in it
+ * that is not a record, too many. */
+static size_t add_fleet(const char *fleet, json_t **docs, const char **ins, size_t n, size_t cap,
+                        char **owned, size_t *nowned, json_t *left)
+{
+    struct dirent **names;
+    int k = scandir(fleet, &names, NULL, alphasort);
+    if (k < 0) {
+        cb_usage_error("report --fleet '%s': %s (valid: a directory of records, as "
+                       "results/fleet/)",
+                       cb_quote(fleet), strerror(errno));
+        return (size_t)-1;
+    }
+    size_t total = n, bad = 0;
+    cb_error err;
+    for (int i = 0; i < k; i++) {
+        const char *name = names[i]->d_name;
+        size_t len = strlen(name);
+        if (bad || name[0] == '.' || len < 6 || strcmp(name + len - 5, ".json"))
+            continue;
+        int full = total == cap || *nowned == cap; /* owned holds cap, left-out ones too */
+        char *path = cb_xmalloc(strlen(fleet) + len + 2);
+        sprintf(path, "%s/%s", fleet, name);
+        if (full) {
+            cb_usage_error("report --fleet: '%s' is one file too many (valid: at most %zu "
+                           "files and records in all)",
+                           cb_quote(path), cap);
+            free(path);
+            bad = 1;
+            continue;
+        }
+        owned[(*nowned)++] = path;
+        json_t *doc = cb_results_load(path, &err);
+        char kind[96], given[96];
+        if (!doc || !cb_results_is_record(doc)) {
+            if (!doc)
+                cb_usage_error("report --fleet: %s", err.msg);
+            else
+                cb_usage_error("report --fleet: '%s' is not a record (valid: records, as "
+                               "export --fleet writes them)",
+                               cb_quote(path));
+            json_decref(doc);
+            bad = 1;
+            continue;
+        }
+        int mine = 0;
+        for (size_t g = 0; g < n && !cb_record_kind(doc, kind, sizeof kind, NULL); g++)
+            mine |= !cb_record_kind(docs[g], given, sizeof given, NULL) && !strcmp(kind, given);
+        if (mine) {
+            json_array_append_new(left, json_string(path));
+            json_decref(doc);
+            continue;
+        }
+        docs[total] = doc;
+        ins[total++] = path;
+    }
+    for (int i = 0; i < k; i++)
+        free(names[i]);
+    free(names);
+    if (bad) {
+        while (total-- > n)
+            json_decref(docs[total]);
+        return (size_t)-1;
+    }
+    return total;
+}
+
 int cb_cmd_report(int argc, char **argv)
 {
-    const char *ins[64], *out_path = NULL, *format = NULL;
+    const char *ins[64], *out_path = NULL, *format = NULL, *fleet = NULL;
     size_t n = 0;
     int plots_on = 1, force = 0, operands = 0;
     for (int i = 1; i < argc; i++) {
@@ -176,6 +249,8 @@ int cb_cmd_report(int argc, char **argv)
             plots_on = 0;
         else if (!strcmp(argv[i], "--force"))
             force = 1;
+        else if (!strcmp(argv[i], "--fleet") && i + 1 < argc && !fleet)
+            fleet = argv[++i];
         else
             return cb_usage_error("unexpected argument '%s' for report (valid: %s, -o once)",
                                   cb_quote(argv[i]), report_usage);
@@ -207,12 +282,24 @@ int cb_cmd_report(int argc, char **argv)
                 json_decref(docs[f]);
             return cb_usage_error("%s", err.msg);
         }
+    /* The fleet's records after the files given (this machine first); one of the given files'
+     * CPU kind is left out, the given results standing for it. */
+    char *owned[64];
+    size_t nowned = 0;
+    json_t *left = json_array();
+    size_t all = fleet ? add_fleet(fleet, docs, ins, n, sizeof ins / sizeof ins[0], owned,
+                                   &nowned, left)
+                       : n;
     /* Records of one CPU kind would be one CPU twice in the fleet (docs/record.md). */
-    if (cb_record_one_per_kind(docs, ins, n, &err)) {
-        for (size_t f = 0; f < n; f++)
+    if (all == (size_t)-1 || cb_record_one_per_kind(docs, ins, all, &err)) {
+        for (size_t f = 0; f < (all == (size_t)-1 ? n : all); f++)
             json_decref(docs[f]);
-        return cb_usage_error("report: %s", err.msg);
+        for (size_t f = 0; f < nowned; f++)
+            free(owned[f]);
+        json_decref(left);
+        return all == (size_t)-1 ? CB_EXIT_USAGE : cb_usage_error("report: %s", err.msg);
     }
+    n = all;
     /* Files from one machine (same host name and CPU) are one machine's results: their cells
      * are read together, so a run split over several files (run.sh runs the languages' runtimes
      * on a grid of their own) gets one set of claims, plots and tables. */
@@ -231,8 +318,18 @@ int cb_cmd_report(int argc, char **argv)
         abort();
     }
     fprintf(out, "# corobench report\n\n");
-    if (n > 1)
+    json_t *lv;
+    size_t li;
+    json_array_foreach(left, li, lv)
+    {
+        fprintf(out, "- fleet: ");
+        cb_md_code(out, json_string_value(lv));
+        fprintf(out, " left out: the results given are of its CPU kind\n");
+    }
+    if (n > 1) {
+        cb_report_claims_by_machine(out, docs, n);
         cb_report_side_by_side(out, docs, ins, n);
+    }
     for (size_t f = 0; f < n; f++) {
         json_t *plots = NULL;
         char rel[1200] = "";
@@ -284,5 +381,8 @@ int cb_cmd_report(int argc, char **argv)
         json_decref(docs[f]);
         json_decref(also[f]);
     }
+    for (size_t f = 0; f < nowned; f++)
+        free(owned[f]);
+    json_decref(left);
     return rc;
 }
