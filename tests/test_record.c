@@ -354,7 +354,7 @@ CB_TEST_T(record_fleet_names_writes_and_refuses_one_kind_twice, 90)
 
 /* The fleet in the report (docs/report.md): two machines' records, or results and a fleet
  * directory, make "Claims by machine", a column per machine with each claim's verdict and key
- * figure, and name the verdicts that differ. Claim 1 (depth) is supported by one fixture and
+ * figure, name the verdicts that differ, and set the return-stack models side by side. Claim 1 (depth) is supported by one fixture and
  * contradicted by another: as two machines' results, machine A says supported with its depth
  * 16 over depth 0 ratio, B contradicted with its own. */
 CB_TEST_T(record_fleet_report_claims_by_machine, 60)
@@ -372,6 +372,9 @@ CB_TEST_T(record_fleet_report_claims_by_machine, 60)
     json_object_set_new(m, "cpu_model", json_string("xeon-vm"));
     json_object_set_new(m, "cpu", json_pack("{s:s, s:i, s:i}", "vendor", "GenuineIntel",
                                             "family", 6, "model", 207));
+    json_object_set_new(m, "rsb", json_pack("{s:s, s:i, s:f, s:f, s:s}", "model",
+                                            "underflow-btb", "entries", 16, "ns_per_mispredict",
+                                            8.4, "r2", 0.98, "source", "calibrated"));
     CB_CHECK(json_dump_file(doc, xeon, 0) == 0);
     json_decref(doc);
     cb_test_cli c = cb_test_corobench("export", "--fleet", dir, zen, NULL);
@@ -399,6 +402,11 @@ CB_TEST_T(record_fleet_report_claims_by_machine, 60)
     CB_CHECK_CONTAINS(d, "- 1. depth on A, **supported**: asm, depth 0..16");
     CB_CHECK_CONTAINS(d, "- 1. depth on B, **contradicted**: asm, depth 0..16");
     CB_CHECK(!strstr(d, "jmpret on"));
+    /* the return-stack models side by side */
+    const char *rsb = strstr(c.out, "## Return-stack models by machine");
+    CB_CHECK(rsb && rsb > d && rsb < strstr(c.out, "## Machines side by side"));
+    CB_CHECK_CONTAINS(rsb, "| A | circular | 32 | - | default |\n");
+    CB_CHECK_CONTAINS(rsb, "| B | underflow-btb | 16 | 8.4 | calibrated |\n");
 
     /* results and the fleet: the given results first, the fleet's record of their kind left
      * out, the other machine from its record */

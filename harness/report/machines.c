@@ -264,6 +264,33 @@ void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n)
     free(claims);
 }
 
+void cb_report_rsb_by_machine(FILE *out, json_t **docs, size_t n)
+{
+    fprintf(out, "\n## Return-stack models by machine\n\nThe model that stood for each CPU in "
+                 "its simulated counts (docs/rsb.md): calibrated on it, or its vendor's "
+                 "default.\n\n| machine | model | entries | ns per mispredicted return | "
+                 "source |\n|---|---|---:|---:|---|\n");
+    for (size_t f = 0; f < n; f++) {
+        json_t *rsb = json_object_get(json_object_get(docs[f], "machine"), "rsb");
+        json_t *entries = json_object_get(rsb, "entries"), *ns;
+        ns = json_object_get(rsb, "ns_per_mispredict");
+        char label[16];
+        cb_machine_label(f, label, sizeof label);
+        fprintf(out, "| %s | ", label);
+        cb_esc_md(out, rsb ? text_or(rsb, "model") : "not recorded");
+        if (json_is_integer(entries))
+            fprintf(out, " | %lld | ", (long long)json_integer_value(entries));
+        else
+            fputs(" | - | ", out);
+        if (json_is_number(ns))
+            fprintf(out, "%.1f | ", json_number_value(ns));
+        else
+            fputs("- | ", out);
+        cb_esc_md(out, rsb ? text_or(rsb, "source") : "-");
+        fputs(" |\n", out);
+    }
+}
+
 static void cell_identity(json_t *c, char *buf, size_t len)
 {
     char params[768];

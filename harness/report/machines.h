@@ -21,5 +21,8 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
  * "0.79x [0.70, 0.99]"), then the claims whose verdicts differ between machines, each with every
  * machine's verdict and figures. */
 void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n);
+/* Several machines: "## Return-stack models by machine", each machine's machine.rsb (the model,
+ * its entries, the ns per mispredicted return where calibrated, and its source). */
+void cb_report_rsb_by_machine(FILE *out, json_t **docs, size_t n);
 
 #endif
