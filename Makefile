@@ -5,7 +5,7 @@
 #                             test: native, the AArch64 port under qemu-aarch64, the whole
 #                             tree under ASan+UBSan (check-sanitize-all), the runtime and workload
 #                             tests under valgrind, then the deterministic gate (tests/gate.sh)
-#   make baseline             rewrite the deterministic gate's results/baseline/$(ARCH).json
+#   make baseline             rewrite the deterministic gate's results/baselines/gate-$(ARCH).json
 #   make aa                   the A/A test of ab: 10 A/A runs of the --quick grid, a known 1.25x
 #                             slowdown of one cell, 1.10x and 1.05x of all (tests/aa.sh; docs/ci.md)
 #   make check-aarch64        only the cross-built AArch64 runtime and workload tests
@@ -334,7 +334,7 @@ aa: all
 	tests/aa.sh
 
 # The deterministic gate's baseline (docs/ci.md): rerun its grid and rewrite
-# results/baseline/$(ARCH).json. Only on purpose, when a change of those fields is intended.
+# results/baselines/gate-$(ARCH).json. Only on purpose, when a change of those fields is intended.
 baseline: $(BIN)/corobench variants
 	tests/gate.sh baseline
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The deterministic CI gate (docs/ci.md): a fixed quick grid whose deterministic fields (checksum,
 # suspensions, ops, simulated return-stack counts with a pinned model, heap and touched bytes per
-# coroutine) are kept in results/baseline/<arch>.json.
+# coroutine) are kept in results/baselines/gate-<arch>.json, beside the named baselines of
+# `run --save-baseline` (`compare --baseline gate-<arch>` reads it as one).
 #   tests/gate.sh check      rerun the grid, compare exactly; prints "1 passed, 0 failed" or the
 #                            cells and fields that changed and "0 passed, 1 failed"
 #   tests/gate.sh baseline   rerun the grid and rewrite the baseline (make baseline), on purpose
@@ -11,7 +12,7 @@ set -u
 cd "$(dirname "$0")/.."
 mode=${1:-check}
 arch=$(uname -m)
-baseline=${CB_GATE_BASELINE:-results/baseline/${arch}.json}
+baseline=${CB_GATE_BASELINE:-results/baselines/gate-${arch}.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -42,7 +43,7 @@ fi
 bin/corobench export "$tmp/run.json" --format deterministic -o "$tmp/det.json" || exit 1
 
 if [ "$mode" = baseline ]; then
-    mkdir -p results/baseline
+    mkdir -p results/baselines
     mv "$tmp/det.json" "$baseline"
     echo "gate.sh: wrote $baseline ($(grep -c '"checksum"' "$baseline") cells)"
     exit 0

@@ -21,6 +21,7 @@
 #include "harness/run/commands.h"
 #include "harness/run/options.h"
 #include "harness/run/plan.h"
+#include "harness/results/baseline.h"
 #include "harness/results/style.h"
 #include "harness/results/cell.h"
 #include "harness/results/load.h"
@@ -966,7 +967,8 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     CB_SKIP_UNDER_ASAN("its instrumentation adds calls and returns to the simulated counts the "
                        "baseline holds");
     CB_CHECK(uname(&u) == 0);
-    snprintf(real, sizeof real, "%s/results/baseline/%s.json", cb_test_root(), u.machine);
+    snprintf(real, sizeof real, "%s/%s/%s%s.json", cb_test_root(), CB_BASELINE_DIR,
+             CB_GATE_BASELINE_PREFIX, u.machine);
     if (access(real, R_OK) != 0)
         CB_SKIP("no %s: the gate has no baseline for this architecture", real);
     cb_test_tmp_path(copy, sizeof copy, "gate-baseline.json");
@@ -1001,13 +1003,48 @@ CB_TEST_T(cli_gate_names_changed_field, 120)
     CB_CHECK_CONTAINS(out, changed);
     free(out);
     free(err);
-    /* The unchanged baseline passes. */
-    setenv("CB_GATE_BASELINE", real, 1);
+    /* The unchanged baseline passes; it is the gate's own when none is named: the named
+     * baseline gate-<arch> (one directory for the gate's and the user's, issue 32 item 8). */
+    unsetenv("CB_GATE_BASELINE");
     st = cb_test_spawn(argv, &out, &err);
     CB_CHECK_CONTAINS(out, "1 passed, 0 failed");
+    char named[256];
+    snprintf(named, sizeof named, "as in %s/%s%s.json", CB_BASELINE_DIR, CB_GATE_BASELINE_PREFIX,
+             u.machine);
+    CB_CHECK_CONTAINS(out, named);
     free(out);
     free(err);
     unlink(copy);
+}
+
+/* One directory of baselines: the gate's sat in results/baseline/, the user's in
+ * results/baselines/ (issue 32 item 8); results/ has no other baseline directory, and the
+ * gate's is a named baseline, `compare --baseline gate-<arch>` reads the file tests/gate.sh
+ * checks against. */
+CB_TEST(cli_compare_reads_the_gate_baseline_by_name)
+{
+    struct utsname u;
+    char name[128], path[4096];
+    const char *dir = strrchr(CB_BASELINE_DIR, '/') + 1;
+    DIR *d = opendir("results");
+    CB_CHECK(d != NULL);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, "baseline", strlen("baseline")) && strcmp(e->d_name, dir))
+            CB_FAIL("results/%s beside %s: the gate's baselines and the user's in one directory",
+                    e->d_name, CB_BASELINE_DIR);
+    closedir(d);
+    CB_CHECK(uname(&u) == 0);
+    snprintf(name, sizeof name, "%s%s", CB_GATE_BASELINE_PREFIX, u.machine);
+    cb_baseline_path(name, path, sizeof path);
+    if (access(path, R_OK) != 0)
+        CB_SKIP("no %s: the gate has no baseline for this architecture", path);
+    cb_test_cli c = cb_test_corobench("compare", "--baseline", name, path, "--metric",
+                                      "deterministic", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "0 deterministic changes");
+    free(c.out);
+    free(c.err);
 }
 
 /* make check's stages (tests/check.sh): a stage whose tool is missing (the cross compiler on a

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/results/baseline.h"
 #include "harness/results/cell.h"
 #include "test.h"
 
@@ -325,7 +326,7 @@ CB_TEST_T(go_godebug_of_the_caller_kept, 120)
 
 /* ---- report ----------------------------------------------------------------------------- */
 
-#define BASELINE "results/baseline/x86_64.json"
+#define BASELINE CB_BASELINE_DIR "/" CB_GATE_BASELINE_PREFIX "x86_64.json"
 
 /* A private directory for this test process (support.c). */
 static const char *tdir(void) { return cb_test_dir("hostile"); }

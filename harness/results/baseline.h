@@ -10,6 +10,9 @@
 enum { CB_BASELINE_NAME_MAX = 64 };
 
 #define CB_BASELINE_DIR "results/baselines"
+/* The deterministic gate's baseline there, in git: gate-<arch>.json (tests/gate.sh, docs/ci.md),
+ * a named baseline like the others. */
+#define CB_GATE_BASELINE_PREFIX "gate-"
 
 /* 0 when name is a valid baseline name, else -1. */
 int cb_baseline_name_check(const char *name);
