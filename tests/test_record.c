@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/common/build.h"
+#include "harness/measure/rsbcal.h"
 #include "harness/report/claims.h"
 #include "harness/report/record.h"
 #include "harness/results/load.h"
@@ -435,4 +436,47 @@ CB_TEST_T(record_fleet_report_claims_by_machine, 60)
     cb_test_dir_cleanup("record-report");
     unlink(zen);
     unlink(xeon);
+}
+
+/* The CPU kind from /proc/cpuinfo as each architecture writes it: x86's vendor_id, cpu family
+ * and model; AArch64's CPU implementer, architecture and part (it has no vendor_id, and its
+ * kind was 'unknown', so ./run.sh --fleet was refused on an AArch64 machine). Texts as the
+ * kernel prints them: an AMD EPYC of family 26 and a Neoverse N1 (the first processor's block,
+ * then the next one's, which is not read). */
+CB_TEST(record_fleet_kind_from_cpuinfo)
+{
+    static const char *const texts[][2] = {
+        {"processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+         "model name\t: AMD EPYC\nstepping\t: 1\nmicrocode\t: 0xb002116\n\nprocessor\t: 1\n"
+         "vendor_id\t: GenuineIntel\n",
+         "amd-26-2"},
+        {"processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes\n"
+         "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
+         "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0xc0\n",
+         "arm-8-3340"},
+        {"CPU implementer\t: 0x99\nCPU architecture: 8\nCPU part\t: 0x001\n", "0x99-8-1"},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        FILE *f = fmemopen((void *)texts[i][0], strlen(texts[i][0]), "r");
+        CB_CHECK(f != NULL);
+        cb_cpu_id id;
+        cb_cpu_identify_from(f, &id);
+        fclose(f);
+        json_t *doc = json_pack("{s:{s:o}}", "machine", "cpu", cb_cpu_json(&id));
+        char kind[96];
+        cb_error e;
+        if (cb_record_kind(doc, kind, sizeof kind, &e))
+            CB_FAIL("text %zu: %s", i, e.msg);
+        CB_CHECK_STREQ(kind, texts[i][1]);
+        json_decref(doc);
+    }
+    /* and this machine's own (whatever it is, its kind is known) */
+    cb_cpu_id id;
+    cb_cpu_identify(&id);
+    json_t *doc = json_pack("{s:{s:o}}", "machine", "cpu", cb_cpu_json(&id));
+    char kind[96];
+    cb_error e;
+    if (cb_record_kind(doc, kind, sizeof kind, &e))
+        CB_FAIL("this machine: %s", e.msg);
+    json_decref(doc);
 }

@@ -32,13 +32,30 @@ static const char *cpuinfo_value(char *line, const char *key)
     return v;
 }
 
+/* AArch64's "CPU implementer" codes (the kernel's arch/arm64/include/asm/cputype.h) as vendor
+ * names; another code is its hex value. */
+static const struct {
+    int code;
+    const char *name;
+} implementers[] = {{0x41, "ARM"},     {0x42, "Broadcom"}, {0x43, "Cavium"},
+                    {0x46, "Fujitsu"}, {0x48, "HiSilicon"}, {0x4e, "NVIDIA"},
+                    {0x50, "APM"},     {0x51, "Qualcomm"}, {0x61, "Apple"},
+                    {0x6d, "Microsoft"}, {0xc0, "Ampere"}};
+
 void cb_cpu_identify(cb_cpu_id *c)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    cb_cpu_identify_from(f, c);
+    if (f)
+        fclose(f);
+}
+
+void cb_cpu_identify_from(FILE *f, cb_cpu_id *c)
 {
     *c = (cb_cpu_id){.family = -1, .model = -1, .stepping = -1};
     snprintf(c->vendor, sizeof c->vendor, "unknown");
     snprintf(c->microcode, sizeof c->microcode, "unknown");
     snprintf(c->name, sizeof c->name, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
     const char *v;
     while (f && fgets(line, sizeof line, f)) {
@@ -56,9 +73,24 @@ void cb_cpu_identify(cb_cpu_id *c)
             snprintf(c->microcode, sizeof c->microcode, "%s", v);
         else if ((v = cpuinfo_value(line, "model name")))
             snprintf(c->name, sizeof c->name, "%s", v);
+        /* AArch64 has no vendor_id: its implementer, architecture and part stand for the
+         * vendor, family and model, its revision for the stepping */
+        else if ((v = cpuinfo_value(line, "CPU implementer"))) {
+            int code = (int)strtol(v, NULL, 0);
+            size_t k = 0, n = sizeof implementers / sizeof implementers[0];
+            while (k < n && implementers[k].code != code)
+                k++;
+            if (k < n)
+                snprintf(c->vendor, sizeof c->vendor, "%s", implementers[k].name);
+            else
+                snprintf(c->vendor, sizeof c->vendor, "0x%02x", code);
+        } else if ((v = cpuinfo_value(line, "CPU architecture")))
+            c->family = atoi(v);
+        else if ((v = cpuinfo_value(line, "CPU part")))
+            c->model = (int)strtol(v, NULL, 0);
+        else if ((v = cpuinfo_value(line, "CPU revision")))
+            c->stepping = atoi(v);
     }
-    if (f)
-        fclose(f);
 }
 
 void cb_cpu_key(const cb_cpu_id *c, char *buf, size_t len)

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "harness/measure/rsbsim.h"
 
@@ -19,6 +20,11 @@ typedef struct cb_cpu_id {
 
 /* From /proc/cpuinfo (the first processor). */
 void cb_cpu_identify(cb_cpu_id *c);
+/* From a text in /proc/cpuinfo's form (f NULL: nothing known): x86's vendor_id, cpu family,
+ * model, stepping, microcode and model name; AArch64's CPU implementer (as its vendor's name:
+ * 0x41 "ARM", 0xc0 "Ampere"...), CPU architecture, CPU part and CPU revision for vendor,
+ * family, model and stepping (a Neoverse N1: ARM, 8, 3340, 1). */
+void cb_cpu_identify_from(FILE *f, cb_cpu_id *c);
 /* "AuthenticAMD-25-17-1-0x1000065": one calibration per vendor, family, model, stepping and
  * microcode (a microcode update may change prediction, as the RSB mitigations did). */
 void cb_cpu_key(const cb_cpu_id *c, char *buf, size_t len);
