@@ -518,7 +518,7 @@ static int io_lc_load(char *err, size_t errlen)
     char path[PATH_MAX];
     if (CB_LEGACY_LIB[0] != '/' && !root) {
         snprintf(err, errlen,
-                 "io: style=prebuilt: no source tree above this executable, where %s is built",
+                 IO_PREBUILT_LOAD_ERROR "no source tree above this executable, where %s is built",
                  CB_LEGACY_LIB);
         return -1;
     }
@@ -526,15 +526,15 @@ static int io_lc_load(char *err, size_t errlen)
              CB_LEGACY_LIB[0] == '/' ? "" : "/", CB_LEGACY_LIB);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        snprintf(err, errlen, "io: style=prebuilt: %s (`make examples` builds it)", dlerror());
+        snprintf(err, errlen, IO_PREBUILT_LOAD_ERROR "%s (`make examples` builds it)", dlerror());
         return -1;
     }
     io_lc.send = (int (*)(int, const void *, size_t))dlsym(h, "legacy_send");
     io_lc.recv = (int (*)(int, void *, size_t))dlsym(h, "legacy_recv");
     io_lc.call = (int (*)(int, const void *, size_t, void *, size_t))dlsym(h, "legacy_call");
     if (!io_lc.send || !io_lc.recv || !io_lc.call) {
-        snprintf(err, errlen, "io: style=prebuilt: %s lacks legacy_send, legacy_recv or "
-                 "legacy_call", path);
+        snprintf(err, errlen,
+                 IO_PREBUILT_LOAD_ERROR "%s lacks legacy_send, legacy_recv or legacy_call", path);
         io_lc.call = NULL;
         dlclose(h);
         return -1;

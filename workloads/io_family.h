@@ -31,6 +31,11 @@ struct io_conn {
     uint64_t hc, hs;            /* what the client and the server read, folded */
 };
 
+/* How every error of loading style=prebuilt's library begins (the library missing or not it),
+ * which a failed cell's error shows: claim 12 (harness/report/claims/hooks.c) tells it from a
+ * failure of the library's calls by it. */
+#define IO_PREBUILT_LOAD_ERROR "io: style=prebuilt: "
+
 /* The first failure, recorded inside a coroutine and formatted by run on the main stack (an
  * error path must not need more coroutine stack than the smallest allowed). */
 typedef struct io_fault {

@@ -31,6 +31,7 @@ static const double DIFF = 0.05, EQUIV = 0.10, ALPHA = 0.05;
 #define ASYM "sites=distinct mode=asymmetric"
 #define IO_EXPLICIT "transport=unix style!=blocking style!=prebuilt"
 #define IO_BLOCKING "transport=unix style=blocking"
+#define IO_PREBUILT "transport=unix style=prebuilt"
 /* spawn's depth-0 memory points (claims 8 and 18): aligned, with the locals live (locals=dead is
  * claim 22's, whose locals a stackless frame does not keep). */
 #define DEPTH0 "depth=0 layout!=offset locals!=dead"
