@@ -261,20 +261,22 @@ fi
 reports=("$out" ${sw_out:+"$sw_out"} "$dl_out" "$dp_out" "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
-    # await (every family, the languages' own included) and io's style=blocking (the stackful
-    # families through the hooks, beside every family's explicit cells) run here only.
+    # await (every family, the languages' own included) and io's style=blocking and
+    # style=prebuilt (the stackful families through the hooks, the second's blocking code a
+    # library built apart: claim 12, beside every family's explicit cells) run here only.
     # spawn at depth 0 (n=1000,10000) is where claims 18 and 24 take every runtime's resident
     # bytes per suspended coroutine, each language beside the C models in one file.
     lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,4,16
                --param pingpong.switches=20000 --param recursive.height=8,12,16
                --param spawn.n=1000,10000 --param io.conns=1,16 --param io.msgs=50
-               --param io.style=explicit,blocking
+               --param io.style=explicit,blocking,prebuilt
                --param await.suspend_every=1,10,100,never --param await.calls=20000
                "${suite_reps[@]}")
     [ ${#quick[@]} -eq 0 ] ||
         lang_grid=(--workload pingpong,recursive,spawn,io,await --param pingpong.depth=0,16
                    --param pingpong.switches=20000 --param recursive.height=8 --param spawn.n=1000
-                   --param io.conns=1 --param io.msgs=50 --param io.style=explicit,blocking
+                   --param io.conns=1 --param io.msgs=50
+                   --param io.style=explicit,blocking,prebuilt
                    --param await.suspend_every=1,never
                    --param await.calls=20000 "${suite_reps[@]}")
     lang_status=0
