@@ -4,6 +4,7 @@
  * rule can give, "not measured" among them. The number of claims comes from the table. */
 #include <dirent.h>
 #include <jansson.h>
+#include <unistd.h>
 
 #include "harness/common/build.h"
 #include "harness/common/cli.h"
@@ -345,4 +346,58 @@ CB_TEST(claims_await_table_without_empty_columns)
         free(text);
         json_decref(doc);
     }
+}
+
+/* The Caveats group what concerns the same files (issue 32 item 8: the load average and the
+ * build flags were repeated once per file): four files of one build, a warning all have and
+ * one only file 2 has, file 3 with other repetitions. The shared warning and the build are said
+ * once; file 2's warning on file 2's line; files 1 and 4, alike, on one line. */
+CB_TEST(report_caveats_grouped_by_file)
+{
+    json_t *base = load_fixture("tests/claims/await/supported-sm-as-fast.json");
+    char path[4][256];
+    for (size_t k = 0; k < 4; k++) {
+        json_t *d = json_deep_copy(base), *ws = json_array();
+        json_array_append_new(ws, json_string("a warning of every file"));
+        if (k == 1)
+            json_array_append_new(ws, json_string("a warning of file two alone"));
+        json_object_set_new(json_object_get(json_object_get(d, "machine"), "environment"),
+                            "warnings", ws);
+        if (k == 2)
+            json_object_set_new(json_object_get(d, "run"), "reps", json_integer(5));
+        char name[64];
+        snprintf(name, sizeof name, "caveats-%zu.json", k);
+        cb_test_tmp_path(path[k], sizeof path[k], name);
+        CB_CHECK(json_dump_file(d, path[k], 0) == 0);
+        json_decref(d);
+    }
+    json_decref(base);
+    cb_test_cli c =
+        cb_test_corobench("report", path[0], path[1], path[2], path[3], "--no-plots", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *cav = strstr(c.out, "\n## Caveats\n"), *end = cav ? strstr(cav, "\n## Claims") : NULL;
+    CB_CHECK(cav && end);
+    *end = '\0';
+    /* the report wraps long lines: read them whole */
+    for (char *p; (p = strstr(cav, "\n  "));) {
+        memmove(p, p + 2, strlen(p + 2) + 1);
+        *p = ' ';
+    }
+    const char *once[] = {"a warning of every file", "`-O2`", "a warning of file two alone"};
+    for (size_t k = 0; k < 3; k++) {
+        const char *at = strstr(cav, once[k]);
+        if (!at || strstr(at + 1, once[k]))
+            CB_FAIL("'%s' is not in the Caveats once:\n%s", once[k], cav);
+    }
+    CB_CHECK_CONTAINS(cav, "\n- Environment: a warning of every file.\n");
+    CB_CHECK_CONTAINS(cav, "\n- Build of every file: gcc (fixture), `-O2`.\n");
+    char *two = strstr(cav, "\n- File 2 (");
+    CB_CHECK(two != NULL);
+    CB_CHECK(strstr(two, "a warning of file two alone") < strstr(two + 1, "\n- "));
+    CB_CHECK_CONTAINS(cav, "\n- Files 1 and 4 (");
+    CB_CHECK_CONTAINS(cav, "\n- File 3 (");
+    free(c.out);
+    free(c.err);
+    for (size_t k = 0; k < 4; k++)
+        unlink(path[k]);
 }

@@ -2,8 +2,10 @@
  * cells came from. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "harness/common/alloc.h"
 #include "harness/results/cell.h"
 #include "harness/results/estimate.h"
 #include "harness/results/fields.h"
@@ -60,6 +62,77 @@ static void counters_caveat(FILE *out, const ctx *c)
                      "here are the simulator's, not the CPU's.\n");
 }
 
+/* How many files have each environment warning (a file's repeats counted once). */
+static json_t *warning_counts(json_t *files)
+{
+    json_t *count = json_object(), *f, *w;
+    size_t i, k;
+    json_array_foreach(files, i, f)
+    {
+        json_t *mine = json_object();
+        json_array_foreach(json_object_get(json_object_get(f, "environment"), "warnings"), k, w)
+        {
+            const char *t = json_string_value(w);
+            if (!t || json_object_get(mine, t))
+                continue;
+            json_object_set_new(mine, t, json_true());
+            json_object_set_new(count, t,
+                                json_integer(json_integer_value(json_object_get(count, t)) + 1));
+        }
+        json_decref(mine);
+    }
+    return count;
+}
+
+/* A file's compiler and flags: "gcc (12.2.0), `-O2 ...`". */
+static void build_text(json_t *f, char *buf, size_t len)
+{
+    json_t *b = json_object_get(f, "build");
+    cb_append(buf, len, "%s, `%s`", cb_str(b, "compiler") ?: "compiler not recorded",
+              cb_str(b, "cflags") ?: "");
+}
+
+/* A file's settings as the caveats give them: pinning, compiler and flags (unless every file
+ * has the same, said once above), invocations and repetitions, the simulated return stack,
+ * what was unavailable, and the environment's warnings not every one of the nf files has
+ * (count: warning_counts). */
+static void file_settings(json_t *f, json_t *count, size_t nf, int one_build, char *buf,
+                          size_t len)
+{
+    json_t *run = json_object_get(f, "run");
+    json_t *pin = json_object_get(run, "pin_cpu"), *inv = json_object_get(run, "invocations");
+    if (json_is_integer(pin))
+        cb_append(buf, len, "pinned to CPU %lld", (long long)json_integer_value(pin));
+    else
+        cb_append(buf, len, "not pinned");
+    if (!one_build) {
+        cb_append(buf, len, "; ");
+        build_text(f, buf, len);
+    }
+    cb_append(buf, len, "; %lld invocation%s x %lld repetitions per cell",
+              json_is_integer(inv) ? (long long)json_integer_value(inv) : 1LL,
+              json_is_integer(inv) && json_integer_value(inv) != 1 ? "s" : "",
+              (long long)json_integer_value(json_object_get(run, "reps")));
+    if (json_is_true(json_object_get(run, "quick")))
+        cb_append(buf, len, " (--quick)");
+    const char *rs = cb_str(run, "rsb");
+    cb_append(buf, len, "; simulated return stack %s", rs && !strcmp(rs, "sim") ? "on" : "off");
+    const char *u;
+    json_t *why, *w;
+    json_object_foreach(json_object_get(f, "unavailable"), u, why)
+        cb_append(buf, len, "; unavailable: %s (%s)", u, json_string_value(why));
+    json_t *ws = json_object_get(json_object_get(f, "environment"), "warnings");
+    size_t k, j;
+    json_array_foreach(ws, k, w)
+    {
+        const char *t = json_string_value(w);
+        for (j = 0; j < k && !json_equal(json_array_get(ws, j), w); j++)
+            ;
+        if (t && j == k && (size_t)json_integer_value(json_object_get(count, t)) != nf)
+            cb_append(buf, len, "; environment: %s", t);
+    }
+}
+
 void cq_caveats(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t nclaims)
 {
     fprintf(out, "\n## Caveats\n\nWhat limits every verdict below.\n\n");
@@ -73,19 +146,22 @@ void cq_caveats(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t n
         files = one;
     }
     json_t *f, *w;
-    size_t i, k;
-    json_t *warned = json_object();
+    size_t i, k, nf = json_array_size(files);
+    /* A warning every file has is said once here; the others with their files, below. */
+    json_t *count = warning_counts(files), *warned = json_object();
     json_array_foreach(files, i, f)
     {
         json_array_foreach(json_object_get(json_object_get(f, "environment"), "warnings"), k, w)
         {
-            if (!json_is_string(w) || json_object_get(warned, json_string_value(w)))
+            const char *t = json_string_value(w);
+            if (!t || json_object_get(warned, t) ||
+                (size_t)json_integer_value(json_object_get(count, t)) != nf)
                 continue;
-            json_object_set_new(warned, json_string_value(w), json_true());
-            fprintf(out, "- Environment: %s.\n", json_string_value(w));
+            json_object_set_new(warned, t, json_true());
+            fprintf(out, "- Environment: %s.\n", t);
         }
     }
-    if (!json_object_size(warned))
+    if (!json_object_size(count))
         fprintf(out, "- Environment: no warning recorded.\n");
     json_decref(warned);
     counters_caveat(out, c);
@@ -125,33 +201,45 @@ void cq_caveats(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t n
                 "(`corobench run --invocations K`, K >= 2)",
                 single, timed);
     fprintf(out, ".\n");
+    /* Files of the same settings (and warnings) on one line. */
+    char (*set)[2048] = cb_xcalloc(nf + 1, sizeof *set);
+    size_t *same = cb_xcalloc(nf + 1, sizeof *same);
+    char build[2][1024] = {"", ""};
+    int one_build = nf > 1;
     json_array_foreach(files, i, f)
     {
-        json_t *run = json_object_get(f, "run"), *b = json_object_get(f, "build");
-        json_t *pin = json_object_get(run, "pin_cpu"), *inv = json_object_get(run, "invocations");
-        char wls[256] = "";
-        file_workloads(c, one ? 0 : (long)i, wls, sizeof wls);
-        fprintf(out, "- File %zu (`%s`: %s): ", i + 1, cb_str(f, "file"),
-                wls[0] ? wls : "no cells");
-        if (json_is_integer(pin))
-            fprintf(out, "pinned to CPU %lld", (long long)json_integer_value(pin));
-        else
-            fprintf(out, "not pinned");
-        fprintf(out, "; %s, `%s`; %lld invocation%s x %lld repetitions per cell",
-                cb_str(b, "compiler") ?: "compiler not recorded", cb_str(b, "cflags") ?: "",
-                json_is_integer(inv) ? (long long)json_integer_value(inv) : 1LL,
-                json_is_integer(inv) && json_integer_value(inv) != 1 ? "s" : "",
-                (long long)json_integer_value(json_object_get(run, "reps")));
-        if (json_is_true(json_object_get(run, "quick")))
-            fprintf(out, " (--quick)");
-        const char *rs = cb_str(run, "rsb");
-        fprintf(out, "; simulated return stack %s", rs && !strcmp(rs, "sim") ? "on" : "off");
-        const char *u;
-        json_t *why;
-        json_object_foreach(json_object_get(f, "unavailable"), u, why)
-            fprintf(out, "; unavailable: %s (%s)", u, json_string_value(why));
-        fprintf(out, ".\n");
+        build[i > 0][0] = '\0';
+        build_text(f, build[i > 0], sizeof build[0]);
+        one_build &= !strcmp(build[0], build[i > 0]);
     }
+    if (one_build)
+        fprintf(out, "- Build of every file: %s.\n", build[0]);
+    json_array_foreach(files, i, f)
+        file_settings(f, count, nf, one_build, set[i], sizeof set[i]);
+    for (i = 0; i < nf; i++) {
+        if (!set[i][0])
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < nf; j++)
+            if (j == i || !strcmp(set[j], set[i]))
+                same[n++] = j;
+        fprintf(out, "- File%s ", n > 1 ? "s" : "");
+        for (size_t j = 0; j < n; j++)
+            fprintf(out, "%s%zu", !j ? "" : j + 1 < n ? ", " : " and ", same[j] + 1);
+        fprintf(out, " (");
+        for (size_t j = 0; j < n; j++) {
+            char wls[256] = "";
+            file_workloads(c, one ? 0 : (long)same[j], wls, sizeof wls);
+            fprintf(out, "%s`%s`: %s", j ? "; " : "",
+                    cb_str(json_array_get(files, same[j]), "file"), wls[0] ? wls : "no cells");
+        }
+        fprintf(out, "): %s.\n", set[i]);
+        for (size_t j = 1; j < n; j++)
+            set[same[j]][0] = '\0';
+    }
+    free(set);
+    free(same);
+    json_decref(count);
     if (json_array_size(files) > 1)
         fprintf(out, "- A cell measured in several files keeps its first measurement; a ratio of "
                      "cells from two files says so (\"across files\").\n");
