@@ -54,6 +54,8 @@ typedef struct cb_co_backend {
      * no transfer to offer. NULL for corobench's own backends. */
     const struct cb_plugin *plugin;
     const char *plugin_path; /* the shared object it came from (realpath) */
+    /* what that file was when it was loaded (impls/plugin.h, cb_plugin_load_same) */
+    const char *plugin_identity;
 } cb_co_backend;
 
 /* How a cell creates its coroutines, from its implementation's parameters (cb_impl_co_cfg):

@@ -545,6 +545,11 @@ const char *cb_impl_plugin_path(const cb_impl *impl)
     return impl->backend ? impl->backend->plugin_path : NULL;
 }
 
+const char *cb_impl_plugin_identity(const cb_impl *impl)
+{
+    return impl->backend ? impl->backend->plugin_identity : NULL;
+}
+
 int cb_impl_argv(const char *name, const char *argv[CB_LANG_ARGV], const char **why)
 {
     int user = cb_lang_user_argv(name, argv, why);

@@ -149,6 +149,9 @@ int cb_impl_is_language(const cb_impl *impl);
 int cb_utf8_valid(const char *s);
 /* The shared object a plugin was loaded from (--impl-lib, impls/plugin.h); NULL for a built-in. */
 const char *cb_impl_plugin_path(const cb_impl *impl);
+/* What that shared object was when it was loaded: its size, modification time and content hash
+ * ("16384 bytes, mtime 1764680000.123456789, fnv1a64 0x..."); NULL for a built-in. */
+const char *cb_impl_plugin_identity(const cb_impl *impl);
 /* What a capability is, for messages ("a body of only the switches"). */
 const char *cb_cap_name(cb_cap cap);
 /* A capability's name in the results ("bare-switch": impl_row.lacks). */

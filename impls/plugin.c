@@ -34,7 +34,29 @@ static int bad_name(const char *s)
     return 0;
 }
 
-static int load_one(const char *path, char *err, size_t len)
+/* The file behind fd as it is now: its size, modification time and FNV-1a hash of its bytes
+ * (a replaced or rewritten shared object differs in one of them). -1 when it cannot be read. */
+static int identity_of(int fd, const struct stat *st, char *out, size_t len)
+{
+    unsigned long long h = 0xcbf29ce484222325ull;
+    unsigned char buf[65536];
+    off_t at = 0;
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof buf, at);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        for (ssize_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 0x100000001b3ull;
+        at += n;
+    }
+    snprintf(out, len, "%lld bytes, mtime %lld.%09ld, fnv1a64 0x%016llx", (long long)at,
+             (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, h);
+    return 0;
+}
+
+static int load_one(const char *path, const char *want, char *err, size_t len)
 {
     char real[PATH_MAX];
     if (!realpath(path, real)) {
@@ -67,7 +89,23 @@ static int load_one(const char *path, char *err, size_t len)
             close(fd);
         return -1;
     }
+    /* What the file is, before dlopen runs any of its code: a cell's process refuses a file
+     * that is no longer what the run loaded (replaced during the run, it was loaded by the
+     * later cells: one cell mixed two binaries, or its name was gone). */
+    char id[128];
+    int rid = identity_of(fd, &st, id, sizeof id);
     close(fd);
+    if (rid != 0) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared object "
+                 "built against include/corobench/runtime.h)", path);
+        return -1;
+    }
+    if (want && strcmp(want, id)) {
+        snprintf(err, len, "invalid --impl-lib '%s': it changed since the run started: it was %s, "
+                 "it is %s (valid: the shared object the run loaded; rerun to measure the new "
+                 "one)", path, want, id);
+        return -1;
+    }
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]) && !strcmp(cb_impl_plugin_path(&cb_impls[i]), real))
             return 0;
@@ -105,11 +143,22 @@ static int load_one(const char *path, char *err, size_t len)
         dlclose(h);
         return -1;
     }
+    /* The path still the file hashed above: replaced between the hash and dlopen, the library
+     * loaded may be another. */
+    struct stat now;
+    if (stat(real, &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino ||
+        now.st_size != st.st_size || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+        now.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
+        snprintf(err, len, "invalid --impl-lib '%s': it was replaced while it was loaded (valid: "
+                 "a shared object left as it is during the run)", path);
+        dlclose(h);
+        return -1;
+    }
     /* Kept for the life of the process, as the plugin's code is. */
     cb_co_backend *be = calloc(1, sizeof *be);
     char *desc = malloc(strlen(real) + strlen(pl->description ? pl->description : "") + 32);
-    char *where = strdup(real);
-    if (!be || !desc || !where) {
+    char *where = strdup(real), *ident = strdup(id);
+    if (!be || !desc || !where || !ident) {
         snprintf(err, len, "cannot load --impl-lib '%s': out of memory", path);
         return -1;
     }
@@ -119,6 +168,7 @@ static int load_one(const char *path, char *err, size_t len)
     be->ctx_size = sizeof(void *);
     be->plugin = pl;
     be->plugin_path = where;
+    be->plugin_identity = ident;
     cb_impl im = {
         .name = pl->name,
         .body = CB_BODY_STACKFUL,
@@ -153,7 +203,12 @@ int cb_plugin_load_list(const char *paths, char *err, size_t errlen)
         return -1;
     }
     for (char *p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
-        rc = load_one(p, err, errlen);
+        rc = load_one(p, NULL, err, errlen);
     free(copy);
     return rc;
+}
+
+int cb_plugin_load_same(const char *path, const char *identity, char *err, size_t errlen)
+{
+    return load_one(path, identity, err, errlen);
 }

@@ -11,5 +11,10 @@
  * wrong with it (it cannot be opened, it has no corobench_plugin, a field is missing or bad,
  * its name is taken). */
 int cb_plugin_load_list(const char *paths, char *err, size_t errlen);
+/* Loads the one PATH a cell's request names, as cb_plugin_load_list does, but only when the file
+ * is still what the run loaded: identity is cb_impl_plugin_identity's text when the run started
+ * (NULL: not checked, a request written by hand). A file replaced or changed since is refused
+ * before it is opened as a library (its constructors never run), naming both identities. */
+int cb_plugin_load_same(const char *path, const char *identity, char *err, size_t errlen);
 
 #endif

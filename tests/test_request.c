@@ -100,6 +100,22 @@ static json_t *good_request(void)
     return cb_request_build(&o, &pc, 0, CB_REQUEST_TIME);
 }
 
+/* Copies the file from to to (through a temporary file and a rename, as a build replaces it). */
+static void replace_file(const char *from, const char *to)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.new", to);
+    FILE *in = fopen(from, "rb"), *out = fopen(tmp, "wb");
+    CB_CHECK(in != NULL && out != NULL);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        CB_CHECK_EQ_INT(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    CB_CHECK_EQ_INT(fclose(out), 0);
+    CB_CHECK_EQ_INT(rename(tmp, to), 0);
+}
+
 /* `corobench cell --request FILE` on req (or, text not NULL, on that text): exit status 2 and
  * one line on stderr containing want, nothing on stdout. */
 static void refused(json_t *req, const char *text, const char *want)
@@ -267,4 +283,54 @@ CB_TEST_T(request_plugin_and_external_rerun, 120)
     refused(r, NULL, "invalid request: field 'external': ");
     json_decref(doc);
     unlink(out);
+}
+
+/* Issue 30, MEDIUM 10: a plugin's shared object replaced during a run was loaded by the later
+ * cells' processes: under the same name one ok cell mixed the two binaries, under a new name its
+ * later cells failed with "unknown implementation". The run records the file's identity (size,
+ * mtime, a hash) when it loads it, each request carries it, and a cell's process refuses a file
+ * that is no longer it, before running any of its code. */
+CB_TEST_T(request_plugin_replaced_during_run_refused, 120)
+{
+    char lib[4200], uc[4096], other[4096], out[256];
+    const char *dir = cb_test_dir("plugin-replaced");
+    snprintf(uc, sizeof uc, "%s/bin/examples/libcb_ucontext.so", cb_test_root());
+    snprintf(other, sizeof other, "%s/bin/test-plugins/libcb_bad_checksum.so", cb_test_root());
+    snprintf(lib, sizeof lib, "%s/p.so", dir);
+    replace_file(uc, lib);
+    cb_test_tmp_path(out, sizeof out, "plugin-replaced.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", lib, "--impl", "uctx-plugin",
+                                      "--workload", "recursive", "--param", "height=4", "--reps",
+                                      "1", "--warmup", "0", "--min-rep-ms", "0.2",
+                                      "--invocations", "1", "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_t *doc = load(out), *cell = json_array_get(json_object_get(doc, "cells"), 0);
+    json_t *pl = json_array_get(json_object_get(json_object_get(doc, "run"), "plugins"), 0);
+    const char *id = json_string_value(json_object_get(pl, "identity"));
+    CB_CHECK(id != NULL);
+    CB_CHECK_CONTAINS(id, "fnv1a64 0x");
+    json_t *rq = json_object_get(cell, "request");
+    CB_CHECK_STREQ(json_string_value(json_object_get(rq, "impl_lib_identity")), id);
+    json_t *res = rerun(cell); /* the file as the run loaded it: served */
+    same_work(res, cell);
+    json_decref(res);
+    /* Replaced by another plugin (another name), then by the same one with a byte more. */
+    replace_file(other, lib);
+    refused(json_deep_copy(rq), NULL, "it changed since the run started: it was ");
+    replace_file(uc, lib);
+    FILE *f = fopen(lib, "ab");
+    CB_CHECK(f != NULL);
+    fputc(0, f);
+    fclose(f);
+    refused(json_deep_copy(rq), NULL, "(valid: the shared object the run loaded; rerun to "
+                                      "measure the new one)");
+    /* A request by hand without the identity is served as before. */
+    replace_file(uc, lib);
+    json_object_del(rq, "impl_lib_identity");
+    res = rerun(cell);
+    same_work(res, cell);
+    json_decref(res);
+    json_decref(doc);
+    unlink(out);
+    cb_test_dir_cleanup("plugin-replaced");
 }

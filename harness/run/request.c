@@ -52,7 +52,7 @@ json_t *cb_request_build(const cb_run_opts *o, const cb_plan_cell *pc, unsigned 
     double kb = cb_kmem_bytes_per_vma();
     return json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:o, s:o, s:b, s:{s:s, s:i, s:b}, "
-        "s:o, s:o, s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:o}",
         "schema", CB_REQUEST_SCHEMA, "mode", mode == CB_REQUEST_COUNT ? "count" : "time",
         "variant", pc->variant, "workload", c->wl->name, "impl", c->impl->name, "params",
         cb_params_json(&c->params), "warmup", (int)m->warmup, "reps", (int)m->reps, "min_rep_ms",
@@ -64,7 +64,9 @@ json_t *cb_request_build(const cb_run_opts *o, const cb_plan_cell *pc, unsigned 
         (int)m->rsb_entries, "candidates", m->rsb_candidates, "tsc_hz",
         hz > 0 ? json_real(hz) : json_null(), "kernel_bytes_per_vma",
         kb > 0 ? json_real(kb) : json_null(), "layout", layout, "impl_lib",
-        lib ? json_string(lib) : json_null(), "external", ext ? json_string(ext) : json_null());
+        lib ? json_string(lib) : json_null(), "impl_lib_identity",
+        lib ? json_string(cb_impl_plugin_identity(c->impl)) : json_null(), "external",
+        ext ? json_string(ext) : json_null());
 }
 
 const char *cb_request_binary(const cb_plan_cell *pc, cb_request_mode mode)
@@ -372,7 +374,7 @@ typedef struct served {
 
 static int check_identity(json_t *req, served *s)
 {
-    const char *schema, *mode, *variant, *wl, *impl, *lib, *ext;
+    const char *schema, *mode, *variant, *wl, *impl, *lib, *libid = NULL, *ext;
     char list[2048];
     int rc;
     if (!json_is_object(req))
@@ -399,10 +401,13 @@ static int check_identity(json_t *req, served *s)
                    "only runs counting passes; time with bin/corobench or bin/corobench-jmpret");
     /* The runtime's source before its name: a plugin's row or a user's command registers it. */
     if ((rc = want_string(req, "impl", 0, &impl)) || (rc = want_string(req, "impl_lib", 1, &lib)) ||
+        (json_object_get(req, "impl_lib_identity") &&
+         (rc = want_string(req, "impl_lib_identity", 1, &libid))) ||
         (rc = want_string(req, "external", 1, &ext)))
         return rc;
     char err[PATH_MAX + 512];
-    if (lib && cb_plugin_load_list(lib, err, sizeof err) != 0)
+    /* the shared object as the run loaded it (a request by hand may leave the identity out) */
+    if (lib && cb_plugin_load_same(lib, libid, err, sizeof err) != 0)
         return cb_usage_error("invalid request: field 'impl_lib': %s", err);
     if (ext && cb_impl_add_external(impl, ext, err, sizeof err) != 0)
         return cb_usage_error("invalid request: field 'external': %s", err);

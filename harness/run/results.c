@@ -66,13 +66,16 @@ json_t *cb_run_results_new(const cb_run_opts *o)
                         o->rsb_sim ? json_string(cb_rsb_model_name(
                                          (cb_rsb_model)o->measure.rsb_model))
                                    : json_null());
-    /* run.plugins: each --impl-lib runtime's name, path and description (docs/plugin.md) */
+    /* run.plugins: each --impl-lib runtime's name, path, identity when the run started and
+     * description (docs/plugin.md) */
     json_t *plugins = json_array();
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]))
-            json_array_append_new(plugins, json_pack("{s:s, s:o, s:o}", "name", cb_impls[i].name,
-                                                     "path",
+            json_array_append_new(plugins, json_pack("{s:s, s:o, s:s, s:o}", "name",
+                                                     cb_impls[i].name, "path",
                                                      text_json(cb_impl_plugin_path(&cb_impls[i])),
+                                                     "identity",
+                                                     cb_impl_plugin_identity(&cb_impls[i]),
                                                      "description",
                                                      text_json(cb_impls[i].description)));
     json_object_set_new(run, "plugins", plugins);
