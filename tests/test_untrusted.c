@@ -723,6 +723,34 @@ CB_TEST(file_size_limit_said_no_temporary_left)
     tdir_cleanup();
 }
 
+/* MEDIUM 13: a report not written (a full disk, here ulimit -f) left its plot directory behind,
+ * empty .dat files in it, and a rerun was refused ("'./r-plots' exists"). The plots are drawn
+ * apart and moved beside the report only when it is written: none are left, and the rerun
+ * draws them. */
+CB_TEST_T(report_not_written_leaves_no_plots, 120)
+{
+    char cmd[9000], root[4096], src[4200];
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    snprintf(src, sizeof src, "%s/tests/claims/asmjmp/contradicted-no-saving.json",
+             cb_root_dir());
+    snprintf(cmd, sizeof cmd, "cd %s && (ulimit -f 8 && exec %s/bin/corobench report %s -o r.md); "
+             "echo \"exit $?\"; ls -A",
+             tdir(), root, src);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL}, *out, *err;
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    CB_CHECK_CONTAINS(err, "cannot write the report to 'r.md': File too large");
+    CB_CHECK_STREQ(out, "exit 1\n"); /* nothing in the directory: no r.md, no plots */
+    free(out);
+    free(err);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/bin/corobench report %s -o r.md && ls r-plots | grep -c dat",
+             tdir(), root, src);
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    CB_CHECK(atoi(out) > 0);
+    free(out);
+    free(err);
+    tdir_cleanup();
+}
+
 /* run.unavailable's keys are the run's own: 'tsc', or 'impl:NAME' for an implementation this
  * build cannot run (copystack under AddressSanitizer, fcontext without Boost). The plain-name
  * rule took the colon for a hostile byte and refused every such file (ab's arms under ASan);

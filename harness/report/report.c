@@ -7,6 +7,7 @@
  * per workload first, then a section each. */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,19 +119,28 @@ static void split_path(const char *path, char *dir, size_t dlen, char *stem, siz
  * report (whose plots are replaced with it); a file, a link or, without --force, a directory
  * already there is refused before any work, as -o is (docs/bad-input.md). */
 enum { PLOT_PATH_ROOM = 128 }; /* "/AAA/pingpong-depth-distinct-0.dat.tmp.<pid>" fits */
+/* The plots are drawn in STEM-plots/ inside this directory beside the report, and moved into
+ * place only when the report is (whole or not at all, plots_commit). */
+enum { PLOT_TMP_ROOM = 20 }; /* "/.plots.tmp<pid>" */
+static void plots_tmp(char *buf, size_t len, const char *dir)
+{
+    snprintf(buf, len, "%s/.plots.tmp%ld", dir, (long)getpid());
+}
+
 static int check_plots_dir(const char *dir, const char *stem, int force)
 {
     char pdir[4096 + 1100];
     struct stat st;
     snprintf(pdir, sizeof pdir, "%s/%s-plots", dir, stem);
     /* Room for what goes in it: a machine's subdirectory and a plot's files with their
-     * temporary names (plots.c), within a path and a file name the kernel takes. */
-    if (strlen(pdir) + PLOT_PATH_ROOM >= CB_OUT_PATH_MAX ||
+     * temporary names (plots.c), within a path and a file name the kernel takes; the plots
+     * are drawn in a directory beside it first (plots_tmp). */
+    if (strlen(pdir) + PLOT_TMP_ROOM + PLOT_PATH_ROOM >= CB_OUT_PATH_MAX ||
         strlen(stem) + strlen("-plots") > NAME_MAX)
         return cb_usage_error("report plots: '%s' is too long for the plot files in it (valid: "
                               "a report path of at most %d bytes, its name at most %d, or "
                               "--no-plots)",
-                              cb_quote(pdir), CB_OUT_PATH_MAX - PLOT_PATH_ROOM - 4,
+                              cb_quote(pdir), CB_OUT_PATH_MAX - PLOT_PATH_ROOM - PLOT_TMP_ROOM - 4,
                               NAME_MAX - (int)strlen("-plots") + 3);
     if (lstat(pdir, &st) != 0)
         return 0;
@@ -143,6 +153,43 @@ static int check_plots_dir(const char *dir, const char *stem, int force)
                               "the plots in it, or --no-plots)",
                               cb_quote(pdir));
     return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Removes the directory tmp and what it holds. */
+static void remove_tree(const char *tmp)
+{
+    nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The plots drawn in tmp/STEM-plots into place as dir/STEM-plots, replacing an earlier
+ * report's (--force, checked before); tmp is removed. -1 with errno when the move failed. */
+static int plots_commit(const char *tmp, const char *dir, const char *stem)
+{
+    char from[4096 + 1200], to[4096 + 1100], old[4096 + 1200];
+    snprintf(from, sizeof from, "%s/%s-plots", tmp, stem);
+    snprintf(to, sizeof to, "%s/%s-plots", dir, stem);
+    snprintf(old, sizeof old, "%s/old", tmp);
+    struct stat st;
+    int rc = 0;
+    if (lstat(to, &st) == 0 && rename(to, old) != 0)
+        rc = -1;
+    if (!rc && rename(from, to) != 0) {
+        int e = errno;
+        rename(old, to); /* the earlier plots back */
+        errno = e;
+        rc = -1;
+    }
+    int e = errno;
+    remove_tree(tmp);
+    errno = e;
+    return rc;
 }
 
 /* Where the gnuplot scripts are: plots/ beside the directory holding this binary (bin/). */
@@ -266,9 +313,11 @@ int cb_cmd_report(int argc, char **argv)
                               cb_quote(format));
     int html = !strcmp(format, "html");
     cb_out o;
-    char dir[4096], stem[1024], pdir[4096 + 1100], scripts[4096];
-    if (out_path)
+    char dir[4096], stem[1024], pdir[4096 + 2200], ptmp[4096 + 1100], scripts[4096];
+    if (out_path) {
         split_path(out_path, dir, sizeof dir, stem, sizeof stem);
+        plots_tmp(ptmp, sizeof ptmp, dir);
+    }
     int rc = cb_out_prepare(&o, "report", out_path, force);
     if (!rc && out_path && plots_on)
         rc = check_plots_dir(dir, stem, force);
@@ -349,11 +398,13 @@ int cb_cmd_report(int argc, char **argv)
         }
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
-            snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
-            cb_mkdirs(pdir, 1, NULL); /* failing, each plot says why it is skipped */
+            snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
+            /* failing, each plot says why it is skipped */
+            if (mkdir(ptmp, 0755) == 0 || errno == EEXIST)
+                cb_mkdirs(pdir, 1, NULL);
             if (n > 1) {
                 snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "/%s", label);
-                snprintf(pdir, sizeof pdir, "%s/%s", dir, rel);
+                snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
             }
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
         }
@@ -370,7 +421,8 @@ int cb_cmd_report(int argc, char **argv)
     /* The Markdown with every line within 120 columns (mdfit.h); the HTML from the lines as
      * written, whose tables a browser lays out and sorts whole (split, they would sort apart). */
     if (html) {
-        cb_html_from_md(cb_out_stream(&o), mdtext, out_path ? dir : "");
+        /* the SVGs read where they are drawn, STEM-plots/ in ptmp until the report is in place */
+        cb_html_from_md(cb_out_stream(&o), mdtext, out_path ? (plots_on ? ptmp : dir) : "");
     } else {
         char *fit = cb_md_fit(mdtext, CB_REPORT_WIDTH);
         fputs(fit, cb_out_stream(&o));
@@ -378,6 +430,17 @@ int cb_cmd_report(int argc, char **argv)
     }
     free(mdtext);
     rc = cb_out_commit(&o) ? CB_EXIT_CELLS_FAILED : 0;
+    /* The plots whole with the report, or none of them: a report not written (a full disk,
+     * ulimit -f) left a plot directory of truncated and empty files, which refused a rerun. */
+    if (out_path && plots_on) {
+        if (rc)
+            remove_tree(ptmp);
+        else if (plots_commit(ptmp, dir, stem) != 0) {
+            fprintf(stderr, "corobench: report: cannot move the plots into %s/%s-plots: %s\n",
+                    dir, stem, strerror(errno));
+            rc = CB_EXIT_CELLS_FAILED;
+        }
+    }
     for (size_t f = 0; f < n; f++) {
         json_decref(docs[f]);
         json_decref(also[f]);
