@@ -3,13 +3,16 @@
 #include "plugin.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "include/corobench/runtime.h"
@@ -54,6 +57,63 @@ static int identity_of(int fd, const struct stat *st, char *out, size_t len)
     snprintf(out, len, "%lld bytes, mtime %lld.%09ld, fnv1a64 0x%016llx", (long long)at,
              (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, h);
     return 0;
+}
+
+/* Whether loading real returns: a child opens it and calls corobench_plugin(), then says so on a
+ * pipe. A plugin whose constructor or corobench_plugin() calls exit() (or crashes) ended the
+ * program silently (exit(0): run exited 0 with no results); it is refused, naming how the child
+ * ended. 0: it returned (the checks of its fields are the caller's); -1 with err. */
+static int probe(const char *path, const char *real, char *err, size_t len)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %m", path);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, len, "cannot load --impl-lib '%s': %m", path);
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        /* what it prints on stdout it prints again when the program loads it */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+        const cb_plugin *(*entry)(void) =
+            h ? (const cb_plugin *(*)(void))dlsym(h, "corobench_plugin") : NULL;
+        if (entry)
+            entry();
+        if (write(p[1], "k", 1) != 1)
+            _exit(1);
+        _exit(0);
+    }
+    close(p[1]);
+    char k = 0;
+    ssize_t got;
+    while ((got = read(p[0], &k, 1)) < 0 && errno == EINTR)
+        ;
+    close(p[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (got == 1 && k == 'k')
+        return 0;
+    if (WIFSIGNALED(st))
+        snprintf(err, len, "invalid --impl-lib '%s': loading it killed the process (signal %d, "
+                 "%s) (valid: a plugin whose constructors and corobench_plugin() return; "
+                 "docs/plugin.md)", path, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(err, len, "invalid --impl-lib '%s': loading it ended the process (exit status "
+                 "%d: a constructor or corobench_plugin() called exit) (valid: a plugin whose "
+                 "constructors and corobench_plugin() return; docs/plugin.md)", path,
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return -1;
 }
 
 static int load_one(const char *path, const char *want, char *err, size_t len)
@@ -109,6 +169,8 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]) && !strcmp(cb_impl_plugin_path(&cb_impls[i]), real))
             return 0;
+    if (probe(path, real, err, len) != 0)
+        return -1;
     void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         snprintf(err, len, "cannot load --impl-lib '%s': %s (valid: a shared object built "

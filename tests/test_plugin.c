@@ -116,6 +116,34 @@ CB_TEST_T(plugin_printing_on_stdout_spoils_no_cell, 120)
     unlink(out);
 }
 
+/* Issue 30, MEDIUM 14: a plugin that calls exit() while it is loaded ended the program silently:
+ * exit(0) in corobench_plugin() made run exit 0 with no results and no message, exit(3) in a
+ * constructor made list exit 3. It is loaded in a child first; one that does not return is
+ * refused, exit 2, one line naming how the child ended. */
+CB_TEST_T(plugin_exiting_while_loaded_refused, 60)
+{
+    char ex[4096], ctor[4096], out[256];
+    plugin_path(ex, sizeof ex, "test-plugins", "bad_exit");
+    plugin_path(ctor, sizeof ctor, "test-plugins", "bad_ctorexit");
+    cb_test_tmp_path(out, sizeof out, "exitplugin.json");
+    cb_test_cli c = cb_test_corobench("run", "--impl-lib", ex, "--impl", "bad-exit", "--workload",
+                                      "recursive", "--param", "height=4", "--reps", "1",
+                                      "--warmup", "0", "--invocations", "1", "--no-table", "-o",
+                                      out, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "libcb_bad_exit.so': loading it ended the process (exit status 0");
+    CB_CHECK(access(out, F_OK) != 0);
+    free(c.out);
+    free(c.err);
+    c = cb_test_corobench("list", "--impl-lib", ctor, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "libcb_bad_ctorexit.so': loading it ended the process (exit "
+                             "status 3");
+    CB_CHECK_CONTAINS(c.err, "(valid: a plugin whose constructors and corobench_plugin() return");
+    free(c.out);
+    free(c.err);
+}
+
 CB_TEST_T(plugin_broken_recorded_or_refused, 240)
 {
     CB_SKIP_UNDER_ASAN("a plugin's own stack switches are not announced to ASan");

@@ -4,7 +4,9 @@
  *   BAD_FAMILY    says stackful but runs the function on its resumer's stack
  *   BAD_CRASH     the tenth resume dereferences NULL
  *   BAD_FIELDS    resume is NULL: refused when it is loaded
- *   BAD_STDOUT    works, but its constructor prints a line on stdout */
+ *   BAD_STDOUT    works, but its constructor prints a line on stdout
+ *   BAD_EXIT      its corobench_plugin() calls exit(0)
+ *   BAD_CTOREXIT  its constructor calls exit(3) */
 #define corobench_plugin example_plugin
 #include "examples/ucontext/ucontext_plugin.c"
 #undef corobench_plugin
@@ -43,6 +45,13 @@ static uintptr_t bad_resume(void *co, uintptr_t val)
 #define bad_resume uc_resume
 #include <stdio.h>
 __attribute__((constructor)) static void chatty(void) { printf("bad-stdout: loaded\n"); }
+#elif defined(BAD_EXIT) || defined(BAD_CTOREXIT)
+#define BAD_NAME "bad-exit"
+#define bad_resume uc_resume
+#include <stdlib.h>
+#if defined(BAD_CTOREXIT)
+__attribute__((constructor)) static void leave(void) { exit(3); }
+#endif
 #else
 #define BAD_NAME "bad-fields"
 #define bad_resume NULL
@@ -50,6 +59,9 @@ __attribute__((constructor)) static void chatty(void) { printf("bad-stdout: load
 
 const cb_plugin *corobench_plugin(void)
 {
+#if defined(BAD_EXIT)
+    exit(0);
+#endif
     bad = *example_plugin();
     bad.name = BAD_NAME;
     bad.resume = bad_resume;
