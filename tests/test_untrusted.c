@@ -558,6 +558,25 @@ CB_TEST_T(external_reply_read_at_exit_child_ended, 120)
     tdir_cleanup();
 }
 
+/* MEDIUM 1, its last part: a child the program started in a session of its own (`setsid`)
+ * outlived the run, out of the group the run ends. The cell's process is the subreaper of what
+ * its program leaves, and ends it when the program exits. */
+CB_TEST_T(external_setsid_child_ended, 120)
+{
+    char marker[64], script[4400], root[4096];
+    CB_CHECK(realpath(cb_root_dir(), root) /* the sources: examples/ */ != NULL);
+    snprintf(marker, sizeof marker, "sleep 6%05d", (int)(getpid() % 100000));
+    snprintf(script, sizeof script,
+             "#!/bin/sh\npython3 %s/examples/external/recursive.py \"$@\"\n"
+             "setsid %s </dev/null >/dev/null 2>&1 &\n", root, marker);
+    json_t *cell = external_cell(script);
+    CB_CHECK_STREQ(json_string_value(json_object_get(cell, "status")), "ok");
+    json_decref(cell);
+    usleep(200000);
+    CB_CHECK_EQ_INT(alive_with(marker), 0);
+    tdir_cleanup();
+}
+
 /* MEDIUM 2: past check-external's limit only /bin/sh was killed, and the program was left
  * running. The program now runs in a group of its own there, which the limit ends whole. */
 CB_TEST_T(external_timeout_ends_the_program, 60)

@@ -8,7 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness/common/alloc.h"
 #include "harness/common/proc.h"
@@ -193,6 +198,60 @@ static const char *without_name(const char *name, const char *failure)
                : failure;
 }
 
+/* This process's children (up to max of them, from /proc): their count. */
+enum { KIDS_MAX = 256 };
+static size_t children(pid_t *kids, size_t max)
+{
+    pid_t self = getpid();
+    size_t k = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) && k < max) {
+        char path[300], buf[1024];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        const char *rp = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+        int ppid;
+        char state;
+        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
+            kids[k++] = (pid_t)atoi(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return k;
+}
+
+/* Ends what the program left outside its group (`setsid cmd &` outlived the run: the group the
+ * run ends no longer held it). This process is the subreaper of the program's descendants (set
+ * before it starts), so once the program has exited they are its children: every child that is
+ * not one of before's (the children it had before the program started) is ended, until none. */
+static void end_escaped(const pid_t *before, size_t nbefore)
+{
+    pid_t kids[KIDS_MAX];
+    for (int round = 0; round < 64; round++) {
+        size_t n = children(kids, KIDS_MAX), ended = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = 0;
+            while (j < nbefore && before[j] != kids[i])
+                j++;
+            if (j < nbefore)
+                continue;
+            kill(kids[i], SIGKILL);
+            waitpid(kids[i], NULL, 0);
+            ended++;
+        }
+        if (!ended)
+            return;
+    }
+}
+
 int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_ext_reply *out,
                char *err, size_t errlen)
 {
@@ -223,12 +282,16 @@ int cb_ext_run(const char *name, const cb_ext_request *rq, double timeout_s, cb_
     cb_proc p;
     cb_proc_result r;
     int rc = -1;
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* what escapes its group comes back here: end_escaped */
+    pid_t before[KIDS_MAX];
+    size_t nbefore = children(before, KIDS_MAX);
     if (cb_proc_start(&p, &po, cb_proc_exec, (void *)argv, err, errlen) != 0) {
         free(text);
         return -1;
     }
     free(text);
     cb_proc_wait(&p, timeout_s, &r);
+    end_escaped(before, nbefore);
     if (r.too_long) {
         snprintf(err, errlen, "%s: the program wrote more than %d MiB on its %s, ended (valid: "
                  "one JSON reply)", name, CB_EXT_REPLY_MAX >> 20,
