@@ -535,3 +535,49 @@ CB_TEST_T(ab_instructions_without_valgrind_say_why, 120)
     for (int i = 0; i < 3; i++)
         unlink(f[i]);
 }
+
+/* The fresh stage's second look runs (decide.h): --rounds 2 --max-rounds 6 gives two looks of 2
+ * fresh rounds each. The budget (0.01%) and threshold (0.0001%) are set so that no look of 2 pairs
+ * can decide an A/A cell: "unchanged" needs the widened interval within 1 +- 1e-6, and a look
+ * calls it changed only when its interval misses 1, which at the look's level (1 - 2.5e-5, a t
+ * quantile of about 25,000 for one degree of freedom) happens about once in 10,000 looks. So the
+ * cell stays unknown after the first look, the second runs rounds 5 and 6, and the verdict file
+ * keeps six pairs and says two looks. A fresh stage of one look (the old rule) stops at 4 pairs. */
+CB_TEST_T(ab_second_look_runs, 180)
+{
+    char v[256];
+    cb_test_tmp_path(v, sizeof v, "ablooks");
+    strcat(v, ".json");
+    unlink(v);
+    unsetenv("COROBENCH_TEST_SLOWDOWN");
+    cb_test_cli c = cb_test_corobench("ab", "--base", cb_test_root(), "--impl", "sm",
+                                      "--workload", "recursive", "--param", "height=6", "--reps",
+                                      "1", "--warmup", "0", "--min-rep-ms", "0.1", "--rounds", "2",
+                                      "--max-rounds", "6", "--budget", "0.01", "--threshold",
+                                      "0.0001", "--format", "json", "-o", v, NULL);
+    if (c.status != 0 && c.status != 1)
+        CB_FAIL("ab: exit %d: %s", c.status, c.err);
+    CB_CHECK_CONTAINS(c.err, "fresh rounds 3 to 4 for them (up to 6)");
+    CB_CHECK_CONTAINS(c.err, "1 cells unknown on their fresh rounds: rounds 5 to 6 for them");
+    json_error_t je;
+    json_t *vd = json_load_file(v, 0, &je);
+    CB_CHECK(vd != NULL);
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(vd, "looks")), 2);
+    json_t *cell = json_array_get(json_object_get(vd, "cells"), 0);
+    json_t *pairs = json_object_get(cell, "pairs");
+    CB_CHECK_EQ_INT(json_array_size(pairs), 6);
+    for (size_t r = 0; r < json_array_size(pairs); r++)
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(pairs, r), "round")),
+                        r);
+    /* the final verdict stands on the 4 fresh pairs alone, still unknown */
+    json_t *final = json_object_get(cell, "final");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(final, "pairs")), 4);
+    CB_CHECK(!strcmp(json_string_value(json_object_get(cell, "verdict")), "unknown"));
+    json_decref(vd);
+    unlink(v);
+    char b[300];
+    snprintf(b, sizeof b, "%.*s.base.json", (int)(strlen(v) - 5), v);
+    unlink(b);
+    snprintf(b, sizeof b, "%.*s.new.json", (int)(strlen(v) - 5), v);
+    unlink(b);
+}
