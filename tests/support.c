@@ -1,6 +1,5 @@
 /* Helpers the test files share (test.h): running bin/corobench or a function in a child, the
  * parameters of a (workload, implementation) point, temporary paths and whole files. */
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -156,31 +155,15 @@ void cb_test_params(const cb_workload *wl, const cb_impl *im, const char *const 
 
 pid_t cb_test_child_of(pid_t parent, long *cpu_ticks)
 {
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-    while (d && !found && (e = readdir(d))) {
-        char path[300], buf[1024];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = '\0';
-        char *rp = strrchr(buf, ')'), state;
-        long ppid, ut, st;
-        if (rp && sscanf(rp + 2, "%c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &state,
-                         &ppid, &ut, &st) == 4 &&
-            ppid == parent && state != 'Z') {
-            found = (pid_t)atol(e->d_name);
+    cb_proc_child kids[64];
+    size_t n = cb_proc_children(parent, kids, 64);
+    for (size_t i = 0; i < n; i++)
+        if (kids[i].state != 'Z') {
             if (cpu_ticks)
-                *cpu_ticks = ut + st;
+                *cpu_ticks = kids[i].utime + kids[i].stime;
+            return kids[i].pid;
         }
-    }
-    if (d)
-        closedir(d);
-    return found;
+    return 0;
 }
 
 /* Does a line starting at s begin a block of its own (not more of a paragraph)? */

@@ -3,6 +3,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/untrusted.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -367,4 +368,35 @@ void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len)
         snprintf(buf, len, "%s [%s]", line, st);
     else
         snprintf(buf, len, "%s", st);
+}
+
+size_t cb_proc_children(pid_t parent, cb_proc_child *kids, size_t max)
+{
+    size_t k = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && k < max && (e = readdir(d))) {
+        char path[300], buf[1024];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        /* after the name, which may hold spaces and parentheses: state, ppid, then 9 fields
+         * before utime and stime (proc(5)) */
+        const char *rp = strrchr(buf, ')');
+        char state;
+        long ppid, ut, st;
+        if (rp && sscanf(rp + 1, " %c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &state,
+                         &ppid, &ut, &st) == 4 &&
+            ppid == (long)parent)
+            kids[k++] = (cb_proc_child){(pid_t)atol(e->d_name), state, ut, st};
+    }
+    if (d)
+        closedir(d);
+    return k;
 }

@@ -80,4 +80,14 @@ void cb_proc_failure(const cb_proc_result *r, char *buf, size_t len);
 /* The last line of s with a letter or digit in it (not "#" alone), copied into buf. */
 void cb_proc_last_line(const char *s, char *buf, size_t len);
 
+/* A child process as /proc/PID/stat shows it. */
+typedef struct cb_proc_child {
+    pid_t pid;
+    char state;          /* 'R', 'S', 'Z' (a zombie not yet waited for)... */
+    long utime, stime;   /* user and system CPU, in clock ticks */
+} cb_proc_child;
+/* The children of parent, zombies included, from a scan of /proc: up to max of them into kids;
+ * their count. A process that ends during the scan may be missed. */
+size_t cb_proc_children(pid_t parent, cb_proc_child *kids, size_t max);
+
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -202,30 +201,11 @@ static const char *without_name(const char *name, const char *failure)
 enum { KIDS_MAX = 256 };
 static size_t children(pid_t *kids, size_t max)
 {
-    pid_t self = getpid();
-    size_t k = 0;
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while (d && (e = readdir(d)) && k < max) {
-        char path[300], buf[1024];
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = '\0';
-        const char *rp = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
-        int ppid;
-        char state;
-        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
-            kids[k++] = (pid_t)atoi(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return k;
+    cb_proc_child c[KIDS_MAX];
+    size_t n = cb_proc_children(getpid(), c, max < KIDS_MAX ? max : KIDS_MAX);
+    for (size_t i = 0; i < n; i++)
+        kids[i] = c[i].pid;
+    return n;
 }
 
 /* Ends what the program left outside its group (`setsid cmd &` outlived the run: the group the
