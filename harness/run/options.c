@@ -306,6 +306,12 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
                                   "letters, digits, '.', '_' and '-', not starting with '.', up "
                                   "to 64 characters)",
                                   cb_quote(arg));
+        if (!strncmp(arg, CB_GATE_BASELINE_PREFIX, strlen(CB_GATE_BASELINE_PREFIX)))
+            return cb_usage_error("invalid value '%s' for --save-baseline (valid: a name not "
+                                  "starting with '" CB_GATE_BASELINE_PREFIX "', which names the "
+                                  "deterministic gate's baselines in git: 'make baseline' "
+                                  "rewrites them)",
+                                  cb_quote(arg));
         o->save_baseline = arg;
         return 0;
     case 'e': {
