@@ -19,8 +19,24 @@ static int peer(json_t *cell)
     return !cq_own_impl(cell);
 }
 
+/* The built-in implementations of kind k (and k2), stackful or stackless, in their table's order,
+ * as "a, b, c": the claim's prose names them from impls/, not from a list of its own. */
+static void names_of(char *buf, size_t len, cb_impl_kind k, cb_impl_kind k2)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        if ((im->kind == k || im->kind == k2) &&
+            (!strcmp(im->family, "stackful") || !strcmp(im->family, "stackless")))
+            cb_append(buf, len, "%s%s", buf[0] ? ", " : "", im->name);
+    }
+}
+
 static void eval(const ctx *c, claim *o)
 {
+    char peers[512], own[512];
+    names_of(peers, sizeof peers, CB_KIND_PEER, CB_KIND_LANGUAGE);
+    names_of(own, sizeof own, CB_KIND_OWN, CB_KIND_OWN);
     size_t pairs, same = 0, slower = 0, open = 0, faster_rows = 0;
     cq_pair *pr = cq_own_pairs(c, peer, &pairs);
     cb_append(o->table, sizeof o->table,
@@ -49,18 +65,20 @@ static void eval(const ctx *c, claim *o)
     free(pr);
     if (!pairs) {
         o->table[0] = '\0';
-        cq_not_measured(
-            o, "points where a peer (fcontext, copystack, thread, cxx20, cxx20-clang, lua, "
-               "luajit, go, node, csharp) and one of corobench's runtimes of its family ran "
-               "in the same file");
+        char what[1200];
+        snprintf(what, sizeof what,
+                 "points where a peer (%s) and one of corobench's runtimes of its family ran in "
+                 "the same file",
+                 peers);
+        cq_not_measured(o, what);
         return;
     }
     cb_append(o->text, sizeof o->text,
               "Over %zu pairs (a point, a peer, and the fastest of corobench's runtimes of the "
-              "peer's family there: asm, asmjmp, inline, ucontext, sm, closure, all in one "
-              "file): as fast (the ratio's interval under %.2f) at %zu, slower beyond that at "
-              "%zu, undecided at %zu. Where a peer is faster by the estimate: %s.",
-              pairs, 1 + EQUIV, same, slower, open, faster_rows ? "the table below" : "nowhere");
+              "peer's family there: %s, all in one file): as fast (the ratio's interval "
+              "under %.2f) at %zu, slower beyond that at %zu, undecided at %zu. Where a peer "
+              "is faster by the estimate: %s.",
+              pairs, own, 1 + EQUIV, same, slower, open, faster_rows ? "the table below" : "nowhere");
     if (!faster_rows)
         o->table[0] = '\0';
     o->v = slower ? CB_CONTRADICTED : same == pairs ? CB_SUPPORTED : CB_INCONCLUSIVE;
