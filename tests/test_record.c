@@ -201,11 +201,11 @@ CB_TEST_T(record_export_and_report, 60)
     unlink(other);
 }
 
-/* tests/claims/depth/supported-same-flat.json with machine.cpu (and the host and CPU model)
- * set, written to path; cpu NULL: without machine.cpu, as files from before it. */
-static void fixture_of_cpu(const char *path, const char *host, json_t *cpu)
+/* The claims fixture src with machine.cpu (and the host and CPU model) set, written to path;
+ * cpu NULL: without machine.cpu, as files from before it. */
+static void fixture_from(const char *src, const char *path, const char *host, json_t *cpu)
 {
-    json_t *doc = load_path("tests/claims/depth/supported-same-flat.json");
+    json_t *doc = load_path(src);
     json_t *m = json_object_get(doc, "machine");
     json_object_set_new(m, "hostname", json_string(host));
     json_object_set_new(m, "cpu_model", json_string(host));
@@ -213,6 +213,12 @@ static void fixture_of_cpu(const char *path, const char *host, json_t *cpu)
         json_object_set_new(m, "cpu", cpu);
     CB_CHECK(json_dump_file(doc, path, 0) == 0);
     json_decref(doc);
+}
+
+/* tests/claims/depth/supported-same-flat.json so. */
+static void fixture_of_cpu(const char *path, const char *host, json_t *cpu)
+{
+    fixture_from("tests/claims/depth/supported-same-flat.json", path, host, cpu);
 }
 
 /* The files in dir (a fleet holds records alone: no temporary file is left). */
@@ -436,6 +442,151 @@ CB_TEST_T(record_fleet_report_claims_by_machine, 60)
     cb_test_dir_cleanup("record-report");
     unlink(zen);
     unlink(xeon);
+}
+
+/* The text from the line starting with `from` up to the one starting with `to` (or its end);
+ * fails the test when there is no such line. */
+static char *section_of(const char *md, const char *from, const char *to)
+{
+    const char *a = strstr(md, from);
+    if (!a)
+        CB_FAIL("no '%s' in: %s", from, md);
+    const char *b = strstr(a + strlen(from), to);
+    size_t n = b ? (size_t)(b - a) : strlen(a);
+    char *s = malloc(n + 1);
+    CB_CHECK(s != NULL);
+    memcpy(s, a, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* The Summary's points by machine (docs/report.md; docs/record.md, `summary`): a record keeps
+ * each point's ratio, interval, p and winner as its results gave them, so the record's Summary
+ * is its results' (one without them says "no interval"; a bad one is refused in one line), and
+ * two machines make "Stackful against stackless by machine", a row per point and a column per
+ * machine. Claim 10's fixtures: on A asm wins at depth 0 and sm at depth 16, on B sm at both. */
+CB_TEST_T(record_fleet_summary_by_machine, 60)
+{
+    char zen[256], xeon[256], old[256], dir[512], a[600], b[600];
+    cb_test_tmp_path(zen, sizeof zen, "points-zen.json");
+    cb_test_tmp_path(xeon, sizeof xeon, "points-xeon.json");
+    cb_test_tmp_path(old, sizeof old, "points-old.json");
+    snprintf(dir, sizeof dir, "%s/fleet", cb_test_dir("record-points"));
+    fixture_from("tests/claims/models/supported-each-wins.json", zen, "zen5-vm",
+                 json_pack("{s:s, s:i, s:i}", "vendor", "AuthenticAMD", "family", 26, "model", 2));
+    fixture_from("tests/claims/models/contradicted-sm-everywhere.json", xeon, "xeon-vm",
+                 json_pack("{s:s, s:i, s:i}", "vendor", "GenuineIntel", "family", 6, "model",
+                           207));
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, zen, NULL).status, 0);
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, xeon, NULL).status, 0);
+    snprintf(a, sizeof a, "%s/amd-26-2.json", dir);
+    snprintf(b, sizeof b, "%s/intel-6-207.json", dir);
+
+    /* The record's points are its results': names, winner, ratio and interval (six digits). */
+    json_t *pts[2];
+    const char *srcs[2] = {zen, xeon}, *recs[2] = {a, b};
+    for (int m = 0; m < 2; m++) {
+        json_t *res = load_path(srcs[m]), *rec = load_path(recs[m]);
+        json_t *pr = cb_claims_points(res), *pk = cb_claims_points(rec);
+        CB_CHECK_EQ_INT(json_array_size(pr), 2);
+        CB_CHECK_EQ_INT(json_array_size(pk), 2);
+        for (size_t i = 0; i < 2; i++) {
+            json_t *x = json_array_get(pr, i), *y = json_array_get(pk, i);
+            static const char *const names[] = {"workload", "point", "stackful", "stackless",
+                                                "winner"};
+            for (size_t k = 0; k < 5; k++)
+                CB_CHECK_STREQ(json_string_value(json_object_get(y, names[k])),
+                               json_string_value(json_object_get(x, names[k])));
+            json_t *rx = json_object_get(x, "ratio"), *ry = json_object_get(y, "ratio");
+            CB_CHECK_EQ_INT(json_array_size(rx), 3);
+            CB_CHECK_EQ_INT(json_array_size(ry), 3);
+            for (size_t q = 0; q < 3; q++) {
+                double u = json_number_value(json_array_get(rx, q));
+                CB_CHECK(fabs(json_number_value(json_array_get(ry, q)) - u) <= 1e-5 * u);
+            }
+            /* the fixtures' winners: A's asm at depth 0, sm elsewhere */
+            char point[256];
+            snprintf(point, sizeof point, " %s ", json_string_value(json_object_get(x, "point")));
+            int asm_wins = m == 0 && strstr(point, " depth=0 ");
+            CB_CHECK_STREQ(json_string_value(json_object_get(x, "winner")),
+                           asm_wins ? "stackful" : "stackless");
+        }
+        pts[m] = pr;
+        json_decref(pk);
+        json_decref(res);
+        json_decref(rec);
+    }
+    /* ... so the record's Summary is its results' */
+    cb_test_cli r = cb_test_corobench("report", "--no-plots", zen, NULL);
+    cb_test_cli k = cb_test_corobench("report", "--no-plots", a, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_EQ_INT(k.status, 0);
+    char *sr = section_of(r.out, "| workload | points |", "\n\n");
+    char *sk = section_of(k.out, "| workload | points |", "\n\n");
+    CB_CHECK_STREQ(sk, sr);
+    CB_CHECK_CONTAINS(sr, "| pingpong | 2 | 1 | 1 | 0 | 2.00x [");
+    free(sr);
+    free(sk);
+
+    /* Two machines' records: a row per point, a column per machine, each its ratio with its
+     * interval and the two implementations, bold where won. */
+    cb_test_cli c = cb_test_corobench("report", "--no-plots", a, b, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    char *t = section_of(c.out, "## Stackful against stackless by machine", "\n## ");
+    CB_CHECK(strstr(c.out, "## Claims by machine") < strstr(c.out, "## Stackful against"));
+    CB_CHECK_CONTAINS(t, "| workload | point | A | B |\n");
+    for (size_t i = 0; i < 2; i++) {
+        char row[512] = "";
+        json_t *x = json_array_get(pts[0], i), *y = NULL, *p;
+        size_t j;
+        json_array_foreach(pts[1], j, p)
+        {
+            if (json_equal(json_object_get(p, "point"), json_object_get(x, "point")))
+                y = p;
+        }
+        CB_CHECK(y != NULL);
+        snprintf(row, sizeof row, "| pingpong | %s |",
+                 json_string_value(json_object_get(x, "point")));
+        json_t *both[2] = {x, y};
+        for (int m = 0; m < 2; m++) {
+            json_t *rr = json_object_get(both[m], "ratio");
+            snprintf(row + strlen(row), sizeof row - strlen(row),
+                     " **%.2fx [%.2f, %.2f]** asm/sm |", json_number_value(json_array_get(rr, 0)),
+                     json_number_value(json_array_get(rr, 1)),
+                     json_number_value(json_array_get(rr, 2)));
+        }
+        CB_CHECK_CONTAINS(t, row);
+    }
+    free(t);
+    json_decref(pts[0]);
+    json_decref(pts[1]);
+
+    /* A record from before `summary`: read, its Summary without intervals; a bad point: one
+     * line naming it, exit 2. */
+    json_error_t je;
+    json_t *doc = json_load_file(a, 0, &je);
+    CB_CHECK(doc != NULL);
+    json_t *kept = json_incref(json_object_get(doc, "summary"));
+    CB_CHECK(json_array_size(kept) == 2);
+    json_object_del(doc, "summary");
+    CB_CHECK(json_dump_file(doc, old, 0) == 0);
+    c = cb_test_corobench("report", "--no-plots", old, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "| pingpong | 2 | 0 | 0 | 2 | 2.00x (no interval) asm/sm");
+    json_object_set_new(json_array_get(kept, 1), "winner", json_string("both"));
+    json_object_set_new(doc, "summary", kept);
+    CB_CHECK(json_dump_file(doc, old, 0) == 0);
+    json_decref(doc);
+    c = cb_test_corobench("report", "--no-plots", old, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "summary point 1: field 'winner' is 'both' (valid: stackful, "
+                             "stackless, undecided)");
+    cb_test_dir_cleanup("record-points");
+    unlink(zen);
+    unlink(xeon);
+    unlink(old);
 }
 
 /* The CPU kind from /proc/cpuinfo as each architecture writes it: x86's vendor_id, cpu family

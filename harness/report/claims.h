@@ -47,6 +47,14 @@ cb_verdict cb_claims_verdict(json_t *doc, size_t k);
  * verdict. A record's own claims (results/load.h: cb_results_is_record) are what every claim
  * gives on it. */
 json_t *cb_claims_json(json_t *doc);
+/* The Summary's workload points on doc (claim 10's: at each point where both families ran in
+ * one file, the fastest plain stackful cell against the fastest plain stackless one), in the
+ * Summary's order: an array of {workload, point (its parameters as the report prints them),
+ * stackful, stackless (the two implementations), ratio ([est, lo, hi], or [est] without an
+ * interval), p (Mann-Whitney's, Holm-corrected over the points), winner ("stackful",
+ * "stackless", "undecided")}. A record keeps them (docs/record.md, `summary`), since their
+ * intervals need the samples it leaves out; on a record they are the ones it keeps. */
+json_t *cb_claims_points(json_t *doc);
 /* "supported", "contradicted", "inconclusive", "not measured". */
 const char *cb_verdict_name(cb_verdict v);
 

@@ -264,6 +264,85 @@ void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n)
     free(claims);
 }
 
+/* A point's ratio on one machine, as the Summary writes it ("0.50x [0.49, 0.51]", or without
+ * its interval "0.50x (no interval)"), bold when the point is won, then the two
+ * implementations. */
+static void point_cell(FILE *out, json_t *p)
+{
+    json_t *r = json_object_get(p, "ratio");
+    const char *bold = strcmp(cb_str(p, "winner"), "undecided") ? "**" : "";
+    fprintf(out, " %s%.2fx", bold, json_number_value(json_array_get(r, 0)));
+    if (json_array_size(r) == 3)
+        fprintf(out, " [%.2f, %.2f]", json_number_value(json_array_get(r, 1)),
+                json_number_value(json_array_get(r, 2)));
+    else
+        fputs(" (no interval)", out);
+    fprintf(out, "%s %s/%s |", bold, cb_str(p, "stackful"), cb_str(p, "stackless"));
+}
+
+void cb_report_points_by_machine(FILE *out, json_t **docs, size_t n)
+{
+    json_t **pts = cb_xcalloc(n, sizeof *pts), *rows = json_object(), *p, *row;
+    cb_report_names wl_names = cb_report_names_new();
+    size_t i;
+    for (size_t f = 0; f < n; f++) {
+        pts[f] = cb_claims_points(docs[f]);
+        json_array_foreach(pts[f], i, p)
+        {
+            char key[768];
+            snprintf(key, sizeof key, "%s | %s", cb_str(p, "workload"), cb_str(p, "point"));
+            if (!(row = json_object_get(rows, key))) {
+                row = json_array();
+                for (size_t g = 0; g < n; g++)
+                    json_array_append_new(row, json_null());
+                json_object_set_new(rows, key, row);
+                cb_report_intern(&wl_names, cb_str(p, "workload"));
+            }
+            json_array_set(row, f, p);
+        }
+    }
+    fprintf(out, "\n## Stackful against stackless by machine\n\nThe Summary's points on each "
+                 "machine: at each workload point, the fastest stackful implementation's time "
+                 "over the fastest stackless one's with its 95%% interval (under 1x: stackful "
+                 "faster), in bold where the point is won as the Summary counts it; a dash where "
+                 "the machine has no such point. From a record, the figures its results gave.\n\n");
+    if (!json_object_size(rows)) {
+        fprintf(out, "No machine has a workload point with both a stackful and a stackless "
+                     "cell.\n");
+    } else {
+        fprintf(out, "| workload | point |");
+        machine_columns(out, n, "|---|---|", "---|");
+    }
+    json_t *v;
+    size_t w;
+    json_array_foreach(wl_names.arr, w, v)
+    {
+        const char *key;
+        json_object_foreach(rows, key, row)
+        {
+            json_t *any = NULL;
+            for (size_t f = 0; f < n && !any; f++)
+                if (!json_is_null(json_array_get(row, f)))
+                    any = json_array_get(row, f);
+            if (strcmp(cb_str(any, "workload"), json_string_value(v)))
+                continue;
+            fprintf(out, "| %s | %s |", cb_str(any, "workload"), cb_str(any, "point"));
+            for (size_t f = 0; f < n; f++) {
+                if (json_is_null(json_array_get(row, f)))
+                    fputs(" - |", out);
+                else
+                    point_cell(out, json_array_get(row, f));
+            }
+            fputs("\n", out);
+        }
+    }
+    json_decref(rows);
+    cb_report_names_free(&wl_names);
+    for (size_t f = 0; f < n; f++)
+        json_decref(pts[f]);
+    free(pts);
+}
+
 void cb_report_rsb_by_machine(FILE *out, json_t **docs, size_t n)
 {
     fprintf(out, "\n## Return-stack models by machine\n\nThe model that stood for each CPU in "

@@ -21,6 +21,11 @@ void cb_report_side_by_side(FILE *out, json_t **docs, const char **ins, size_t n
  * "0.79x [0.70, 0.99]"), then the claims whose verdicts differ between machines, each with every
  * machine's verdict and figures. */
 void cb_report_claims_by_machine(FILE *out, json_t **docs, size_t n);
+/* Several machines: "## Stackful against stackless by machine", a row per workload point of
+ * the Summary (claims.h: cb_claims_points) and a column per machine, each cell that machine's
+ * fastest-stackful over fastest-stackless ratio with its interval and the two implementations,
+ * in bold when the point is won. */
+void cb_report_points_by_machine(FILE *out, json_t **docs, size_t n);
 /* Several machines: "## Return-stack models by machine", each machine's machine.rsb (the model,
  * its entries, the ns per mispredicted return where calibrated, and its source). */
 void cb_report_rsb_by_machine(FILE *out, json_t **docs, size_t n);

@@ -134,6 +134,7 @@ json_t *cb_record_make(json_t *doc)
     json_object_set_new(r, "files", files);
     copy_if(r, doc, "unavailable");
     json_object_set_new(r, "claims", cb_claims_json(doc));
+    json_object_set_new(r, "summary", cb_claims_points(doc));
     json_object_set_new(r, "units", units);
     json_object_set_new(r, "impls", impls);
     json_object_set_new(r, "cells", cells);

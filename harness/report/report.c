@@ -377,6 +377,7 @@ int cb_cmd_report(int argc, char **argv)
     }
     if (n > 1) {
         cb_report_claims_by_machine(out, docs, n);
+        cb_report_points_by_machine(out, docs, n);
         cb_report_rsb_by_machine(out, docs, n);
         cb_report_side_by_side(out, docs, ins, n);
     }

@@ -560,8 +560,61 @@ static json_t *record_cell(checker *k, json_t *doc, json_t *rc)
     return c;
 }
 
-/* The record's claims (their verdicts and figures), units and implementations checked, its
- * cells expanded in place. */
+/* A Summary point's winner in a record (report/claims: cq_winner_name). */
+static const char *const record_winners[] = {"stackful", "stackless", "undecided"};
+
+/* summary (records written before it have none): the Summary's points, each {workload, point,
+ * stackful, stackless, ratio: [est] or [est, lo, hi], p, winner}. The report matches each to
+ * the record's cells, whose names it prints. */
+static int record_summary(checker *k, json_t *doc)
+{
+    json_t *pts = json_object_get(doc, "summary"), *v;
+    size_t i;
+    if (!pts)
+        return 0;
+    if (!json_is_array(pts))
+        return bad(k, "summary", "is %s (valid: an array of the Summary's points)",
+                   json_kind(pts));
+    json_array_foreach(pts, i, v)
+    {
+        snprintf(k->where, sizeof k->where, "summary point %zu: ", i);
+        if (!json_is_object(v))
+            return bad(k, "point", "is %s (valid: an object)", json_kind(v));
+        if (want_string(k, v, "workload", "workload", 0, REQUIRED) ||
+            want_string(k, v, "point", "point", 1, REQUIRED) ||
+            want_string(k, v, "stackful", "stackful", 0, REQUIRED) ||
+            want_string(k, v, "stackless", "stackless", 0, REQUIRED) ||
+            want_number(k, v, "p", "p", 0, 0) || want_string(k, v, "winner", "winner", 0, REQUIRED))
+            return -1;
+        json_t *r = json_object_get(v, "ratio");
+        size_t n = json_is_array(r) ? json_array_size(r) : 0;
+        double x[3];
+        if (n != 1 && n != 3)
+            return bad(k, "ratio", "is %s (valid: [ratio] or [ratio, lo, hi])", json_kind(r));
+        for (size_t j = 0; j < n; j++) {
+            json_t *e = json_array_get(r, j);
+            x[j] = json_is_number(e) ? json_number_value(e) : NAN;
+            if (!isfinite(x[j]) || x[j] <= 0)
+                return bad(k, "ratio", "has %s at %zu (valid: finite numbers > 0)",
+                           json_is_number(e) ? "a number out of range" : json_kind(e), j);
+        }
+        if (n == 3 && x[1] > x[2])
+            return bad(k, "ratio", "has lo %g above hi %g (valid: [ratio, lo, hi], lo <= hi)",
+                       x[1], x[2]);
+        const char *w = json_string_value(json_object_get(v, "winner"));
+        size_t j = 0;
+        while (j < 3 && strcmp(w, record_winners[j]))
+            j++;
+        if (j == 3)
+            return bad(k, "winner", "is '%s' (valid: stackful, stackless, undecided)",
+                       cb_quote(w));
+    }
+    k->where[0] = '\0';
+    return 0;
+}
+
+/* The record's claims (their verdicts and figures), its Summary's points, units and
+ * implementations checked, its cells expanded in place. */
 static int record_expand(checker *k, json_t *doc)
 {
     json_t *claims = json_object_get(doc, "claims"), *v;
@@ -588,6 +641,8 @@ static int record_expand(checker *k, json_t *doc)
                        cb_quote(verdict));
     }
     k->where[0] = '\0';
+    if (record_summary(k, doc))
+        return -1;
     const char *name;
     if (want_object(k, doc, "units", "units", REQUIRED) ||
         want_object(k, doc, "impls", "impls", REQUIRED))

@@ -37,10 +37,7 @@ static void eval(const ctx *c, claim *o)
                   "| %s | %ld | %s %s ns | %s %s ns | %s | %.2g | %s |\n", x[k].key,
                   cq_file_of(x[k].sf) + 1, cb_str(x[k].sf, "impl"),
                   cq_ns_fig(cq_median(x[k].sf), f[0]), cb_str(x[k].sl, "impl"),
-                  cq_ns_fig(cq_median(x[k].sl), f[1]), rt, x[k].p,
-                  w == 0   ? "stackful"
-                  : w == 1 ? "stackless"
-                           : "undecided");
+                  cq_ns_fig(cq_median(x[k].sl), f[1]), rt, x[k].p, cq_winner_name(w));
     }
     cb_append(o->text, sizeof o->text,
               "Over %zu workload points (plain builds, the fastest implementation of each family, "

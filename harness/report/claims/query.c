@@ -438,9 +438,73 @@ cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n)
     return pr;
 }
 
+const char *cq_winner_name(int winner)
+{
+    return winner == 0 ? "stackful" : winner == 1 ? "stackless" : "undecided";
+}
+
+/* A record's points (ctx.points, docs/record.md): each with the record's cells of its two
+ * implementations at its point (the fastest of each, as below), its ratio, interval, p and
+ * winner those the full results gave. A point whose cells the record lacks is left out. */
+static size_t kept_points(const ctx *c, xpoint **pts, json_t **points_out)
+{
+    json_t *best = json_object(), *keys = json_array(), *cell, *e; /* "point\timpl" -> cell */
+    size_t i, n = 0;
+    json_array_foreach(c->all, i, cell)
+    {
+        if (cq_family_index(cell) < 0 || !cb_cell_ok(cell) ||
+            strcmp(cb_str(cell, "variant"), "plain") || !isfinite(cq_median(cell)))
+            continue;
+        char key[640], ki[720];
+        cq_point_key(cell, key, sizeof key);
+        snprintf(ki, sizeof ki, "%s\t%s", key, cb_str(cell, "impl"));
+        json_t *b = json_object_get(best, ki);
+        if (!b || cq_median(cell) < cq_median(b))
+            json_object_set(best, ki, cell);
+    }
+    xpoint *x = cb_xcalloc(json_array_size(c->points) + 1, sizeof *x);
+    json_array_foreach(c->points, i, e)
+    {
+        char key[640], ki[720];
+        snprintf(key, sizeof key, "%s | %s", cb_str(e, "workload"), cb_str(e, "point"));
+        snprintf(ki, sizeof ki, "%s\t%s", key, cb_str(e, "stackful"));
+        json_t *sf = json_object_get(best, ki);
+        snprintf(ki, sizeof ki, "%s\t%s", key, cb_str(e, "stackless"));
+        json_t *sl = json_object_get(best, ki), *ratio = json_object_get(e, "ratio");
+        if (cq_family_index(sf) != 0 || cq_family_index(sl) != 1)
+            continue;
+        json_array_append_new(keys, json_string(key));
+        x[n] = (xpoint){.key = json_string_value(json_array_get(keys, json_array_size(keys) - 1)),
+                        .sf = sf,
+                        .sl = sl,
+                        .r = {.est = json_number_value(json_array_get(ratio, 0)),
+                              .lo = NAN,
+                              .hi = NAN,
+                              .why = "the record keeps no interval for it"},
+                        .p = json_number_value(json_object_get(e, "p")),
+                        .winner = -1};
+        if (json_array_size(ratio) == 3) {
+            x[n].r.lo = json_number_value(json_array_get(ratio, 1));
+            x[n].r.hi = json_number_value(json_array_get(ratio, 2));
+            x[n].r.ok = 1;
+            x[n].r.why = NULL;
+        }
+        for (int w = 0; w < 2; w++)
+            if (!strcmp(cb_str(e, "winner"), cq_winner_name(w)))
+                x[n].winner = w;
+        n++;
+    }
+    json_decref(best);
+    *pts = x;
+    *points_out = keys;
+    return n;
+}
+
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
 size_t cq_crossover_points(const ctx *c, xpoint **pts, json_t **points_out)
 {
+    if (c->points)
+        return kept_points(c, pts, points_out);
     json_t *points = json_object(), *cell; /* key -> {file -> [sf, sl, count]} */
     size_t i;
     json_array_foreach(c->all, i, cell)

@@ -41,6 +41,7 @@ typedef struct ctx {
     json_t *all;   /* those and the cells later files measured again, for pairs within a file */
     json_t *rsb;   /* machine.rsb, this CPU's calibrated model, if any */
     json_t *kept;  /* a machine's record: its claims' verdicts and figures (docs/record.md) */
+    json_t *points; /* a record's Summary points (cb_claims_points), when it keeps them */
 } ctx;
 
 /* A claim's outcome on one document. */
@@ -200,8 +201,12 @@ typedef struct cq_pair {
 cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n);
 /* Whether the cell is one of corobench's own runtimes, by its row's kind. */
 int cq_own_impl(json_t *cell);
-/* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
+/* The points with both families (*pts: free() it; its keys live in *points: json_decref it).
+ * From a record that keeps them (ctx.points), the record's own, each with its two cells. */
 size_t cq_crossover_points(const ctx *c, xpoint **pts, json_t **points_out);
+/* A point's winner as the report and a record name it: 0 "stackful", 1 "stackless", else
+ * "undecided". */
+const char *cq_winner_name(int winner);
 
 /* ---- Text ---- */
 /* "1.23x [1.10, 1.40]" (and the files when the two cells come from different ones). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
+#include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
 #include "query.h"
@@ -88,7 +89,8 @@ static ctx make_ctx(json_t *doc)
     ctx c = {.cells = json_object_get(doc, "cells"),
              .all = json_array(),
              .rsb = json_object_get(json_object_get(doc, "machine"), "rsb"),
-             .kept = cb_results_is_record(doc) ? json_object_get(doc, "claims") : NULL};
+             .kept = cb_results_is_record(doc) ? json_object_get(doc, "claims") : NULL,
+             .points = cb_results_is_record(doc) ? json_object_get(doc, "summary") : NULL};
     json_array_extend(c.all, c.cells);
     json_t *aside = json_object_get(doc, CB_CLAIMS_ASIDE_KEY);
     if (json_is_array(aside))
@@ -143,6 +145,33 @@ json_t *cb_claims_json(json_t *doc)
                                              o->text + (o->text[0] == ' ')));
     }
     free(o);
+    json_decref(c.all);
+    return out;
+}
+
+json_t *cb_claims_points(json_t *doc)
+{
+    ctx c = make_ctx(doc);
+    xpoint *x;
+    json_t *keys, *out = json_array();
+    size_t n = cq_crossover_points(&c, &x, &keys);
+    for (size_t k = 0; k < n; k++) {
+        char params[512];
+        cb_cell_params_text(x[k].sf, 0, params, sizeof params);
+        /* a ratio JSON cannot hold (not finite) is no point to keep */
+        json_t *ratio = x[k].r.ok ? json_pack("[f, f, f]", x[k].r.est, x[k].r.lo, x[k].r.hi)
+                                  : json_pack("[f]", x[k].r.est);
+        json_t *p = ratio ? json_pack("{s:s, s:s, s:s, s:s, s:o, s:f, s:s}", "workload",
+                                      cb_str(x[k].sf, "workload"), "point", params, "stackful",
+                                      cb_str(x[k].sf, "impl"), "stackless",
+                                      cb_str(x[k].sl, "impl"), "ratio", ratio, "p", x[k].p,
+                                      "winner", cq_winner_name(x[k].winner))
+                          : NULL;
+        if (p)
+            json_array_append_new(out, p);
+    }
+    free(x);
+    json_decref(keys);
     json_decref(c.all);
     return out;
 }
