@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The one command: install missing Debian packages, build, run the default suite, write results.
+# The one command: install missing Debian packages, build, run the default suite, write results
+# and their report, this machine beside every other CPU kind of results/fleet/.
 #   ./run.sh                 the default suite (257 s wall once built, 254 CPU seconds, on a
 #                            2-core VM at load average 1.3; 300 s with other builds beside it;
 #                            a first run builds first, a line per step: minutes)
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
     --base) [ $# -ge 2 ] || { echo "run.sh: --base needs a directory (valid: --ci --base DIR)" >&2; exit 2; }
             base=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci [--base DIR], --fleet, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac
@@ -299,12 +300,13 @@ fi
 [ "$dry" -eq 0 ] || exit "$status"
 
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
-# all derived from the JSON.
+# all derived from the JSON; then the same as one self-contained page. This machine first, then
+# every other CPU kind of results/fleet/ from its record (this CPU kind's record left out: this
+# run stands for it); without such records, this machine's alone, the report's first lines
+# saying why.
 report="${out%.json}.md"
 echo "run.sh: [stage $nstages/$nstages: report] the report and its plots" >&2
-bin/corobench report "${reports[@]}" -o "$report"
-# The same as one self-contained page (its plots are the ones just drawn, drawn again in place).
-bin/corobench report "${reports[@]}" -o "${report%.md}.html" --force
+suite_report results/fleet "$report" "${reports[@]}"
 echo "run.sh: report $report (one page: ${report%.md}.html), plots in ${report%.md}-plots/"
 # --fleet: this CPU's record, results/fleet/<kind>.json from its machine.cpu, through a temporary
 # file; export says which file, written or refreshed, in one line.

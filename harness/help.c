@@ -140,6 +140,9 @@ static const opt_row report_rows[] = {
     {"--fleet DIR", "none", "also the records in DIR (results/fleet/) after the files, a record "
                             "of a given file's CPU kind left out; several machines get the "
                             "claims by machine first (docs/record.md)", NULL},
+    {"--with-fleet DIR", "none", "as --fleet, but a DIR that cannot be read (missing, a file "
+                                 "not a record) leaves the report to the files, its first lines "
+                                 "saying why (./run.sh's)", NULL},
     {"-o FILE", "standard output", "where the report goes (FILE.md, or FILE.html for --format "
                                    "html); its plots in FILE-plots/ beside it", NULL},
     {"--format F", "md (html when -o ends in .html)",

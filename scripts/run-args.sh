@@ -53,6 +53,18 @@ drop_given() { # ARRAY-NAME: its options the user also gives removed
     arr=("${kept[@]}")
 }
 
+# The suite's report of FILE... as REPORT.md, then as one page (REPORT.html, its plots drawn again
+# in place), with the records of the fleet directory FLEET beside them (docs/record.md, "The
+# fleet"): these files first, the record of their own CPU kind left out (this run stands for
+# it); a fleet that is empty or cannot be read leaves the report to these files alone, its first
+# lines saying why (report --with-fleet). run.sh.
+suite_report() { # FLEET REPORT.md FILE...
+    local fleet=$1 md=$2
+    shift 2
+    bin/corobench report "$@" --with-fleet "$fleet" -o "$md" &&
+        bin/corobench report "$@" --with-fleet "$fleet" -o "${md%.md}.html" --force
+}
+
 # make's output condensed (stdin to stdout, a line as it comes): a compiler's or a tool's command
 # becomes one line naming the step and what it makes ("  CC   build/x86_64/harness/run/plan.o");
 # anything else (a warning, an error, make's own messages) passes as it is. With a file argument,

@@ -589,6 +589,88 @@ CB_TEST_T(record_fleet_summary_by_machine, 60)
     unlink(old);
 }
 
+/* ./run.sh's report (scripts/run-args.sh, suite_report; report --with-fleet): this run's files
+ * first, then the fleet's records except the one of this run's CPU kind (this run replaces it);
+ * a fleet directory that is empty, holds only that record, is missing or holds what is not a
+ * record leaves the report to this machine alone, its first lines saying why in one line. */
+CB_TEST_T(record_fleet_in_the_suite_report, 90)
+{
+    if (access("scripts/run-args.sh", R_OK) != 0 || access("bin/corobench", X_OK) != 0)
+        CB_SKIP("scripts/run-args.sh or bin/corobench not found (run from the built tree)");
+    char zen[256], xeon[256], base[512], dir[600], md[600], html[600], script[2400];
+    cb_test_tmp_path(zen, sizeof zen, "suite-zen.json");
+    cb_test_tmp_path(xeon, sizeof xeon, "suite-xeon.json");
+    snprintf(base, sizeof base, "%s", cb_test_dir("record-suite"));
+    snprintf(dir, sizeof dir, "%s/fleet", base);
+    snprintf(md, sizeof md, "%s/r.md", base);
+    snprintf(html, sizeof html, "%s/r.html", base);
+    fixture_of_cpu(zen, "zen5-vm",
+                   json_pack("{s:s, s:i, s:i}", "vendor", "AuthenticAMD", "family", 26, "model", 2));
+    fixture_from("tests/claims/depth/contradicted-flat.json", xeon, "xeon-vm",
+                 json_pack("{s:s, s:i, s:i}", "vendor", "GenuineIntel", "family", 6, "model",
+                           207));
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, zen, NULL).status, 0);
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, xeon, NULL).status, 0);
+
+    /* run.sh's call: the Markdown and the page, this machine first, its kind's record left out */
+    snprintf(script, sizeof script,
+             "set -euo pipefail; . scripts/run-args.sh; suite_report '%s' '%s' '%s'", dir, md,
+             zen);
+    char *argv[] = {"/bin/bash", "-c", script, NULL}, *out, *err;
+    int st = cb_test_spawn(argv, &out, &err);
+    if (st != 0)
+        CB_FAIL("suite_report: exit %d: %s", st, err);
+    free(out);
+    free(err);
+    char *text = cb_test_slurp(md);
+    cb_test_md_unwrap(text);
+    CB_CHECK_CONTAINS(text, "amd-26-2.json` left out: the results given are of its CPU kind\n");
+    CB_CHECK_CONTAINS(text, "- A: zen5-vm, zen5-vm (amd-26-2)\n");
+    CB_CHECK_CONTAINS(text, "- B: xeon-vm, xeon-vm (intel-6-207), from its record\n");
+    free(text);
+    text = cb_test_slurp(html);
+    CB_CHECK_CONTAINS(text, "Claims by machine");
+    free(text);
+
+    /* no record of another kind: the fleet empty, or holding this run's kind alone */
+    char intel[700], missing[700], bad[700];
+    snprintf(intel, sizeof intel, "%s/intel-6-207.json", dir);
+    snprintf(missing, sizeof missing, "%s/none", base);
+    snprintf(bad, sizeof bad, "%s/notes.json", dir);
+    CB_CHECK_EQ_INT(unlink(intel), 0);
+    cb_test_cli c = cb_test_corobench("report", "--no-plots", zen, "--with-fleet", dir, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    CB_CHECK_CONTAINS(c.out, "amd-26-2.json` left out: the results given are of its CPU kind\n");
+    CB_CHECK_CONTAINS(c.out, "/fleet` has no record of another CPU kind: this report is of the "
+                             "results given alone\n");
+    CB_CHECK(!strstr(c.out, "Claims by machine"));
+    /* a fleet that cannot be read: missing, or a file in it that is not a record */
+    c = cb_test_corobench("report", "--no-plots", zen, "--with-fleet", missing, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    CB_CHECK_CONTAINS(c.out, "/none` not read, so this report is of the results given alone: '");
+    CB_CHECK_CONTAINS(c.out, "No such file or directory (valid: a directory of records, as "
+                             "results/fleet/)\n");
+    CB_CHECK(!strstr(c.out, "Claims by machine"));
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, xeon, NULL).status, 0);
+    FILE *f = fopen(bad, "w");
+    CB_CHECK(f && fputs("{\"notes\": 1}\n", f) >= 0 && fclose(f) == 0);
+    c = cb_test_corobench("report", "--no-plots", zen, "--with-fleet", dir, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    cb_test_md_unwrap(c.out);
+    CB_CHECK_CONTAINS(c.out, "/fleet` not read, so this report is of the results given alone: ");
+    CB_CHECK_CONTAINS(c.out, "notes.json");
+    CB_CHECK(!strstr(c.out, "Claims by machine") && !strstr(c.out, "left out"));
+    /* --fleet refuses the same directory */
+    c = cb_test_corobench("report", "--no-plots", zen, "--fleet", dir, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    cb_test_dir_cleanup("record-suite");
+    unlink(zen);
+    unlink(xeon);
+}
+
 /* The CPU kind from /proc/cpuinfo as each architecture writes it: x86's vendor_id, cpu family
  * and model; AArch64's CPU implementer, architecture and part (it has no vendor_id, and its
  * kind was 'unknown', so ./run.sh --fleet was refused on an AArch64 machine). Texts as the

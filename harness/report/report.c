@@ -201,24 +201,24 @@ static void scripts_dir(char *buf, size_t len)
         snprintf(buf, len, "plots");
 }
 static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
-                                   "[--fleet DIR] "
+                                   "[--fleet DIR | --with-fleet DIR] "
                                    "[-o FILE.md|FILE.html [--force]] [--format md|html] "
                                    "[--no-plots] [-- FILES...]";
 
 /* --fleet DIR (docs/record.md, "The fleet"): its records (*.json, in name order) loaded after the
  * n files given, into docs[] and ins[] (paths malloc'd, also kept in owned[]), at most cap in
  * all; a record of a CPU kind among the given files' is left out, its path appended to left.
- * The count in all, or (size_t)-1 after one line (exit 2): DIR not a directory, a file in it
- * that is not a record, too many. */
+ * The count in all, or (size_t)-1 with why set and nothing of DIR kept (left emptied): DIR not
+ * a directory, a file in it that is not a record, too many. */
 static size_t add_fleet(const char *fleet, json_t **docs, const char **ins, size_t n, size_t cap,
-                        char **owned, size_t *nowned, json_t *left)
+                        char **owned, size_t *nowned, json_t *left, cb_error *why)
 {
     struct dirent **names;
     int k = scandir(fleet, &names, NULL, alphasort);
     if (k < 0) {
-        cb_usage_error("report --fleet '%s': %s (valid: a directory of records, as "
-                       "results/fleet/)",
-                       cb_quote(fleet), strerror(errno));
+        cb_error_set(why, "report --fleet: '%s': %s (valid: a directory of records, as "
+                          "results/fleet/)",
+                     cb_quote(fleet), strerror(errno));
         return (size_t)-1;
     }
     size_t total = n, bad = 0;
@@ -232,9 +232,9 @@ static size_t add_fleet(const char *fleet, json_t **docs, const char **ins, size
         char *path = cb_xmalloc(strlen(fleet) + len + 2);
         sprintf(path, "%s/%s", fleet, name);
         if (full) {
-            cb_usage_error("report --fleet: '%s' is one file too many (valid: at most %zu "
-                           "files and records in all)",
-                           cb_quote(path), cap);
+            cb_error_set(why, "report --fleet: '%s' is one file too many (valid: at most %zu "
+                              "files and records in all)",
+                         cb_quote(path), cap);
             free(path);
             bad = 1;
             continue;
@@ -244,11 +244,11 @@ static size_t add_fleet(const char *fleet, json_t **docs, const char **ins, size
         char kind[96], given[96];
         if (!doc || !cb_results_is_record(doc)) {
             if (!doc)
-                cb_usage_error("report --fleet: %s", err.msg);
+                cb_error_set(why, "report --fleet: %s", err.msg);
             else
-                cb_usage_error("report --fleet: '%s' is not a record (valid: records, as "
-                               "export --fleet writes them)",
-                               cb_quote(path));
+                cb_error_set(why, "report --fleet: '%s' is not a record (valid: records, as "
+                                  "export --fleet writes them)",
+                             cb_quote(path));
             json_decref(doc);
             bad = 1;
             continue;
@@ -270,16 +270,46 @@ static size_t add_fleet(const char *fleet, json_t **docs, const char **ins, size
     if (bad) {
         while (total-- > n)
             json_decref(docs[total]);
+        json_array_clear(left);
         return (size_t)-1;
     }
     return total;
+}
+
+/* The report's first lines on the fleet: each record left out (a given file is of its CPU
+ * kind), and when no record of it is in the report, why (why: what stopped its reading, or
+ * empty when it has none of another kind). */
+static void fleet_lines(FILE *out, const char *fleet, json_t *left, size_t added,
+                        const cb_error *why)
+{
+    json_t *lv;
+    size_t li;
+    json_array_foreach(left, li, lv)
+    {
+        fprintf(out, "- fleet: ");
+        cb_md_code(out, json_string_value(lv));
+        fprintf(out, " left out: the results given are of its CPU kind\n");
+    }
+    if (!fleet || added)
+        return;
+    fprintf(out, "- fleet: ");
+    cb_md_code(out, fleet);
+    if (why->msg[0]) {
+        static const char cmd[] = "report --fleet: ";
+        fprintf(out, " not read, so this report is of the results given alone: ");
+        cb_esc_md(out, why->msg + (strncmp(why->msg, cmd, strlen(cmd)) ? 0 : strlen(cmd)));
+        fputs("\n", out);
+    } else {
+        fprintf(out, " has no record of another CPU kind: this report is of the results given "
+                     "alone\n");
+    }
 }
 
 int cb_cmd_report(int argc, char **argv)
 {
     const char *ins[64], *out_path = NULL, *format = NULL, *fleet = NULL;
     size_t n = 0;
-    int plots_on = 1, force = 0, operands = 0;
+    int plots_on = 1, force = 0, operands = 0, soft = 0;
     for (int i = 1; i < argc; i++) {
         if (operands || (argv[i][0] != '-' && n < sizeof ins / sizeof ins[0])) {
             if (n >= sizeof ins / sizeof ins[0])
@@ -296,9 +326,11 @@ int cb_cmd_report(int argc, char **argv)
             plots_on = 0;
         else if (!strcmp(argv[i], "--force"))
             force = 1;
-        else if (!strcmp(argv[i], "--fleet") && i + 1 < argc && !fleet)
+        else if ((!strcmp(argv[i], "--fleet") || !strcmp(argv[i], "--with-fleet")) &&
+                 i + 1 < argc && !fleet) {
+            soft = !strcmp(argv[i], "--with-fleet");
             fleet = argv[++i];
-        else
+        } else
             return cb_usage_error("unexpected argument '%s' for report (valid: %s, -o once)",
                                   cb_quote(argv[i]), report_usage);
     }
@@ -332,22 +364,38 @@ int cb_cmd_report(int argc, char **argv)
             return cb_usage_error("%s", err.msg);
         }
     /* The fleet's records after the files given (this machine first); one of the given files'
-     * CPU kind is left out, the given results standing for it. */
+     * CPU kind is left out, the given results standing for it. With --with-fleet (./run.sh's)
+     * a fleet that cannot be read leaves the report to the files given, its first lines saying
+     * why (fleet_why), instead of refusing it. */
     char *owned[64];
     size_t nowned = 0;
     json_t *left = json_array();
+    cb_error fleet_why = {""};
     size_t all = fleet ? add_fleet(fleet, docs, ins, n, sizeof ins / sizeof ins[0], owned,
-                                   &nowned, left)
+                                   &nowned, left, &fleet_why)
                        : n;
-    /* Records of one CPU kind would be one CPU twice in the fleet (docs/record.md). */
-    if (all == (size_t)-1 || cb_record_one_per_kind(docs, ins, all, &err)) {
+    if (all == (size_t)-1 && soft)
+        all = n;
+    /* Records of one CPU kind would be one CPU twice in the fleet (docs/record.md); two of the
+     * fleet's (the given files' kinds are left out of it) leave it out with --with-fleet. */
+    int twice = all != (size_t)-1 && cb_record_one_per_kind(docs, ins, all, &err);
+    if (twice && soft && !cb_record_one_per_kind(docs, ins, n, NULL)) {
+        cb_error_set(&fleet_why, "report --fleet: %s", err.msg);
+        while (all > n)
+            json_decref(docs[--all]);
+        json_array_clear(left);
+        twice = 0;
+    }
+    if (all == (size_t)-1 || twice) {
         for (size_t f = 0; f < (all == (size_t)-1 ? n : all); f++)
             json_decref(docs[f]);
         for (size_t f = 0; f < nowned; f++)
             free(owned[f]);
         json_decref(left);
-        return all == (size_t)-1 ? CB_EXIT_USAGE : cb_usage_error("report: %s", err.msg);
+        return all == (size_t)-1 ? cb_usage_error("%s", fleet_why.msg)
+                                 : cb_usage_error("report: %s", err.msg);
     }
+    size_t added = all - n;
     n = all;
     /* Files from one machine (same host name and CPU) are one machine's results: their cells
      * are read together, so a run split over several files (run.sh runs the languages' runtimes
@@ -367,14 +415,7 @@ int cb_cmd_report(int argc, char **argv)
         abort();
     }
     fprintf(out, "# corobench report\n\n");
-    json_t *lv;
-    size_t li;
-    json_array_foreach(left, li, lv)
-    {
-        fprintf(out, "- fleet: ");
-        cb_md_code(out, json_string_value(lv));
-        fprintf(out, " left out: the results given are of its CPU kind\n");
-    }
+    fleet_lines(out, fleet, left, added, &fleet_why);
     if (n > 1) {
         cb_report_claims_by_machine(out, docs, n);
         cb_report_points_by_machine(out, docs, n);
