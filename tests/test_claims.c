@@ -52,7 +52,7 @@ static void section_text(json_t *doc, char **text)
     size_t len = 0;
     FILE *out = open_memstream(text, &len);
     CB_CHECK(out != NULL);
-    cb_claims_section(out, doc, NULL, NULL);
+    cb_claims_section(out, doc, NULL, NULL, CB_CLAIMS_ALL);
     fclose(out);
 }
 

@@ -589,6 +589,73 @@ CB_TEST_T(record_fleet_summary_by_machine, 60)
     unlink(old);
 }
 
+/* The first screen of a report of several machines (README, "Reading the answer"): README's
+ * sections, in its order, are the report's first headings of those names (the first machine's
+ * Summary, then the claims by machine, then each machine's own sections; that machine's does
+ * not repeat its Summary), and the HTML page's first two sections are the Summary and the
+ * claims by machine. */
+CB_TEST_T(record_fleet_page_opens_with_the_claims_by_machine, 60)
+{
+    char zen[256], xeon[256], base[512], md[600], html[600], readme[4200];
+    cb_test_tmp_path(zen, sizeof zen, "page-zen.json");
+    cb_test_tmp_path(xeon, sizeof xeon, "page-xeon.json");
+    snprintf(base, sizeof base, "%s", cb_test_dir("record-page"));
+    snprintf(md, sizeof md, "%s/r.md", base);
+    snprintf(html, sizeof html, "%s/r.html", base);
+    fixture_of_cpu(zen, "zen5-vm",
+                   json_pack("{s:s, s:i, s:i}", "vendor", "AuthenticAMD", "family", 26, "model", 2));
+    fixture_from("tests/claims/depth/contradicted-flat.json", xeon, "xeon-vm",
+                 json_pack("{s:s, s:i, s:i}", "vendor", "GenuineIntel", "family", 6, "model",
+                           207));
+    cb_test_cli c = cb_test_corobench("report", zen, xeon, "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = cb_test_slurp(md);
+    snprintf(readme, sizeof readme, "%s/README.md", cb_test_root());
+    char *rd = cb_test_slurp(access(readme, R_OK) == 0 ? readme : "README.md");
+    char *sec = strstr(rd, "\n## Reading the answer\n"), *end;
+    CB_CHECK(sec != NULL);
+    if ((end = strstr(sec + 1, "\n## ")))
+        *end = '\0';
+    const char *at = text;
+    size_t named = 0;
+    int fleet_named = 0;
+    for (const char *b = strstr(sec, "\n- **"); b; b = strstr(b + 1, "\n- **")) {
+        const char *e = strstr(b + 5, "**");
+        CB_CHECK(e && e - (b + 5) < 64);
+        char head[96];
+        snprintf(head, sizeof head, "\n## %.*s\n", (int)(e - (b + 5)), b + 5);
+        const char *h = strstr(at, head);
+        if (!h)
+            CB_FAIL("README's '%.*s' is not a section of the report after the one before it",
+                    (int)(e - (b + 5)), b + 5);
+        at = h + 1;
+        named++;
+        fleet_named |= !strncmp(b + 5, "Claims by machine**", 19);
+    }
+    CB_CHECK(named >= 5 && fleet_named);
+    /* one Summary before the claims by machine, the other in machine B's section */
+    const char *s1 = strstr(text, "\n## Summary\n"), *ma = strstr(text, "\n# Machine A\n");
+    const char *mb = strstr(text, "\n# Machine B\n");
+    CB_CHECK(s1 && ma && mb && s1 < strstr(text, "\n## Claims by machine\n"));
+    const char *s2 = strstr(s1 + 1, "\n## Summary\n");
+    CB_CHECK(s2 && s2 > mb && !strstr(s2 + 1, "\n## Summary\n"));
+    free(rd);
+    free(text);
+
+    /* the page: its first section the Summary, its second the claims by machine */
+    c = cb_test_corobench("report", zen, xeon, "--no-plots", "-o", html, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    text = cb_test_slurp(html);
+    const char *h1 = strstr(text, "<h2 "), *h2 = h1 ? strstr(h1 + 1, "<h2 ") : NULL;
+    CB_CHECK(h1 && h2);
+    CB_CHECK(!strncmp(h1, "<h2 id=\"summary\">Summary</h2>", 29));
+    CB_CHECK(!strncmp(h2, "<h2 id=\"claims-by-machine\">Claims by machine</h2>", 49));
+    free(text);
+    cb_test_dir_cleanup("record-page");
+    unlink(zen);
+    unlink(xeon);
+}
+
 /* ./run.sh's report (scripts/run-args.sh, suite_report; report --with-fleet): this run's files
  * first, then the fleet's records except the one of this run's CPU kind (this run replaces it);
  * a fleet directory that is empty, holds only that record, is missing or holds what is not a

@@ -24,13 +24,15 @@ typedef enum cb_verdict {
     CB_VERDICTS
 } cb_verdict;
 
+/* The parts cb_claims_section writes: the Summary, the rest (Caveats and Claims), or both. */
+enum { CB_CLAIMS_SUMMARY = 1, CB_CLAIMS_REST = 2, CB_CLAIMS_ALL = 3 };
 /* Writes "## Summary" (per workload, the fastest stackful against the fastest stackless
  * implementation at each point, as claim 10, and the claims by verdict), "## Caveats" (what limits every verdict below: the environment's warnings, counters,
  * the return-stack model, pinning, compiler, invocations and repetitions, what was not measured)
  * and "## Claims": a summary table and one subsection per claim with its numbers, its intervals,
  * its plots (links into plots_rel, from the array cb_plots_draw returned; NULL: none drawn) and
- * its verdict, all computed from doc's cells. */
-void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel);
+ * its verdict, all computed from doc's cells; those of them that parts names. */
+void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel, int parts);
 
 /* The claims table, for the tests: how many claims; claim k's (from 0) id (its fixtures are
  * tests/claims/<id>/<verdict>-<what>.json), its number in the report (k + 1 when the table is

@@ -416,7 +416,13 @@ int cb_cmd_report(int argc, char **argv)
     }
     fprintf(out, "# corobench report\n\n");
     fleet_lines(out, fleet, left, added, &fleet_why);
+    /* Several machines: the first one's Summary (this machine's, in ./run.sh's report), then
+     * every claim on every machine, so that the page's first screen has both; that machine's
+     * section below does not repeat it. */
     if (n > 1) {
+        json_t *v0 = claims_view(docs[0]);
+        cb_claims_section(out, v0, NULL, NULL, CB_CLAIMS_SUMMARY);
+        json_decref(v0);
         cb_report_claims_by_machine(out, docs, n);
         cb_report_points_by_machine(out, docs, n);
         cb_report_rsb_by_machine(out, docs, n);
@@ -438,6 +444,9 @@ int cb_cmd_report(int argc, char **argv)
             cb_md_code(out, json_string_value(a));
             fprintf(out, "\n");
         }
+        int parts = n > 1 && f == 0 ? CB_CLAIMS_REST : CB_CLAIMS_ALL;
+        if (parts != CB_CLAIMS_ALL)
+            fprintf(out, "- summary: the one that opens this report\n");
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
             snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
@@ -451,7 +460,7 @@ int cb_cmd_report(int argc, char **argv)
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
         }
         json_t *vdoc = claims_view(docs[f]), *vplots = claims_view(plots);
-        cb_claims_section(out, vdoc, vplots, plots ? rel : NULL);
+        cb_claims_section(out, vdoc, vplots, plots ? rel : NULL, parts);
         json_decref(vdoc);
         json_decref(vplots);
         if (plots)

@@ -215,7 +215,7 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
             name);
 }
 
-void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel)
+void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_rel, int parts)
 {
     ctx c = make_ctx(doc);
     size_t n;
@@ -223,7 +223,13 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
     claim *res = cb_xcalloc(n, sizeof *res);
     for (size_t i = 0; i < n; i++)
         eval(&c, claims[i], &res[i]);
-    cq_summary(out, doc, &c, res, n);
+    if (parts & CB_CLAIMS_SUMMARY)
+        cq_summary(out, doc, &c, res, n);
+    if (!(parts & CB_CLAIMS_REST)) {
+        free(res);
+        json_decref(c.all);
+        return;
+    }
     cq_caveats(out, doc, &c, res, n);
     fprintf(
         out,
