@@ -136,7 +136,8 @@ static const opt_row export_rows[] = {
 };
 
 static const opt_row report_rows[] = {
-    {"RESULTS.json...", "", "results files; files of one machine are read as one", NULL},
+    {"RESULTS.json...", "", "results files; files of one machine are read as one (none with "
+                            "--fleet DIR: its records alone)", NULL},
     {"--fleet DIR", "none", "also the records in DIR (results/fleet/) after the files, a record "
                             "of a given file's CPU kind left out; several machines get the "
                             "claims by machine first (docs/record.md)", NULL},

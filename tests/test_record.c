@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/common/build.h"
@@ -734,6 +735,123 @@ CB_TEST_T(record_fleet_in_the_suite_report, 90)
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK(one_line(c.err));
     cb_test_dir_cleanup("record-suite");
+    unlink(zen);
+    unlink(xeon);
+}
+
+/* A command of a workflow's line: the words after `cmd` up to a shell operator or the end, in
+ * words[] (at most cap - 1, NULL-ended; malloc'd); how many, or -1 when the line has no cmd. */
+static int command_words(const char *line, const char *cmd, char **words, size_t cap)
+{
+    const char *at = strstr(line, cmd);
+    if (!at || (at > line && at[-1] != ' ') || line[strspn(line, " ")] == '#')
+        return -1;
+    static const char *const stops[] = {"|", "||", ">", ">>", "&&", ";", "2>/dev/null"};
+    size_t n = 0;
+    char *copy = strdup(at + strlen(cmd)), *save = NULL;
+    for (char *w = strtok_r(copy, " \t\n", &save); w && n + 1 < cap;
+         w = strtok_r(NULL, " \t\n", &save)) {
+        int stop = w[0] == '#';
+        for (size_t k = 0; k < sizeof stops / sizeof stops[0]; k++)
+            stop |= !strcmp(w, stops[k]);
+        if (stop)
+            break;
+        words[n++] = strdup(w);
+    }
+    words[n] = NULL;
+    free(copy);
+    return (int)n;
+}
+
+/* docs/examples/fleet-workflow.yml (docs/ci.md, "A fleet of runners") names only what exists:
+ * run.sh takes the options of each ./run.sh line (its parser reads them, then --help), and each
+ * bin/corobench line runs as written on a fleet directory of two machines' records (--fleet's
+ * directory and -o's file put in a temporary directory), making their report. */
+CB_TEST_T(record_fleet_ci_workflow_commands, 90)
+{
+    char wf[4200], cimd[4200], zen[256], xeon[256], base[512], dir[600];
+    snprintf(wf, sizeof wf, "%s/docs/examples/fleet-workflow.yml", cb_test_root());
+    snprintf(cimd, sizeof cimd, "%s/docs/ci.md", cb_test_root());
+    char *text = cb_test_slurp(wf), *ci = cb_test_slurp(cimd);
+    CB_CHECK_CONTAINS(ci, "(examples/fleet-workflow.yml)");
+    free(ci);
+    cb_test_tmp_path(zen, sizeof zen, "wf-zen.json");
+    cb_test_tmp_path(xeon, sizeof xeon, "wf-xeon.json");
+    snprintf(base, sizeof base, "%s", cb_test_dir("record-workflow"));
+    snprintf(dir, sizeof dir, "%s/fleet", base);
+    fixture_of_cpu(zen, "zen5-vm",
+                   json_pack("{s:s, s:i, s:i}", "vendor", "AuthenticAMD", "family", 26, "model", 2));
+    fixture_from("tests/claims/depth/contradicted-flat.json", xeon, "neoverse-vm",
+                 json_pack("{s:s, s:i, s:i}", "vendor", "ARM", "family", 8, "model", 3340));
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, zen, NULL).status, 0);
+    CB_CHECK_EQ_INT(cb_test_corobench("export", "--fleet", dir, xeon, NULL).status, 0);
+    size_t runs = 0, reports = 0;
+    char *save = NULL, path[4200];
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *words[40], *argv[44], out_file[700] = "";
+        int n = command_words(line, "./run.sh", words, 40);
+        if (n >= 0 && access("run.sh", X_OK) == 0) {
+            size_t a = 0;
+            argv[a++] = "./run.sh";
+            for (int i = 0; i < n; i++)
+                argv[a++] = words[i];
+            argv[a++] = "--help"; /* after the options: run.sh's parser reads each first */
+            argv[a] = NULL;
+            char *o, *e;
+            int st = cb_test_spawn(argv, &o, &e);
+            if (st != 0)
+                CB_FAIL("%s: run.sh refuses it (exit %d): %s", line, st, e);
+            CB_CHECK(strstr(line, "--fleet") != NULL);
+            free(o);
+            free(e);
+            runs++;
+        }
+        for (int i = 0; i < n; i++)
+            free(words[i]);
+        if ((n = command_words(line, "bin/corobench", words, 40)) < 0)
+            continue;
+        snprintf(path, sizeof path, "%s/bin/corobench", cb_test_root());
+        size_t a = 0;
+        argv[a++] = path;
+        for (int i = 0; i < n; i++) {
+            argv[a++] = words[i];
+            if (i + 1 < n && !strcmp(words[i], "--fleet")) {
+                argv[a++] = dir;
+                i++;
+            } else if (i + 1 < n && !strcmp(words[i], "-o")) {
+                snprintf(out_file, sizeof out_file, "%s/%s", base, words[i + 1]);
+                argv[a++] = out_file;
+                i++;
+            }
+        }
+        argv[a] = NULL;
+        char *o, *e;
+        int st = cb_test_spawn(argv, &o, &e);
+        if (st != 0)
+            CB_FAIL("%s: exit %d: %s", line, st, e);
+        char *report = out_file[0] ? cb_test_slurp(out_file) : o;
+        CB_CHECK_CONTAINS(report, "Claims by machine");
+        CB_CHECK_CONTAINS(report, "arm-8-3340");
+        if (report != o)
+            free(report);
+        free(o);
+        free(e);
+        for (int i = 0; i < n; i++)
+            free(words[i]);
+        reports++;
+    }
+    CB_CHECK(reports >= 2);
+    CB_CHECK(runs >= 1 || access("run.sh", X_OK) != 0);
+    free(text);
+    /* --fleet DIR alone with no record in DIR: nothing to report, one line, exit 2 */
+    char empty[700];
+    snprintf(empty, sizeof empty, "%s/empty", base);
+    CB_CHECK_EQ_INT(mkdir(empty, 0755), 0);
+    cb_test_cli c = cb_test_corobench("report", "--fleet", empty, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK(one_line(c.err));
+    CB_CHECK_CONTAINS(c.err, "nothing to report: no results given and no record read from '");
+    cb_test_dir_cleanup("record-workflow");
     unlink(zen);
     unlink(xeon);
 }

@@ -200,7 +200,7 @@ static void scripts_dir(char *buf, size_t len)
     if (snprintf(buf, len, "%s/../plots", bin) >= (int)len)
         snprintf(buf, len, "plots");
 }
-static const char report_usage[] = "corobench report RESULTS.json [MORE.json...] "
+static const char report_usage[] = "corobench report [RESULTS.json...] "
                                    "[--fleet DIR | --with-fleet DIR] "
                                    "[-o FILE.md|FILE.html [--force]] [--format md|html] "
                                    "[--no-plots] [-- FILES...]";
@@ -334,8 +334,8 @@ int cb_cmd_report(int argc, char **argv)
             return cb_usage_error("unexpected argument '%s' for report (valid: %s, -o once)",
                                   cb_quote(argv[i]), report_usage);
     }
-    if (!n)
-        return cb_usage_error("report needs RESULTS.json (valid: %s)", report_usage);
+    if (!n && !fleet)
+        return cb_usage_error("report needs RESULTS.json or a fleet (valid: %s)", report_usage);
     /* md unless asked for html (or -o names an .html file) */
     size_t olen = out_path ? strlen(out_path) : 0;
     if (!format)
@@ -394,6 +394,16 @@ int cb_cmd_report(int argc, char **argv)
         json_decref(left);
         return all == (size_t)-1 ? cb_usage_error("%s", fleet_why.msg)
                                  : cb_usage_error("report: %s", err.msg);
+    }
+    /* --fleet DIR alone (a CI's last job, docs/ci.md): its records are the report */
+    if (!all) {
+        for (size_t f = 0; f < nowned; f++)
+            free(owned[f]);
+        json_decref(left);
+        return cb_usage_error("report: nothing to report: no results given and no record read "
+                              "from '%s'%s%s (valid: RESULTS.json, or --fleet DIR holding "
+                              "records)",
+                              cb_quote(fleet), fleet_why.msg[0] ? ": " : "", fleet_why.msg);
     }
     size_t added = all - n;
     n = all;
