@@ -2,8 +2,10 @@
  * harness/report/claims/ each) has fixtures in tests/claims/<id>/, small results files named
  * <verdict>-<what>.json, each giving that verdict; together they reach every verdict the claim's
  * rule can give, "not measured" among them. The number of claims comes from the table. */
+#include <ctype.h>
 #include <dirent.h>
 #include <jansson.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "harness/common/build.h"
@@ -400,4 +402,388 @@ CB_TEST(report_caveats_grouped_by_file)
     free(c.err);
     for (size_t k = 0; k < 4; k++)
         unlink(path[k]);
+}
+
+/* ---- One figure per point (issue 32 item 4) and the headline plot (item 7) ---- */
+
+static void scale_array(json_t *a, double k)
+{
+    json_t *v;
+    size_t i;
+    json_array_foreach(a, i, v) json_array_set_new(a, i, json_real(json_number_value(v) * k));
+}
+
+/* Every time of a cell (ns_per_op's, its samples, each invocation's) times k. */
+static void scale_cell(json_t *cell, double k)
+{
+    json_t *ns = json_object_get(cell, "ns_per_op"), *v, *inv;
+    const char *key;
+    size_t i;
+    json_object_foreach(ns, key, v) if (json_is_real(v))
+        json_object_set_new(ns, key, json_real(json_real_value(v) * k));
+    scale_array(json_object_get(cell, "samples_ns_per_op"), k);
+    json_array_foreach(json_object_get(cell, "invocations"), i, inv)
+        scale_array(json_object_get(inv, "samples_ns_per_op"), k);
+}
+
+/* A second file of claim 10's fixture (pingpong, asm and sm at depth 0 and 16) measuring depth 16
+ * alone, differently: sm 1.25x slower, asm 0.9x, and closure beside them (more cells at the
+ * point than the first file has: the Summary took its file, at a glance the first). With
+ * invocations above the fixture's 3, its run and its cells have that many. */
+static void second_file(const char *from, const char *path, int invocations)
+{
+    json_t *d = load_fixture(from), *cells = json_object_get(d, "cells"), *sm = NULL;
+    for (size_t i = json_array_size(cells); i-- > 0;) {
+        json_t *c = json_array_get(cells, i);
+        if (json_integer_value(json_object_get(json_object_get(c, "params"), "depth")) != 16) {
+            json_array_remove(cells, i);
+            continue;
+        }
+        int is_sm = !strcmp(cb_str(c, "impl"), cb_impl_name(CB_IMPL_SM));
+        scale_cell(c, is_sm ? 1.25 : 0.9);
+        if (is_sm)
+            sm = c;
+    }
+    CB_CHECK(sm != NULL && json_array_size(cells) == 2);
+    json_t *cl = json_deep_copy(sm);
+    json_object_set_new(cl, "impl", json_string(cb_impl_name(CB_IMPL_CLOSURE)));
+    scale_cell(cl, 1.5);
+    json_array_append_new(cells, cl);
+    json_t *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        json_t *invs = json_object_get(c, "invocations");
+        for (size_t k = 0; (int)json_array_size(invs) < invocations; k++)
+            json_array_append_new(invs, json_deep_copy(json_array_get(invs, k)));
+    }
+    if (invocations > 3)
+        json_object_set_new(json_object_get(d, "run"), "invocations", json_integer(invocations));
+    CB_CHECK(json_dump_file(d, path, 0) == 0);
+    json_decref(d);
+}
+
+/* The line of text starting with prefix after the first line that starts with section, in buf
+ * (without its newline). */
+static const char *line_after(const char *text, const char *section, const char *prefix,
+                              char *buf, size_t len)
+{
+    char want[256];
+    snprintf(want, sizeof want, "\n%s", section);
+    const char *s = strstr(text, want);
+    if (!s)
+        CB_FAIL("no '%s' in the report:\n%s", section, text);
+    snprintf(want, sizeof want, "\n%s", prefix);
+    const char *l = strstr(s + 1, want);
+    if (!l)
+        CB_FAIL("no line '%s' after '%s':\n%s", prefix, section, s);
+    snprintf(buf, len, "%.*s", (int)strcspn(l + 1, "\n"), l + 1);
+    return buf;
+}
+
+/* Every line starting with prefix between the line starting with section and the next heading,
+ * joined by a space into buf: a table row and its continuations, when the report split a table
+ * too wide into tables of the same rows (each repeating the row's name). */
+static const char *rows_after(const char *text, const char *section, const char *prefix,
+                              char *buf, size_t len)
+{
+    char want[256];
+    snprintf(want, sizeof want, "\n%s", section);
+    const char *s = strstr(text, want);
+    if (!s)
+        CB_FAIL("no '%s' in the report:\n%s", section, text);
+    s = strchr(s + 1, '\n');
+    const char *end = s ? strstr(s, "\n#") : NULL;
+    if (!end)
+        end = s + strlen(s);
+    buf[0] = '\0';
+    snprintf(want, sizeof want, "\n%s", prefix);
+    for (const char *l = s; l && (l = strstr(l, want)) && l < end; l++)
+        cb_append(buf, len, "%s%.*s", *buf ? " " : "", (int)strcspn(l + 1, "\n"), l + 1);
+    if (!*buf)
+        CB_FAIL("no line '%s' after '%s':\n%.*s", prefix, section, (int)(end - s), s);
+    return buf;
+}
+
+/* The first ratio with its interval in line, "2.00x [1.97, 2.03]", into buf. */
+static const char *ratio_of(const char *line, char *buf, size_t len)
+{
+    for (const char *p = line; (p = strstr(p, "x [")); p++) {
+        const char *b = p, *e = strchr(p, ']');
+        while (b > line && (isdigit((unsigned char)b[-1]) || b[-1] == '.'))
+            b--;
+        if (b < p && e) {
+            snprintf(buf, len, "%.*s", (int)(e + 1 - b), b);
+            return buf;
+        }
+    }
+    CB_FAIL("no ratio with an interval in '%s'", line);
+}
+
+/* The figure after " name " in line: claim 10's "asm 40.0 ns", at a glance's "asm 40.0 ±0.1". */
+static double fig_after(const char *line, const char *name)
+{
+    char want[64];
+    snprintf(want, sizeof want, " %s ", name);
+    const char *p = strstr(line, want);
+    if (!p)
+        CB_FAIL("no '%s' in '%s'", want, line);
+    return strtod(p + strlen(want), NULL);
+}
+
+/* The figure of the table cell in column col (from 1) of a table row. */
+static double column_fig(const char *row, size_t col)
+{
+    const char *p = row;
+    for (size_t k = 0; k < col && p; k++)
+        p = strchr(p + 1, '|');
+    if (!p)
+        CB_FAIL("row '%s' has no column %zu", row, col);
+    return strtod(p + 1, NULL);
+}
+
+/* Every section's figure of the point depth=16 in the report of a and b: the ratio the Summary,
+ * claim 10 and at a glance give is one text; asm's and sm's times are one figure in claim 10,
+ * at a glance and the appendix (each to its precision), and the figure expected. */
+static void one_figure(const char *text, double asm_ns, double sm_ns)
+{
+    char line[1024], r[3][96];
+    const char *asm_name = cb_impl_name(CB_IMPL_ASM), *sm_name = cb_impl_name(CB_IMPL_SM);
+    /* the Summary's typical point is depth=16 (the larger of the two ratios) */
+    ratio_of(rows_after(text, "## Summary", "| pingpong | 2 |", line, sizeof line), r[0],
+             sizeof r[0]);
+    CB_CHECK_CONTAINS(line, " at depth=16 |");
+    ratio_of(rows_after(text, "### 10. ", "| pingpong | depth=16", line, sizeof line), r[1],
+             sizeof r[1]);
+    double c10[2] = {fig_after(line, asm_name), fig_after(line, sm_name)};
+    ratio_of(rows_after(text, "## pingpong at a glance", "| depth=16 |", line, sizeof line), r[2],
+             sizeof r[2]);
+    double gl[2] = {fig_after(line, asm_name), fig_after(line, sm_name)};
+    CB_CHECK_STREQ(r[1], r[0]);
+    CB_CHECK_STREQ(r[2], r[0]);
+    /* the appendix: "| point | asm | sm | closure |" */
+    line_after(text, "### pingpong", "| point |", line, sizeof line);
+    CB_CHECK(!strncmp(line, "| point | asm | sm | closure |", 30));
+    line_after(text, "### pingpong", "| depth=16 ", line, sizeof line);
+    double ap[2] = {column_fig(line, 1), column_fig(line, 2)};
+    double want[2] = {asm_ns, sm_ns};
+    for (int k = 0; k < 2; k++) {
+        if (fabs(c10[k] - want[k]) > 0.06 || fabs(gl[k] - want[k]) > 0.06 ||
+            fabs(ap[k] - want[k]) > 0.06)
+            CB_FAIL("%s at depth=16: claim 10 %g, at a glance %g, the appendix %g; want %g",
+                    k ? sm_name : asm_name, c10[k], gl[k], ap[k], want[k]);
+    }
+}
+
+/* Item 4: two files of one machine measure pingpong depth=16 differently (the second with a
+ * third implementation there). With as many invocations in each, every section takes the first
+ * file's figures (given first); with more invocations in the second, the second's. Before, the
+ * Summary and claim 10 took the file with the most cells at the point and at a glance the first
+ * file's cells: 1.44x against 2.00x. The report names the file each such point takes. */
+/* The fixture as this build's results file at path (load_fixture: the schema set to this
+ * build's), for `corobench report`. */
+static void fixture_file(const char *from, const char *path)
+{
+    json_t *d = load_fixture(from);
+    CB_CHECK(json_dump_file(d, path, 0) == 0);
+    json_decref(d);
+}
+
+CB_TEST(report_one_figure_per_point)
+{
+    const char *fixture = "tests/claims/models/supported-each-wins.json";
+    char base[256], b3[256], b5[256];
+    cb_test_tmp_path(base, sizeof base, "fig-a.json");
+    cb_test_tmp_path(b3, sizeof b3, "fig-b3.json");
+    cb_test_tmp_path(b5, sizeof b5, "fig-b5.json");
+    fixture_file(fixture, base);
+    second_file(fixture, b3, 3);
+    second_file(fixture, b5, 5);
+    static const struct {
+        const char *second, *from;
+        double asm_ns, sm_ns;
+    } cases[] = {{"b3", "from file 1 (", 40.0, 20.0}, {"b5", "from file 2 (", 36.0, 25.0}};
+    for (size_t t = 0; t < 2; t++) {
+        cb_test_cli c = cb_test_corobench("report", base, t ? b5 : b3, "--no-plots", NULL);
+        CB_CHECK_EQ_INT(c.status, 0);
+        cb_test_md_unwrap(c.out);
+        one_figure(c.out, cases[t].asm_ns, cases[t].sm_ns);
+        char line[2048];
+        line_after(c.out, "- results: ", "- one figure per point: 1 point was measured",
+                   line, sizeof line);
+        CB_CHECK_CONTAINS(line, cases[t].from);
+        CB_CHECK_CONTAINS(line, " pingpong depth=16");
+        /* closure, in the second file alone, says so where the first file's figures are */
+        line_after(c.out, "### pingpong", "| depth=16 ", line, sizeof line);
+        if (t == 0)
+            CB_CHECK_CONTAINS(line, "(file 2)");
+        else
+            CB_CHECK(!strstr(line, "(file "));
+        free(c.out);
+        free(c.err);
+    }
+    unlink(base);
+    unlink(b3);
+    unlink(b5);
+}
+
+/* Item 7: the headline plot right under the Summary's table, in the Markdown and the HTML; its
+ * data a row per Summary point (per workload as many as the Summary counts, the typical ratio
+ * among them, the range their least and largest). */
+CB_TEST_T(report_headline_plot, 120)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        CB_SKIP("gnuplot not installed");
+    const char *fixture = "tests/claims/models/supported-each-wins.json";
+    char base[256], b[256], md[256], html[256], dat[512];
+    cb_test_tmp_path(base, sizeof base, "head-a.json");
+    fixture_file(fixture, base);
+    cb_test_tmp_path(b, sizeof b, "head-b.json");
+    cb_test_tmp_path(md, sizeof md, "head.md");
+    cb_test_tmp_path(html, sizeof html, "headh.html");
+    second_file(fixture, b, 3);
+    cb_test_cli c = cb_test_corobench("report", base, b, "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    free(c.out);
+    free(c.err);
+    char *text = cb_test_slurp(md);
+    const char *s = strstr(text, "\n## Summary\n"), *row = s ? strstr(s, "\n| pingpong | ") : NULL;
+    CB_CHECK(row != NULL);
+    /* the table's end, then the plot */
+    const char *end = row + 1;
+    while (*end == '|')
+        end = strchr(end, '\n') + 1;
+    if (strncmp(end, "\n![headline](<", 14))
+        CB_FAIL("no headline plot under the Summary's table: %.200s", end);
+    const char *eol = strchr(end + 1, '\n');
+    CB_CHECK(eol && memmem(end, (size_t)(eol - end), "-plots/headline.png>)", 21) &&
+             memmem(end, (size_t)(eol - end), "-plots/headline.svg>)", 21));
+    /* the Summary's row: points, typical, range */
+    char line[1024], typ[96];
+    line_after(s, "## Summary", "| pingpong | ", line, sizeof line);
+    unsigned points = 0;
+    CB_CHECK(sscanf(line, "| pingpong | %u |", &points) == 1 && points == 2);
+    ratio_of(line, typ, sizeof typ);
+    const char *range = strrchr(line, '|');
+    while (range > line && range[-1] != '|')
+        range--;
+    char lohi[64];
+    snprintf(lohi, sizeof lohi, "%.*s", (int)(strrchr(line, '|') - range), range);
+    /* the data: one block, a row per point, the Summary's figures */
+    snprintf(dat, sizeof dat, "%.*s-plots/headline-0.dat", (int)(strlen(md) - 3), md);
+    char *data = cb_test_slurp(dat);
+    CB_CHECK_CONTAINS(data, "\n\"pingpong\"\n# row ratio lo hi won stackful stackless point\n");
+    double lo = INFINITY, hi = 0;
+    unsigned rows = 0, typical = 0;
+    for (char *l = strstr(data, "# row "); (l = strchr(l, '\n')) && l[1]; rows++) {
+        double r, a, z;
+        int won;
+        char sf[64], sl[64], pt[128];
+        l++;
+        if (sscanf(l, "%*u %lf %lf %lf %d %63s %63s %127s", &r, &a, &z, &won, sf, sl, pt) != 7)
+            CB_FAIL("a headline data row not as its header says: %.100s", l);
+        char text3[96];
+        snprintf(text3, sizeof text3, "%.2fx [%.2f, %.2f]", r, a, z);
+        typical += !strcmp(text3, typ);
+        lo = fmin(lo, r), hi = fmax(hi, r);
+        CB_CHECK(!strncmp(pt, "pingpong:depth=", 15));
+        CB_CHECK_STREQ(sf, cb_impl_name(CB_IMPL_ASM));
+    }
+    CB_CHECK_EQ_INT(rows, points);
+    CB_CHECK_EQ_INT(typical, 1);
+    char want[64];
+    snprintf(want, sizeof want, " %.2gx .. %.2gx ", lo, hi);
+    CB_CHECK_STREQ(lohi, want);
+    free(data);
+    /* the HTML: the plot inline between the Summary's heading and the Caveats' */
+    c = cb_test_corobench("report", base, b, "-o", html, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    free(c.out);
+    free(c.err);
+    char *page = cb_test_slurp(html);
+    const char *hs = strstr(page, "<h2 id=\"summary\">"), *hc = strstr(page, "<h2 id=\"caveats\">"),
+               *fig = strstr(page, "<figure id=\"plot-headline\">\n<svg");
+    CB_CHECK(hs && hc && fig && hs < fig && fig < hc);
+    free(page);
+    free(text);
+    unlink(base);
+    unlink(b);
+    unlink(md);
+    unlink(html);
+}
+
+/* Issue 32 item 3: a plugin's and an external program's cells beside asm and sm. Claim 10's
+ * fixture with a plugin "mylib" (stackful, a bit slower than asm) at both depths and an external
+ * program "myext" (family external) at depth 16: the Summary has a row for each (mylib over asm,
+ * myext over the faster of the two families' fastest, sm there), claim 10's table and at a
+ * glance give each one's ratio at its points, the appendix a column each. Before: no external
+ * row in the Summary, nothing of either in claim 10's table or at a glance. */
+CB_TEST(report_your_runtimes_beside_asm_and_sm)
+{
+    json_t *doc = load_fixture("tests/claims/models/supported-each-wins.json");
+    json_t *cells = json_object_get(doc, "cells"), *add = json_array(), *c;
+    size_t i;
+    json_array_foreach(cells, i, c)
+    {
+        int depth = (int)json_integer_value(json_object_get(json_object_get(c, "params"), "depth"));
+        if (!strcmp(cb_str(c, "impl"), cb_impl_name(CB_IMPL_ASM))) {
+            json_t *p = json_deep_copy(c);
+            json_object_set_new(p, "impl", json_string("mylib"));
+            json_object_set_new(p, "impl_row",
+                                json_pack("{s:s, s:[], s:{}}", "kind", "plugin", "lacks",
+                                          "defaults"));
+            scale_cell(p, 1.1);
+            json_array_append_new(add, p);
+        } else if (depth == 16) {
+            json_t *e = json_deep_copy(c);
+            json_object_set_new(e, "impl", json_string("myext"));
+            json_object_set_new(e, "family", json_string("external"));
+            json_object_set_new(e, "impl_row",
+                                json_pack("{s:s, s:[], s:{}}", "kind", "external", "lacks",
+                                          "defaults"));
+            scale_cell(e, 3);
+            json_array_append_new(add, e);
+        }
+    }
+    json_array_extend(cells, add);
+    json_decref(add);
+    char path[256];
+    cb_test_tmp_path(path, sizeof path, "yours.json");
+    CB_CHECK(json_dump_file(doc, path, 0) == 0);
+    json_decref(doc);
+    cb_test_cli r = cb_test_corobench("report", path, "--no-plots", NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    cb_test_md_unwrap(r.out);
+    char line[2048];
+    const char *sf = cb_impl_name(CB_IMPL_ASM), *sl = cb_impl_name(CB_IMPL_SM);
+    char want[64];
+    rows_after(r.out, "## Summary", "| mylib | stackful | pingpong | 2 |", line, sizeof line);
+    snprintf(want, sizeof want, " mylib/%s at ", sf);
+    CB_CHECK_CONTAINS(line, want);
+    rows_after(r.out, "## Summary", "| myext | external | pingpong | 1 |", line, sizeof line);
+    snprintf(want, sizeof want, " myext/%s at ", sl);
+    CB_CHECK_CONTAINS(line, want);
+    /* claim 10's table and at a glance (a table of two points may be turned a quarter, a row
+     * per column): mylib 1.10x asm at both depths, myext 3.00x sm at depth 16 alone */
+    const char *where[] = {"\n### 10. ", "\n## pingpong at a glance"};
+    for (size_t k = 0; k < 2; k++) {
+        const char *at = strstr(r.out, where[k]), *end = at ? strstr(at + 1, "\n#") : NULL;
+        CB_CHECK(at && end);
+        char *part = strndup(at, (size_t)(end - at));
+        snprintf(want, sizeof want, "mylib/%s 1.10x [", sf);
+        const char *one = strstr(part, want);
+        if (!one || !strstr(one + 1, want))
+            CB_FAIL("'%s' not twice in:\n%s", want, part);
+        snprintf(want, sizeof want, "myext/%s 3.00x [", sl);
+        one = strstr(part, want);
+        if (!one || strstr(one + 1, want))
+            CB_FAIL("'%s' not once in:\n%s", want, part);
+        free(part);
+    }
+    rows_after(r.out, "### pingpong", "| point |", line, sizeof line);
+    CB_CHECK_CONTAINS(line, " mylib |");
+    CB_CHECK_CONTAINS(line, " myext |");
+    free(r.out);
+    free(r.err);
+    unlink(path);
 }

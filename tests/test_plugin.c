@@ -279,7 +279,8 @@ CB_TEST_T(plugin_in_report_summary_beside_asm, 240)
     char *summary = strstr(text, "## Summary"), *caveats = strstr(text, "## Caveats");
     CB_CHECK(summary && caveats && summary < caveats);
     *caveats = '\0';
-    CB_CHECK_CONTAINS(summary, "Your runtimes (plugins) against the fastest of corobench's own");
+    CB_CHECK_CONTAINS(summary, "Your runtimes (plugins, external programs) against the fastest "
+                               "of corobench's own");
     CB_CHECK_CONTAINS(summary, "uctx-plugin");
     CB_CHECK_CONTAINS(summary, "uctx-plugin/asm at height=8");
     *caveats = '#';

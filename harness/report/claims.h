@@ -57,6 +57,20 @@ json_t *cb_claims_json(json_t *doc);
  * "stackless", "undecided")}. A record keeps them (docs/record.md, `summary`), since their
  * intervals need the samples it leaves out; on a record they are the ones it keeps. */
 json_t *cb_claims_points(json_t *doc);
+/* The headline plot (docs/report.md, "Summary"), drawn under the Summary table: its name, and
+ * its rows, the Summary's points (claim 10's) per workload in the Summary's order, each
+ * {workload, point (the parameters that differ between the workload's points, comma-joined),
+ * ratio (fastest stackful / fastest stackless), lo, hi (its 95% interval; NaN without one),
+ * ok, winner (0 stackful, 1 stackless, -1 undecided), stackful, stackless (the two
+ * implementations)}. */
+#define CB_HEADLINE_PLOT "headline"
+json_t *cb_claims_headline(json_t *doc);
+/* The user's runtimes (plugins, external programs) at each point of doc: {"workload | params":
+ * "mylib/asm 1.02x [0.98, 1.06]; ..."}, each over corobench's fastest runtime of its family in
+ * its file (an external program's: of either family), as the Summary's rows of them, the file
+ * named when it is not the one whose figures the point takes (pick.h); claim 10's table and at
+ * a glance show it. */
+json_t *cb_claims_yours(json_t *doc);
 /* "supported", "contradicted", "inconclusive", "not measured". */
 const char *cb_verdict_name(cb_verdict v);
 

@@ -12,6 +12,7 @@
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
 #include "harness/common/untrusted.h"
+#include "pick.h"
 #include "record.h"
 #include "tables.h"
 
@@ -370,14 +371,6 @@ void cb_report_rsb_by_machine(FILE *out, json_t **docs, size_t n)
     }
 }
 
-static void cell_identity(json_t *c, char *buf, size_t len)
-{
-    char params[768];
-    cb_cell_params_text(c, 1, params, sizeof params);
-    snprintf(buf, len, "%s %s %s/%s", cb_str(c, "workload"), params, cb_str(c, "impl"),
-             cb_str(c, "variant"));
-}
-
 /* What the claims need to know of the file a machine's cells came from (claims.h): each cell
  * of doc tagged with the file's index among its machine's files (CB_CLAIMS_FILE_KEY), and the
  * file's name, run, build and environment appended to into's CB_CLAIMS_FILES_KEY, so that the
@@ -403,7 +396,8 @@ static void note_file(json_t *into, json_t *doc, const char *name)
 
 /* Merges every document into the first one of its machine (host name and CPU model): its
  * cells appended (those it does not have yet; the others kept aside for the claims, which pair
- * cells within one file), what was unavailable added, its file name listed in also[]. Returns
+ * cells within one file), what was unavailable added, its file name listed in also[]; then
+ * each cell measured in several files is the one pick.h's rule takes. Returns
  * the number of machines; docs[] and ins[] are compacted to one entry per machine. */
 size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, json_t **also)
 {
@@ -426,7 +420,7 @@ size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, jso
             continue;
         }
         /* A cell the machine already has (the same workload point, implementation and
-         * variant, measured again in a later file) keeps its first measurement. */
+         * variant, measured again in a later file) goes aside until the pick below. */
         note_file(docs[g], docs[f], ins[f]);
         json_t *have = json_object(), *c, *cells = json_object_get(docs[g], "cells");
         json_t *aside = json_object_get(docs[g], CB_CLAIMS_ASIDE_KEY);
@@ -438,12 +432,12 @@ size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, jso
         char key[1024];
         json_array_foreach(cells, i, c)
         {
-            cell_identity(c, key, sizeof key);
+            cb_pick_identity(c, key, sizeof key);
             json_object_set_new(have, key, json_true());
         }
         json_array_foreach(json_object_get(docs[f], "cells"), i, c)
         {
-            cell_identity(c, key, sizeof key);
+            cb_pick_identity(c, key, sizeof key);
             json_array_append(json_object_get(have, key) ? aside : cells, c);
         }
         json_decref(have);
@@ -452,5 +446,9 @@ size_t cb_report_group_by_machine(json_t **docs, const char **ins, size_t n, jso
         json_array_append_new(also[g], json_string(ins[f]));
         json_decref(docs[f]);
     }
+    /* One figure per point: each cell the measurement the rule picks (pick.h), the others
+     * aside. */
+    for (size_t g = 0; g < m; g++)
+        cb_pick_figures(docs[g]);
     return m;
 }

@@ -481,6 +481,32 @@ static void model_text(json_t *doc, char *buf, size_t len)
         snprintf(buf, len, "simulated RSB");
 }
 
+/* Draws the plot name as dir/name.png and .svg by gnuplot with the assignments and script:
+ * each path into res, or res's "skipped" with why when one fails. */
+static void draw_files(json_t *res, const char *name, const char *assign, const char *script,
+                       const char *dir)
+{
+    static const char *const exts[] = {"png", "svg"};
+    char path[4096], why[512] = "";
+    for (size_t e = 0; e < 2; e++) {
+        /* gnuplot writes a temporary file (same extension: common.gp picks the terminal by
+         * it), renamed into place when it succeeded, so a reader never sees half a picture. */
+        char one[8192 + 4096] = "", tmp[4200];
+        snprintf(path, sizeof path, "%s/%s.%s", dir, name, exts[e]);
+        snprintf(tmp, sizeof tmp, "%s/.%s.tmp%ld.%s", dir, name, (long)getpid(), exts[e]);
+        cb_append(one, sizeof one, "%s", assign);
+        set_str(one, sizeof one, "out", tmp);
+        if (gnuplot(one, script, why, sizeof why) != 0 || rename(tmp, path) != 0) {
+            if (!why[0])
+                cb_append(why, sizeof why, "cannot rename %s: %s", tmp, strerror(errno));
+            unlink(tmp);
+            json_object_set_new(res, "skipped", json_string(why));
+            return;
+        }
+        json_object_set_new(res, exts[e], json_string(path));
+    }
+}
+
 static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const char *dir,
                         const char *scripts)
 {
@@ -603,26 +629,9 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         set_str(assign, sizeof assign, "model", model);
         cb_append(assign, sizeof assign, "hw=%d; ", hw);
     }
-    char script[4096], why[512] = "";
+    char script[4096];
     snprintf(script, sizeof script, "%s/%s.gp", scripts, p->script);
-    static const char *const exts[] = {"png", "svg"};
-    for (size_t e = 0; e < 2; e++) {
-        /* gnuplot writes a temporary file (same extension: common.gp picks the terminal by
-         * it), renamed into place when it succeeded, so a reader never sees half a picture. */
-        char one[8192 + 4096] = "", tmp[4200];
-        snprintf(path, sizeof path, "%s/%s.%s", dir, p->name, exts[e]);
-        snprintf(tmp, sizeof tmp, "%s/.%s.tmp%ld.%s", dir, p->name, (long)getpid(), exts[e]);
-        cb_append(one, sizeof one, "%s", assign);
-        set_str(one, sizeof one, "out", tmp);
-        if (gnuplot(one, script, why, sizeof why) != 0 || rename(tmp, path) != 0) {
-            if (!why[0])
-                cb_append(why, sizeof why, "cannot rename %s: %s", tmp, strerror(errno));
-            unlink(tmp);
-            json_object_set_new(res, "skipped", json_string(why));
-            return res;
-        }
-        json_object_set_new(res, exts[e], json_string(path));
-    }
+    draw_files(res, p->name, assign, script, dir);
     return res;
 }
 
@@ -641,4 +650,81 @@ json_t *cb_plots_draw(json_t *doc, const char *in, const char *dir, const char *
     for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++)
         json_array_append_new(all, draw_one(&plots[i], doc, in, dir, scripts));
     return all;
+}
+
+/* A figure of the headline's data: "NaN" for none (what gnuplot and the export write). */
+static void put_fig(FILE *f, json_t *v)
+{
+    if (json_is_number(v) && isfinite(json_number_value(v)))
+        fprintf(f, " %.9g", json_number_value(v));
+    else
+        fputs(" NaN", f);
+}
+
+json_t *cb_plots_headline(json_t *rows, const char *name, const char *dir, const char *scripts)
+{
+    json_t *res = json_pack("{s:s, s:s, s:[]}", "name", name, "question",
+                            "the fastest stackful over the fastest stackless implementation at "
+                            "each workload point",
+                            "notes");
+    char path[4096], assign[8192] = "";
+    if (!json_array_size(rows)) {
+        json_object_set_new(res, "skipped", json_string("no workload point has both a stackful "
+                                                        "and a stackless cell"));
+        return res;
+    }
+    snprintf(path, sizeof path, "%s/%s-0.dat", dir, name);
+    cb_out o;
+    if (cb_mkdirs(dir, 1, NULL) != 0 || cb_out_prepare(&o, "plot data", path, 1) != 0) {
+        char why[4200];
+        snprintf(why, sizeof why, "cannot write %s", path);
+        json_object_set_new(res, "skipped", json_string(why));
+        return res;
+    }
+    /* A block per workload (its name the key's entry), a row per point from the top (row 0);
+     * the x range holds every ratio and interval, and 1x. */
+    FILE *f = cb_out_stream(&o);
+    fputs("# corobench headline: at each workload point, the fastest stackful over the fastest "
+          "stackless implementation (median ns per op), with its 95% interval (NaN: none); won: "
+          "1 when a family wins the point (claim 10)\n",
+          f);
+    const char *wl = NULL;
+    double lo = 1, hi = 1;
+    json_t *r;
+    size_t i;
+    json_array_foreach(rows, i, r)
+    {
+        const char *w = cb_str(r, "workload"), *pt = cb_str(r, "point") ?: "";
+        if (!wl || strcmp(w, wl))
+            fprintf(f, "%s# %s\n\"%s\"\n# row ratio lo hi won stackful stackless point\n",
+                    wl ? "\n\n" : "", w, w);
+        wl = w;
+        fprintf(f, "%zu", i);
+        static const char *const figs[] = {"ratio", "lo", "hi"};
+        for (size_t k = 0; k < 3; k++) {
+            json_t *v = json_object_get(r, figs[k]);
+            put_fig(f, v);
+            if (json_is_number(v) && json_number_value(v) > 0) {
+                lo = fmin(lo, json_number_value(v));
+                hi = fmax(hi, json_number_value(v));
+            }
+        }
+        fprintf(f, " %d %s %s %s%s%s\n",
+                json_integer_value(json_object_get(r, "winner")) >= 0, cb_str(r, "stackful"),
+                cb_str(r, "stackless"), w, *pt ? ":" : "", pt);
+    }
+    if (cb_out_commit(&o) != 0) {
+        char why[4200];
+        snprintf(why, sizeof why, "cannot write %s", path);
+        json_object_set_new(res, "skipped", json_string(why));
+        return res;
+    }
+    set_str(assign, sizeof assign, "plotdir", scripts);
+    set_str(assign, sizeof assign, "data", path);
+    cb_append(assign, sizeof assign, "rows=%zu; xlo=%.6g; xhi=%.6g; ", json_array_size(rows),
+              lo / 1.25, hi * 1.25);
+    char script[4096];
+    snprintf(script, sizeof script, "%s/%s.gp", scripts, name);
+    draw_files(res, name, assign, script, dir);
+    return res;
 }

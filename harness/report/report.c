@@ -26,6 +26,7 @@
 #include "html.h"
 #include "machines.h"
 #include "mdfit.h"
+#include "pick.h"
 #include "plots.h"
 #include "record.h"
 #include "tables.h"
@@ -75,6 +76,8 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
     json_array_foreach(plots, i, p)
     {
         const char *png = cb_str(p, "png"), *svg = cb_str(p, "svg");
+        if (!strcmp(cb_str(p, "name"), CB_HEADLINE_PLOT))
+            continue; /* under the Summary table */
         fprintf(out, "\n### %s\n\n%s.\n", cb_str(p, "name"), cb_str(p, "question"));
         if (png) {
             const char *bp = strrchr(png, '/'), *bs = svg ? strrchr(svg, '/') : NULL;
@@ -457,6 +460,7 @@ int cb_cmd_report(int argc, char **argv)
         int parts = n > 1 && f == 0 ? CB_CLAIMS_REST : CB_CLAIMS_ALL;
         if (parts != CB_CLAIMS_ALL)
             fprintf(out, "- summary: the one that opens this report\n");
+        cb_pick_note(out, docs[f]);
         if (out_path && plots_on) {
             snprintf(rel, sizeof rel, "%s-plots", stem);
             snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
@@ -468,6 +472,11 @@ int cb_cmd_report(int argc, char **argv)
                 snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
             }
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
+            /* the headline plot, shown under the Summary table (claims/summary.c) */
+            json_t *rows = cb_claims_headline(docs[f]);
+            json_array_append_new(plots,
+                                  cb_plots_headline(rows, CB_HEADLINE_PLOT, pdir, scripts));
+            json_decref(rows);
         }
         json_t *vdoc = claims_view(docs[f]), *vplots = claims_view(plots);
         cb_claims_section(out, vdoc, vplots, plots ? rel : NULL, parts);

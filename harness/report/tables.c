@@ -13,6 +13,8 @@
 #include "harness/results/estimate.h"
 #include "harness/results/fields.h"
 #include "harness/common/untrusted.h"
+#include "claims.h"
+#include "pick.h"
 
 /* The column of a cell: impl, its variant unless plain (or as_plain: the plain twin's column),
  * implementation parameters off their defaults ("asm stack=16384"). */
@@ -57,6 +59,7 @@ static const char *name_at(const cb_report_names *n, size_t i)
 /* What the tables of one workload know of all its cells, computed once per table rather than
  * once per cell: the baselines by point, the flag letters worth showing. */
 typedef struct table_ctx {
+    json_t *doc;    /* the document: which file each point's figures come from (pick.h) */
     json_t *direct; /* cb_cell_direct_index */
     char keep[8];   /* cb_cell_flags_telling */
 } table_ctx;
@@ -144,9 +147,21 @@ static const char *ratio_ci(json_t *num, json_t *den, char *buf, size_t len)
     return buf;
 }
 
+/* " (file N)" into buf for a cell that is not from the file its point's figures come from (an
+ * implementation or variant only another file measured there: pick.h), "" otherwise. */
+static const char *other_file(const table_ctx *t, json_t *c, char *buf, size_t len)
+{
+    long f = cb_pick_file_of(c);
+    buf[0] = '\0';
+    if (f != cb_pick_point_file(t->doc, c))
+        snprintf(buf, len, " (file %ld)", f + 1);
+    return buf;
+}
+
 /* One table: a row per parameter point, a column per implementation (and variant). Returns 0
  * without printing when no cell of the workload has a value for it. unit_rows: each point says
- * its unit ("per round trip"), for a workload whose points differ in it. */
+ * its unit ("per round trip"), for a workload whose points differ in it. A cell from another
+ * file than its row's others says which (other_file), and a line under the table says why. */
 static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *wl,
                       const char *title, cell_value value, int ratios, int unit_rows)
 {
@@ -159,7 +174,7 @@ static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *
     cb_report_names rows = cb_report_names_new(), cols = cb_report_names_new();
     json_t *c;
     entry *e = cb_xcalloc(json_array_size(cells) + 1, sizeof *e);
-    size_t i, n = 0;
+    size_t i, n = 0, others = 0;
     char key[512];
     json_array_foreach(cells, i, c)
     {
@@ -168,6 +183,11 @@ static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *
             !value(t, c, &e[n].num, e[n].text, sizeof e[n].text))
             continue;
         e[n].cell = c;
+        char of[32];
+        if (*other_file(t, c, of, sizeof of)) {
+            cb_append(e[n].text, sizeof e[n].text, "%s", of);
+            others++;
+        }
         cb_cell_params_text(c, 0, key, sizeof key);
         if (unit_rows)
             cb_append(key, sizeof key, " (per %s)", cb_str(c, "unit") ?: "op");
@@ -221,6 +241,10 @@ static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *
         }
         fprintf(out, "\n");
     }
+    if (others)
+        fprintf(out, "\n(file N): the only measurement of that cell at its point, from file N; the "
+                     "row's other figures are from the file its point takes (\"one figure per "
+                     "point\" above), and a ratio between the two compares two runs.\n");
     free(at);
     free(e);
     cb_report_names_free(&rows);
@@ -228,7 +252,7 @@ static int grid_table(FILE *out, json_t *cells, const table_ctx *t, const char *
     return nr > 0;
 }
 
-static void workload_tables(FILE *out, json_t *cells, const char *wl)
+static void workload_tables(FILE *out, json_t *doc, json_t *cells, const char *wl)
 {
     const char *unit = cb_results_unit(cells, wl);
     char title[512];
@@ -237,7 +261,7 @@ static void workload_tables(FILE *out, json_t *cells, const char *wl)
              "[+d] = ns over direct, no coroutine; x = times the fastest plain build in the row; "
              "a variant: times its plain twin; each ratio with its own 95%% interval)",
              unit ? unit : "op, the unit each point names");
-    table_ctx t = {.direct = cb_cell_direct_index(cells)};
+    table_ctx t = {.doc = doc, .direct = cb_cell_direct_index(cells)};
     char note[256];
     cb_cell_flags_telling(cells, t.keep, sizeof t.keep, note, sizeof note);
     if (grid_table(out, cells, &t, wl, title, timing_value, 1, !unit))
@@ -279,19 +303,24 @@ static void value_pm(json_t *c, char *buf, size_t len)
 
 /* The workload at a glance, within 120 columns: a row per point (only the parameters that vary
  * between its points), direct's time, the fastest plain cell of each family with its interval,
- * and their ratio with its interval; every implementation is in the appendix's table. */
-static void glance_table(FILE *out, json_t *cells, const char *wl)
+ * and their ratio with its interval; every implementation is in the appendix's table. The two
+ * cells are the Summary's and claim 10's (pick.h's cb_pick_fastest: from the file whose figures
+ * the point takes), fastest given as the pick's map. */
+static void glance_table(FILE *out, json_t *cells, json_t *fastest, json_t *yours,
+                         const char *wl)
 {
     /* One pass over the cells: each plain ok timed cell of the workload to its row, and the row's
-     * baseline and fastest cell of each family kept as it goes (a pass per row was quadratic). */
+     * baseline kept as it goes (a pass per row was quadratic). */
     typedef struct glance_row {
         json_t *best[2], *direct;
+        const char *yours; /* the user's runtimes there (claims.h: cb_claims_yours), or NULL */
     } glance_row;
+    int any_yours = 0;
     cb_report_names rows = cb_report_names_new();
     json_t *c;
     size_t i, cap = 0;
     glance_row *g = NULL;
-    char key[512];
+    char key[512], pk[640];
     json_array_foreach(cells, i, c)
     {
         if (strcmp(cb_str(c, "workload"), wl) || !cb_cell_ok(c) ||
@@ -306,14 +335,14 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             memset(g + was, 0, (cap - was) * sizeof *g);
         }
         const char *fam = cb_str(c, "family");
-        int f = !fam ? -1 : !strcmp(fam, "stackful") ? 0 : !strcmp(fam, "stackless") ? 1 : -1;
-        double v = json_number_value(json_object_get(json_object_get(c, "ns_per_op"), "median"));
         if (!strcmp(fam ? fam : "", "baseline"))
             g[r].direct = c; /* the last in the file's order, as the pass per row kept */
-        else if (f >= 0 &&
-                 (!g[r].best[f] || v < json_number_value(json_object_get(
-                                          json_object_get(g[r].best[f], "ns_per_op"), "median"))))
-            g[r].best[f] = c;
+        cb_pick_point_key(c, pk, sizeof pk);
+        json_t *two = json_object_get(fastest, pk), *b;
+        for (int f = 0; f < 2; f++)
+            g[r].best[f] = json_is_null(b = json_array_get(two, (size_t)f)) ? NULL : b;
+        g[r].yours = cb_str(yours, pk);
+        any_yours |= g[r].yours != NULL;
     }
     size_t nr = json_array_size(rows.arr);
     if (!nr) {
@@ -346,11 +375,16 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
         if ((size_t)json_integer_value(json_object_get(held, tok)) >= nr)
             cb_append(fixed, sizeof fixed, "%s%s", *fixed ? " " : "", tok);
     fprintf(out, "\n## %s at a glance\n\nns per %s;%s%s%s ±: half the 95%% interval, [lo, hi] "
-                 "where lopsided; direct: its median.\n\n| point | direct "
-                 "| fastest stackful | fastest stackless | stackful / stackless [95%%] |\n"
-                 "|---|---:|---:|---:|---:|\n",
+                 "where lopsided; direct: its median; the fastest of each family as in the "
+                 "Summary, both from the file whose figures the point takes%s.\n\n| point | "
+                 "direct | fastest stackful | fastest stackless | stackful / stackless [95%%] |%s"
+                 "\n|---|---:|---:|---:|---:|%s\n",
             wl, unit ? unit : "op, as each point says", *fixed ? " every point at " : "", fixed,
-            *fixed ? ";" : "");
+            *fixed ? ";" : "",
+            any_yours ? "; yours: each of your runtimes (plugins, external programs) over "
+                        "corobench's fastest of its family there, as in the Summary"
+                      : "",
+            any_yours ? " yours / corobench's [95%] |" : "", any_yours ? "---|" : "");
     for (size_t r = 0; r < nr; r++) {
         const char *k = name_at(&rows, r);
         json_t **best = g[r].best, *direct = g[r].direct;
@@ -372,12 +406,9 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
             }
         cb_estimate e;
         if (best[0] && best[1] && !cb_cell_ratio(best[0], best[1], &e)) {
-            if (e.ok) {
-                char l[32], u[32];
-                num3(e.lo, l, sizeof l);
-                num3(e.hi, u, sizeof u);
-                snprintf(ratio, sizeof ratio, "%.2fx [%s, %s]", e.est, l, u);
-            } else
+            if (e.ok) /* as the Summary and claim 10 write it */
+                snprintf(ratio, sizeof ratio, "%.2fx [%.2f, %.2f]", e.est, e.lo, e.hi);
+            else
                 snprintf(ratio, sizeof ratio, "%.2fx", e.est);
         }
         /* a workload whose points differ in their unit: each row names its own */
@@ -387,7 +418,10 @@ static void glance_table(FILE *out, json_t *cells, const char *wl)
         snprintf(pt, sizeof pt, "%s", *vary ? vary : *k ? k : "(no parameters)");
         if (!unit && any && cb_str(any, "unit"))
             cb_append(pt, sizeof pt, " /%s", cb_str(any, "unit"));
-        fprintf(out, "| %s | %s | %s | %s | %s |\n", pt, d, b[0], b[1], ratio);
+        fprintf(out, "| %s | %s | %s | %s | %s |", pt, d, b[0], b[1], ratio);
+        if (any_yours)
+            fprintf(out, " %s |", g[r].yours ? g[r].yours : "-");
+        fputs("\n", out);
     }
     json_decref(held);
     free(g);
@@ -401,12 +435,15 @@ void cb_report_tables(FILE *out, json_t *doc)
     json_t *wls = wl_names.arr;
     size_t i;
     json_array_foreach(cells, i, c) cb_report_intern(&wl_names, cb_str(c, "workload"));
-    json_array_foreach(wls, i, v) glance_table(out, cells, json_string_value(v));
+    json_t *fastest = cb_pick_fastest(doc), *yours = cb_claims_yours(doc);
+    json_array_foreach(wls, i, v) glance_table(out, cells, fastest, yours, json_string_value(v));
+    json_decref(fastest);
+    json_decref(yours);
     fprintf(out, "\n## Appendix: every implementation\n\nA table per workload with a column per "
                  "implementation and build variant (one too wide for 120 columns goes on as tables "
                  "of the same rows; every field of every cell: `corobench export R.json --format "
                  "csv`).\n");
-    json_array_foreach(wls, i, v) workload_tables(out, cells, json_string_value(v));
+    json_array_foreach(wls, i, v) workload_tables(out, doc, cells, json_string_value(v));
     cb_report_names_free(&wl_names);
     /* The cells that did not run, a row per reason (status and error) with its cells listed:
      * one three-line reason was repeated for each of 26 cells (issue 32, item 8). */

@@ -38,7 +38,7 @@ static void eval(const ctx *c, claim *o)
     names_of(peers, sizeof peers, CB_KIND_PEER, CB_KIND_LANGUAGE);
     names_of(own, sizeof own, CB_KIND_OWN, CB_KIND_OWN);
     size_t pairs, same = 0, slower = 0, open = 0, faster_rows = 0;
-    cq_pair *pr = cq_own_pairs(c, peer, &pairs);
+    cq_pair *pr = cq_own_pairs(c, peer, 0, &pairs);
     cb_append(o->table, sizeof o->table,
               "| workload | point | file | corobench's fastest | peer | corobench's / peer "
               "[95%%] | as fast? |\n|---|---|---|---|---|---:|---|\n");

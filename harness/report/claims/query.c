@@ -10,6 +10,7 @@
 
 #include "harness/common/alloc.h"
 #include "harness/measure/rsbfit.h"
+#include "harness/report/pick.h"
 #include "harness/report/signif.h"
 #include "harness/results/cell.h"
 #include "harness/results/estimate.h"
@@ -62,11 +63,7 @@ void cq_mem_range(json_t *cell, const char *field, iv *r)
 }
 
 /* The file (from 0) of a merged document a cell came from (claims.h). */
-long cq_file_of(json_t *cell)
-{
-    json_t *f = json_object_get(cell, CB_CLAIMS_FILE_KEY);
-    return json_is_integer(f) ? (long)json_integer_value(f) : 0;
-}
+long cq_file_of(json_t *cell) { return cb_pick_file_of(cell); }
 
 /* ---- Intervals --------------------------------------------------------------------------
  * The only place that turns a cell's samples into a 95% interval: estimate.h's, the estimate
@@ -357,12 +354,7 @@ json_t *cq_fastest_of(const ctx *c, const char *wl, const char *fam, const char 
 }
 
 /* The point of a cell: "workload | params" without the implementation's own parameters. */
-void cq_point_key(json_t *cell, char *buf, size_t len)
-{
-    char params[512];
-    cb_cell_params_text(cell, 0, params, sizeof params);
-    snprintf(buf, len, "%s | %s", cb_str(cell, "workload"), params);
-}
+void cq_point_key(json_t *cell, char *buf, size_t len) { cb_pick_point_key(cell, buf, len); }
 
 int cq_family_index(json_t *cell)
 {
@@ -383,18 +375,26 @@ int cq_own_impl(json_t *cell)
     return k && !strcmp(k, cb_impl_kind_name(CB_KIND_OWN));
 }
 
+int cq_outside(json_t *cell)
+{
+    const char *k = cq_kind(cell);
+    return k && (!strcmp(k, cb_impl_kind_name(CB_KIND_PLUGIN)) ||
+                 !strcmp(k, cb_impl_kind_name(CB_KIND_EXTERNAL)));
+}
+
 /* The cells grouped by file and point: "file\tpoint" -> [[fastest own stackful, fastest own
- * stackless] (null where none), [the cells other() takes]]. */
-static json_t *own_groups(const ctx *c, int (*other)(json_t *cell))
+ * stackless] (null where none), [the cells other() takes]]; with any, other()'s cells of
+ * neither family too. */
+static json_t *own_groups(const ctx *c, int (*other)(json_t *cell), int any)
 {
     json_t *groups = json_object(), *cell;
     size_t i;
     json_array_foreach(c->all, i, cell)
     {
-        int k = cq_family_index(cell), own;
-        if (k < 0 || !cb_cell_ok(cell) || strcmp(cb_str(cell, "variant"), "plain") ||
-            !cq_at_defaults(cell) || !isfinite(cq_median(cell)) ||
-            (!(own = cq_own_impl(cell)) && !other(cell)))
+        int k = cq_family_index(cell), own = cq_own_impl(cell);
+        if ((k < 0 && (own || !any)) || !cb_cell_ok(cell) ||
+            strcmp(cb_str(cell, "variant"), "plain") || !cq_at_defaults(cell) ||
+            !isfinite(cq_median(cell)) || (!own && !other(cell)))
             continue;
         char key[700], pk[640];
         cq_point_key(cell, pk, sizeof pk);
@@ -413,9 +413,9 @@ static json_t *own_groups(const ctx *c, int (*other)(json_t *cell))
     return groups;
 }
 
-cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n)
+cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), int any, size_t *n)
 {
-    json_t *groups = own_groups(c, other), *g;
+    json_t *groups = own_groups(c, other, any), *g;
     size_t cap = 16;
     cq_pair *pr = cb_xcalloc(cap, sizeof *pr);
     const char *key;
@@ -426,7 +426,14 @@ cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n)
         size_t k;
         json_array_foreach(json_array_get(g, 1), k, p)
         {
-            json_t *own = json_array_get(json_array_get(g, 0), (size_t)cq_family_index(p));
+            json_t *mine = json_array_get(g, 0), *own;
+            int k = cq_family_index(p);
+            if (k >= 0)
+                own = json_array_get(mine, (size_t)k);
+            else { /* of neither family: the faster of the two */
+                json_t *a = json_array_get(mine, 0), *b = json_array_get(mine, 1);
+                own = json_is_null(a) || (!json_is_null(b) && cq_median(b) < cq_median(a)) ? b : a;
+            }
             if (json_is_null(own))
                 continue;
             if (*n == cap)
@@ -500,53 +507,45 @@ static size_t kept_points(const ctx *c, xpoint **pts, json_t **points_out)
     return n;
 }
 
-/* The points with both families (*pts: free() it; its keys live in *points: json_decref it). */
+json_t *cq_yours_by_point(const ctx *c)
+{
+    size_t n;
+    cq_pair *pr = cq_own_pairs(c, cq_outside, 1, &n);
+    json_t *by = json_object();
+    char pk[640];
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = pr[i].other;
+        cq_point_key(p, pk, sizeof pk);
+        const char *had = cb_str(by, pk);
+        char text[1024] = "";
+        cb_append(text, sizeof text, "%s%s%s/%s ", had ? had : "", had ? "; " : "",
+                  cb_str(p, "impl"), cb_str(pr[i].own, "impl"));
+        cq_ratio_text(text, sizeof text, cq_ratio_iv(p, pr[i].own), NULL, NULL);
+        /* the pair is its file's: another than the point's says so */
+        if (cq_file_of(p) != cb_pick_point_file(c->doc, p))
+            cb_append(text, sizeof text, " (file %ld)", cq_file_of(p) + 1);
+        json_object_set_new(by, pk, json_string(text));
+    }
+    free(pr);
+    return by;
+}
+
+/* The points with both families (*pts: free() it; its keys live in *points: json_decref it):
+ * each point's two cells are pick.h's, from the file whose figures the point takes. */
 size_t cq_crossover_points(const ctx *c, xpoint **pts, json_t **points_out)
 {
     if (c->points)
         return kept_points(c, pts, points_out);
-    json_t *points = json_object(), *cell; /* key -> {file -> [sf, sl, count]} */
-    size_t i;
-    json_array_foreach(c->all, i, cell)
-    {
-        int k = cq_family_index(cell);
-        if (k < 0 || !cb_cell_ok(cell) || strcmp(cb_str(cell, "variant"), "plain") ||
-            !isfinite(cq_median(cell)))
-            continue;
-        char key[640], fk[32];
-        cq_point_key(cell, key, sizeof key);
-        snprintf(fk, sizeof fk, "%ld", cq_file_of(cell));
-        json_t *files = json_object_get(points, key);
-        if (!files)
-            json_object_set_new(points, key, files = json_object());
-        json_t *e = json_object_get(files, fk);
-        if (!e)
-            json_object_set_new(files, fk, e = json_pack("[n, n, i]", 0));
-        json_t *best = json_array_get(e, (size_t)k);
-        if (json_is_null(best) || cq_median(cell) < cq_median(best))
-            json_array_set(e, (size_t)k, cell);
-        json_array_set_new(e, 2, json_integer(json_integer_value(json_array_get(e, 2)) + 1));
-    }
+    json_t *points = cb_pick_fastest(c->doc), *e;
     size_t np = json_object_size(points), n = 0;
     xpoint *x = cb_xcalloc(np + 1, sizeof *x);
     const char *key;
-    json_t *files;
-    json_object_foreach(points, key, files)
+    json_object_foreach(points, key, e)
     {
-        const char *fk;
-        json_t *e, *pick = NULL;
-        json_object_foreach(files, fk, e)
-        {
-            if (json_is_null(json_array_get(e, 0)) || json_is_null(json_array_get(e, 1)))
-                continue;
-            if (!pick || json_integer_value(json_array_get(e, 2)) >
-                             json_integer_value(json_array_get(pick, 2)))
-                pick = e;
-        }
-        if (!pick)
+        if (json_is_null(json_array_get(e, 0)) || json_is_null(json_array_get(e, 1)))
             continue;
-        x[n].sf = json_array_get(pick, 0);
-        x[n].sl = json_array_get(pick, 1);
+        x[n].sf = json_array_get(e, 0);
+        x[n].sl = json_array_get(e, 1);
         x[n++].key = key;
     }
     double *p = cb_xcalloc(n + 1, sizeof *p), *adj = cb_xcalloc(n + 1, sizeof *adj);

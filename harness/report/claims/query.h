@@ -37,8 +37,9 @@ static const double DIFF = 0.05, EQUIV = 0.10, ALPHA = 0.05;
 #define DEPTH0 "depth=0 layout!=offset locals!=dead"
 
 typedef struct ctx {
-    json_t *cells; /* each cell's first measurement */
-    json_t *all;   /* those and the cells later files measured again, for pairs within a file */
+    json_t *doc;   /* the document (a machine's files merged: its notes, claims.h, pick.h) */
+    json_t *cells; /* each cell once: the measurement pick.h's rule takes */
+    json_t *all;   /* those and the cells other files measured again, for pairs within a file */
     json_t *rsb;   /* machine.rsb, this CPU's calibrated model, if any */
     json_t *kept;  /* a machine's record: its claims' verdicts and figures (docs/record.md) */
     json_t *points; /* a record's Summary points (cb_claims_points), when it keeps them */
@@ -178,9 +179,11 @@ double cq_mwu_p(json_t *a, json_t *b);
 enum { D_FEW = -2, D_FASTER = -1, D_SAME = 0, D_SLOWER = 1, D_OPEN = 2 };
 int cq_decide(iv r, double margin);
 
-/* One workload point of claim 10 (and of the report's summary): the fastest plain cell of each
- * family there (both from one file), their ratio with its interval, Mann-Whitney's p
- * Holm-corrected over all the points, and the winner: 0 stackful, 1 stackless, -1 undecided. */
+/* One workload point of claim 10 (and of the report's summary, its headline plot and at a
+ * glance): the fastest plain cell of each family there, both from the file whose figures the
+ * point takes (harness/report/pick.h: cb_pick_fastest), their ratio with its interval,
+ * Mann-Whitney's p Holm-corrected over all the points, and the winner: 0 stackful, 1
+ * stackless, -1 undecided. */
 typedef struct xpoint {
     const char *key; /* "workload | params" */
     json_t *sf, *sl;
@@ -195,10 +198,20 @@ typedef struct cq_pair {
     json_t *own, *other;
 } cq_pair;
 /* Every such pair of c, by file and point in the order the cells come, then the others' order;
- * a cell other() takes with no own runtime of its family beside it yields none. *n of them
- * (free() the array; the cells are c's). Claim 11 (peers) and the Summary's plugin rows pair
- * others with corobench's own through it. */
-cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), size_t *n);
+ * a cell other() takes with no own runtime of its family beside it yields none; with any, a
+ * cell of neither family (an external program's, family "external") is paired with the faster
+ * of the own stackful and stackless there. *n of them (free() the array; the cells are c's).
+ * Claim 11 (peers), claim 10's table and the Summary's rows of your runtimes pair others with
+ * corobench's own through it. */
+cq_pair *cq_own_pairs(const ctx *c, int (*other)(json_t *cell), int any, size_t *n);
+/* Your runtimes at each point: {"workload | params": "uctx-plugin/asm 1.02x [0.98, 1.06]; ..."},
+ * each over corobench's fastest of its family in its own file (cq_own_pairs with cq_outside,
+ * any; " (file N)" after a pair of another file than the one whose figures the point takes).
+ * Claim 10's table and at a glance (claims.h) show it. */
+json_t *cq_yours_by_point(const ctx *c);
+/* Whether the cell is a user's runtime: a plugin (--impl-lib) or an external program
+ * (--external), by its row's kind. */
+int cq_outside(json_t *cell);
 /* Whether the cell is one of corobench's own runtimes, by its row's kind. */
 int cq_own_impl(json_t *cell);
 /* The points with both families (*pts: free() it; its keys live in *points: json_decref it).
@@ -224,8 +237,12 @@ void cq_not_measured(claim *o, const char *what);
 int cq_untimed(claim *o, json_t *const *cells, size_t n);
 
 /* ---- The section's parts (table.c writes them in this order) ---- */
-/* "## Summary": per workload, claim 10's points; then the nclaims claims by verdict. */
-void cq_summary(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t nclaims);
+/* "## Summary": per workload, claim 10's points, the headline plot (from plots, linked into
+ * plots_rel; none when plots is NULL); then the nclaims claims by verdict. */
+void cq_summary(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t nclaims,
+                json_t *plots, const char *plots_rel);
+/* The headline plot's rows (claims.h: cb_claims_headline), from claim 10's points. */
+json_t *cq_headline_rows(const ctx *c);
 /* "## Caveats": what limits every verdict, and which of the nclaims claims were not measured. */
 void cq_caveats(FILE *out, json_t *doc, const ctx *c, const claim *res, size_t nclaims);
 

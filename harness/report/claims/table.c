@@ -86,7 +86,8 @@ void cq_command_text(const cq_command *cmd, char *buf, size_t len)
 
 static ctx make_ctx(json_t *doc)
 {
-    ctx c = {.cells = json_object_get(doc, "cells"),
+    ctx c = {.doc = doc,
+             .cells = json_object_get(doc, "cells"),
              .all = json_array(),
              .rsb = json_object_get(json_object_get(doc, "machine"), "rsb"),
              .kept = cb_results_is_record(doc) ? json_object_get(doc, "claims") : NULL,
@@ -176,6 +177,22 @@ json_t *cb_claims_points(json_t *doc)
     return out;
 }
 
+json_t *cb_claims_headline(json_t *doc)
+{
+    ctx c = make_ctx(doc);
+    json_t *rows = cq_headline_rows(&c);
+    json_decref(c.all);
+    return rows;
+}
+
+json_t *cb_claims_yours(json_t *doc)
+{
+    ctx c = make_ctx(doc);
+    json_t *by = cq_yours_by_point(&c);
+    json_decref(c.all);
+    return by;
+}
+
 cb_verdict cb_claims_verdict(json_t *doc, size_t k)
 {
     if (!row_at(k))
@@ -224,7 +241,7 @@ void cb_claims_section(FILE *out, json_t *doc, json_t *plots, const char *plots_
     for (size_t i = 0; i < n; i++)
         eval(&c, claims[i], &res[i]);
     if (parts & CB_CLAIMS_SUMMARY)
-        cq_summary(out, doc, &c, res, n);
+        cq_summary(out, doc, &c, res, n, plots, plots_rel);
     if (!(parts & CB_CLAIMS_REST)) {
         free(res);
         json_decref(c.all);
