@@ -706,9 +706,28 @@ CB_TEST_T(report_headline_plot, 120)
     CB_CHECK(hs && hc && fig && hs < fig && fig < hc);
     free(page);
     free(text);
+    /* Two machines: the first one's Summary opens the report, its plot under it (drawn in
+     * machine A's plots directory) before the claims by machine. */
+    char two[256], md2[256];
+    cb_test_tmp_path(two, sizeof two, "head-two.json");
+    cb_test_tmp_path(md2, sizeof md2, "head2.md");
+    json_t *d = load_fixture(b);
+    json_object_set_new(json_object_get(d, "machine"), "hostname", json_string("another"));
+    CB_CHECK(json_dump_file(d, two, 0) == 0);
+    json_decref(d);
+    c = cb_test_corobench("report", base, two, "-o", md2, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    free(c.out);
+    free(c.err);
+    text = cb_test_slurp(md2);
+    const char *h2 = strstr(text, "\n![headline](<"), *cbm = strstr(text, "\n## Claims by machine");
+    CB_CHECK(h2 && cbm && h2 < cbm && strstr(h2, "-plots/A/headline.png>)") < cbm);
+    free(text);
     unlink(base);
     unlink(b);
+    unlink(two);
     unlink(md);
+    unlink(md2);
     unlink(html);
 }
 

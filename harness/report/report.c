@@ -433,8 +433,25 @@ int cb_cmd_report(int argc, char **argv)
      * every claim on every machine, so that the page's first screen has both; that machine's
      * section below does not repeat it. */
     if (n > 1) {
-        json_t *v0 = claims_view(docs[0]);
-        cb_claims_section(out, v0, NULL, NULL, CB_CLAIMS_SUMMARY);
+        json_t *v0 = claims_view(docs[0]), *h0 = NULL;
+        /* its headline plot under it, in machine A's plots directory */
+        char rel0[1200] = "";
+        if (out_path && plots_on) {
+            char label[16];
+            cb_machine_label(0, label, sizeof label);
+            snprintf(rel0, sizeof rel0, "%s-plots/%s", stem, label);
+            snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel0);
+            if (mkdir(ptmp, 0755) == 0 || errno == EEXIST)
+                cb_mkdirs(pdir, 2, NULL);
+            json_t *rows = cb_claims_headline(docs[0]);
+            h0 = json_array();
+            json_array_append_new(h0, cb_plots_headline(rows, CB_HEADLINE_PLOT, pdir, scripts));
+            json_decref(rows);
+        }
+        json_t *vh = claims_view(h0);
+        cb_claims_section(out, v0, vh, h0 ? rel0 : NULL, CB_CLAIMS_SUMMARY);
+        json_decref(vh);
+        json_decref(h0);
         json_decref(v0);
         cb_report_claims_by_machine(out, docs, n);
         cb_report_points_by_machine(out, docs, n);
@@ -472,11 +489,14 @@ int cb_cmd_report(int argc, char **argv)
                 snprintf(pdir, sizeof pdir, "%s/%s", ptmp, rel);
             }
             plots = cb_plots_draw(docs[f], ins[f], pdir, scripts);
-            /* the headline plot, shown under the Summary table (claims/summary.c) */
-            json_t *rows = cb_claims_headline(docs[f]);
-            json_array_append_new(plots,
-                                  cb_plots_headline(rows, CB_HEADLINE_PLOT, pdir, scripts));
-            json_decref(rows);
+            /* the headline plot, shown under the Summary table (claims/summary.c); the first
+             * of several machines' is drawn with the Summary that opens the report */
+            if (parts & CB_CLAIMS_SUMMARY) {
+                json_t *rows = cb_claims_headline(docs[f]);
+                json_array_append_new(plots,
+                                      cb_plots_headline(rows, CB_HEADLINE_PLOT, pdir, scripts));
+                json_decref(rows);
+            }
         }
         json_t *vdoc = claims_view(docs[f]), *vplots = claims_view(plots);
         cb_claims_section(out, vdoc, vplots, plots ? rel : NULL, parts);
