@@ -59,6 +59,24 @@ static int identity_of(int fd, const struct stat *st, char *out, size_t len)
     return 0;
 }
 
+int cb_plugin_identity(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = -1;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) == 0) {
+        if (S_ISREG(st.st_mode))
+            rc = identity_of(fd, &st, out, len);
+        else
+            errno = EINVAL;
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
 /* Whether loading real returns: a child opens it and calls corobench_plugin(), then says so on a
  * pipe. A plugin whose constructor or corobench_plugin() calls exit() (or crashes) ended the
  * program silently (exit(0): run exited 0 with no results); it is refused, naming how the child

@@ -16,5 +16,8 @@ int cb_plugin_load_list(const char *paths, char *err, size_t errlen);
  * (NULL: not checked, a request written by hand). A file replaced or changed since is refused
  * before it is opened as a library (its constructors never run), naming both identities. */
 int cb_plugin_load_same(const char *path, const char *identity, char *err, size_t errlen);
+/* The identity cb_plugin_load_same checks, of the regular file at path as it is now: 0, or -1
+ * with errno (it cannot be read, or is not a regular file: EINVAL). */
+int cb_plugin_identity(const char *path, char *out, size_t len);
 
 #endif

@@ -581,3 +581,44 @@ CB_TEST_T(ab_second_look_runs, 180)
     snprintf(b, sizeof b, "%.*s.new.json", (int)(strlen(v) - 5), v);
     unlink(b);
 }
+
+/* Two libraries as the arms (--base-lib, --new-lib), here the fcontext example and a copy of it
+ * (the same bytes, another file time): each arm's cells load the arm's own plugin and check it
+ * against that plugin's identity. The request carried the run's plugin identity, new's, so
+ * every base cell was refused as "changed since the run started" and the recipe of docs/ci.md
+ * ("Two versions of your runtime") compared nothing. */
+CB_TEST_T(ab_two_libraries_both_arms_run, 120)
+{
+    char lib[4200], copy[256], v[256], cmd[4800];
+    snprintf(lib, sizeof lib, "%s/bin/examples/libcb_fcontext.so", cb_test_root());
+    if (access(lib, R_OK) != 0)
+        CB_SKIP("bin/examples/libcb_fcontext.so is not built here (no Boost.Context)");
+    cb_test_tmp_path(copy, sizeof copy, "abcopy.so");
+    cb_test_tmp_path(v, sizeof v, "ablibs");
+    strcat(v, ".json");
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && touch -d '2001-01-01' '%s'", lib, copy, copy);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    cb_test_cli c = cb_test_corobench("ab", "--base-lib", lib, "--new-lib", copy, "--impl",
+                                      "fctx-plugin", "--workload", "recursive", "--param",
+                                      "height=6", "--reps", "1", "--warmup", "0", "--min-rep-ms",
+                                      "0.1", "--rounds", "2", "--max-rounds", "2", "--format",
+                                      "json", "-o", v, NULL);
+    if (c.status != 0 && c.status != 1)
+        CB_FAIL("ab: exit %d: %s", c.status, c.err);
+    json_error_t je;
+    json_t *vd = json_load_file(v, 0, &je);
+    CB_CHECK(vd != NULL);
+    json_t *cell = json_array_get(json_object_get(vd, "cells"), 0);
+    if (json_array_size(json_object_get(cell, "pairs")) != 2)
+        CB_FAIL("ab of two libraries: %zu pairs (valid: 2, both arms run): %s",
+                json_array_size(json_object_get(cell, "pairs")), c.out);
+    CB_CHECK(!strstr(c.out, "changed since the run started"));
+    json_decref(vd);
+    unlink(v);
+    unlink(copy);
+    char b[300];
+    snprintf(b, sizeof b, "%.*s.base.json", (int)(strlen(v) - 5), v);
+    unlink(b);
+    snprintf(b, sizeof b, "%.*s.new.json", (int)(strlen(v) - 5), v);
+    unlink(b);
+}

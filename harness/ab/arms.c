@@ -16,6 +16,7 @@
 #include "harness/run/invocation.h"
 #include "harness/run/options.h"
 #include "harness/run/request.h"
+#include "impls/plugin.h"
 #include "params/params.h"
 #include "schedule.h"
 
@@ -311,6 +312,9 @@ int cb_ab_links_make(ab_opts *x)
         if (a->lib && link_as(a->lib, a->link_dir, "plugin.so", a->lib_link))
             return cb_usage_error("cannot link '%s' into '%s': %s", a->lib, a->link_dir,
                                   strerror(errno));
+        if (a->lib && cb_plugin_identity(a->lib, a->lib_identity, sizeof a->lib_identity))
+            return cb_usage_error("cannot read '%s': %s (valid: a shared object)", a->lib,
+                                  strerror(errno));
     }
     return 0;
 }
@@ -348,8 +352,11 @@ void cb_ab_arm_start(const ab_opts *x, int k, const cb_plan_cell *pc, const json
 {
     const arm *a = &x->arms[k];
     json_t *r = json_deep_copy(req);
-    if (a->lib && json_is_string(json_object_get(r, "impl_lib")))
+    if (a->lib && json_is_string(json_object_get(r, "impl_lib"))) {
+        /* the arm's own plugin, checked against its own identity: the plan's is new's */
         json_object_set_new(r, "impl_lib", json_string(a->lib_link));
+        json_object_set_new(r, "impl_lib_identity", json_string(a->lib_identity));
+    }
     if (a->command && json_is_string(json_object_get(r, "external")))
         json_object_set_new(r, "external", json_string(a->command));
     if (turn_fd >= 0)

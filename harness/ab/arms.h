@@ -25,6 +25,7 @@ typedef struct arm {
     const char *ext;     /* --*-external NAME=COMMAND */
     char link_dir[PATH_MAX + 8]; /* TMP/b or TMP/n: the arm's binaries (and plugin) linked there */
     char lib_link[PATH_MAX + 32];
+    char lib_identity[128]; /* the plugin's identity when ab started (impls/plugin.h) */
     const char *command; /* the external's COMMAND part */
     json_t *doc;         /* its results document */
     cb_out out;
