@@ -172,6 +172,7 @@ static void parse_set(char *text, set_data *d)
             block *b = memset(&d->b[d->nb++], 0, sizeof *b);
             snprintf(b->name, sizeof b->name, "%.*s", (int)strcspn(line + 1, "\""), line + 1);
             snprintf(b->title, sizeof b->title, "%s", b->name);
+            free(prev_comment); /* the block's "# name", written again at emit */
             prev_comment = NULL;
             continue;
         }
