@@ -287,6 +287,13 @@ CB_TEST_T(plugin_in_report_summary_beside_asm, 240)
     const char *glance = strstr(text, "## recursive at a glance");
     CB_CHECK(glance != NULL);
     CB_CHECK_CONTAINS(glance, "| height=8 |");
+    /* its ratio to asm in claim 10's table and at a glance too (issue 32 item 3) */
+    const char *c10 = strstr(text, "\n### 10. "), *c11 = c10 ? strstr(c10, "\n### 11. ") : NULL;
+    const char *in10 = c10 ? strstr(c10, "uctx-plugin/asm ") : NULL;
+    CB_CHECK(c10 && c11 && in10 && in10 < c11);
+    const char *appendix = strstr(text, "## Appendix");
+    const char *in_glance = strstr(glance, "uctx-plugin/asm ");
+    CB_CHECK(appendix && in_glance && in_glance < appendix);
     CB_CHECK_CONTAINS(strstr(text, "### recursive\n"), "| point | asm | sm | uctx-plugin |");
     unlink(out);
     unlink(md);
