@@ -460,6 +460,37 @@ CB_TEST_T(memory_without_rest_point, 60)
     json_decref(doc);
 }
 
+/* io's rest point (claim 25's memory per connection): every connection open, its client and
+ * server suspended on their sockets, so the footprint is per coroutine as spawn's is. Before it,
+ * io was measured at the end of its run: point end_of_run, no coroutines, no per-coroutine
+ * figures. An OS thread's stack holds what the coroutine's would and its descriptor and TLS. */
+CB_TEST_T(memory_io_rest_point, 120)
+{
+    double pg = (double)cb_stack_page_size(), touched[3] = {0};
+    static const char *const impls[3] = {"asm", "thread", "sm"};
+    json_t *doc = run_cells("--workload", "io", "--impl", "asm,thread,sm", "--param", "conns=64",
+                            "--param", "msgs=2", "--reps", "1", NULL);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *c = cell_at(doc, i), *m = mem_of(c);
+        size_t k = 0;
+        while (k < 3 && strcmp(impl_of(c), impls[k]))
+            k++;
+        if (k == 3)
+            CB_FAIL("cell %zu is %s's", i, impl_of(c));
+        CB_CHECK_STREQ(json_string_value(json_object_get(m, "point")), "rest");
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(m, "coroutines")), 128);
+        CB_CHECK(num(json_object_get(c, "create_ns_per_coro"), "median") > 0);
+        touched[k] = num(m, "touched_bytes_per_coro");
+        CB_CHECK(num(m, "reserved_bytes_per_coro") == (k < 2 ? 65536 + pg : 0));
+        CB_CHECK(k < 2 ? touched[k] > 0 : touched[k] == 0);
+        if (!CB_UNDER_ASAN) /* its allocator's growth is not the coroutines' */
+            CB_CHECK(num(m, "rss_bytes_per_coro") > 0);
+    }
+    if (!CB_UNDER_ASAN && touched[1] < touched[0])
+        CB_FAIL("thread touched %g stack bytes per coroutine, asm %g", touched[1], touched[0]);
+    json_decref(doc);
+}
+
 CB_TEST(memory_spawn_frame_must_be_words)
 {
     char path[4096];

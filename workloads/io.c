@@ -207,6 +207,11 @@ int io_run(void *inst, char *err, size_t errlen)
     for (uint32_t c = 0; c < in->conns && in->fault.kind == IO_OK; c++)
         for (int s = 0; s < 2 && in->fault.kind == IO_OK; s++)
             in->live -= (size_t)in->fam->step(&in->conn[c].ep[s], 1);
+    /* The rest point (docs/memory.md): every connection open and both its coroutines started and
+     * suspended on their sockets (the server on its first read, the client on its first echo),
+     * as spawn's are: the memory per connection of claim 25 (thread-per-connection). */
+    if (in->fault.kind == IO_OK)
+        cb_wl_at_rest(in->live);
     while (in->live && in->fault.kind == IO_OK) {
         int n = epoll_wait(in->epfd, ev, IO_MAXEVENTS, IO_STALL_MS);
         if (n < 0 && errno != EINTR)
