@@ -20,6 +20,19 @@ impls_of_kind() {
 c_impls() { impls_of_kind corobench,peer; }
 langs() { impls_of_kind language; }
 
+# The most io connections a cell may open here, at most CAP: io's own check says how many the
+# descriptor limit allows (RLIMIT_NOFILE's hard one, which a cell raises its soft one to), so
+# the figure is the workload's and not a copy of its arithmetic. run.sh's thread stage.
+io_max_conns() { # CAP
+    local out
+    if out=$(bin/corobench run --workload io --impl asm --param conns="$1" --dry-run 2>&1); then
+        echo "$1"
+    else
+        sed -n 's/.*valid: conns up to \([0-9][0-9]*\) here.*/\1/p' <<<"$out" | grep . ||
+            { echo "run-args.sh: io_max_conns: $out" >&2; return 1; }
+    fi
+}
+
 # The user's arguments (the array extra) win over run.sh's own: an option of run.sh's that the user
 # also gives is dropped from run.sh's part (for --param, the same parameter name), since run
 # refuses an option given twice. -o stays: run.sh names its files and reports on them.

@@ -41,6 +41,7 @@ typedef struct ctx {
     json_t *cells; /* each cell once: the measurement pick.h's rule takes */
     json_t *all;   /* those and the cells other files measured again, for pairs within a file */
     json_t *rsb;   /* machine.rsb, this CPU's calibrated model, if any */
+    json_t *limits; /* machine.limits: the rlimits and kernel limits the cells ran under */
     json_t *kept;  /* a machine's record: its claims' verdicts and figures (docs/record.md) */
     json_t *points; /* a record's Summary points (cb_claims_points), when it keeps them */
 } ctx;

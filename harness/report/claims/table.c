@@ -90,6 +90,7 @@ static ctx make_ctx(json_t *doc)
              .cells = json_object_get(doc, "cells"),
              .all = json_array(),
              .rsb = json_object_get(json_object_get(doc, "machine"), "rsb"),
+             .limits = json_object_get(json_object_get(doc, "machine"), "limits"),
              .kept = cb_results_is_record(doc) ? json_object_get(doc, "claims") : NULL,
              .points = cb_results_is_record(doc) ? json_object_get(doc, "summary") : NULL};
     json_array_extend(c.all, c.cells);
