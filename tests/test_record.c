@@ -15,6 +15,7 @@
 #include "harness/report/claims.h"
 #include "harness/report/record.h"
 #include "harness/results/load.h"
+#include "impls/root.h"
 #include "test.h"
 
 static json_t *load_path(const char *path)
@@ -770,8 +771,8 @@ static int command_words(const char *line, const char *cmd, char **words, size_t
 CB_TEST_T(record_fleet_ci_workflow_commands, 90)
 {
     char wf[4200], cimd[4200], zen[256], xeon[256], base[512], dir[600];
-    snprintf(wf, sizeof wf, "%s/docs/examples/fleet-workflow.yml", cb_test_root());
-    snprintf(cimd, sizeof cimd, "%s/docs/ci.md", cb_test_root());
+    snprintf(wf, sizeof wf, "%s/docs/examples/fleet-workflow.yml", cb_root_dir());
+    snprintf(cimd, sizeof cimd, "%s/docs/ci.md", cb_root_dir());
     char *text = cb_test_slurp(wf), *ci = cb_test_slurp(cimd);
     CB_CHECK_CONTAINS(ci, "(examples/fleet-workflow.yml)");
     free(ci);
