@@ -112,11 +112,13 @@ void cb_rmdirs_made(cb_made_dirs *made)
         rmdir(made->path[--made->n]);
 }
 
-/* The directory must exist or be one new level below an existing directory, and take a file. */
-static int check_dir(const cb_out *o)
+/* The directory must exist or be one new level below an existing directory, and take a file.
+ * dry (a dry run): the same checks, but a directory made to try it is removed again, unsaid. */
+static int check_dir(const cb_out *o, int dry)
 {
     char dir[4096], parent[4096], tmp[4200];
     struct stat st;
+    cb_made_dirs made = {.n = 0};
     dir_of(o->path, dir, sizeof dir);
     if (stat(dir, &st) != 0) {
         if (errno != ENOENT)
@@ -128,9 +130,8 @@ static int check_dir(const cb_out *o)
                           "directory '%s' does not exist, nor does its parent (valid: an existing "
                           "directory or one new level below one%s)",
                           dir, "");
-        cb_made_dirs made = {.n = 0};
         if (cb_mkdirs(dir, 1, &made) == 0) {
-            if (made.n)
+            if (made.n && !dry)
                 fprintf(stderr, "corobench: created directory '%s'\n", cb_quote(dir));
         } else if (errno == ENOENT && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
             return refuse(o, "directory '%s' is a symbolic link to nothing%s (valid: a writable "
@@ -143,16 +144,20 @@ static int check_dir(const cb_out *o)
         return refuse(o, "'%s' is not a directory%s (valid: a path in a directory)", dir, "");
     }
     tmp_of(o->path, tmp, sizeof tmp);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), e = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+    if (dry)
+        cb_rmdirs_made(&made);
     if (fd < 0)
         return refuse(o, "cannot write in directory '%s': %s (valid: a writable directory)", dir,
-                      strerror(errno));
-    close(fd);
-    unlink(tmp);
+                      strerror(e));
     return 0;
 }
 
-int cb_out_prepare(cb_out *o, const char *what, const char *path, int force)
+static int prepare(cb_out *o, const char *what, const char *path, int force, int dry)
 {
     memset(o, 0, sizeof *o);
     o->what = what;
@@ -186,10 +191,21 @@ int cb_out_prepare(cb_out *o, const char *what, const char *path, int force)
         return refuse(o, "cannot use '%s': %s (valid: a new path, or a regular file with --force)",
                       path, strerror(errno));
     }
-    return check_dir(o);
+    return check_dir(o, dry);
 }
 
-int cb_out_prepare_default(cb_out *o, const char *what, const char *dir)
+int cb_out_prepare(cb_out *o, const char *what, const char *path, int force)
+{
+    return prepare(o, what, path, force, 0);
+}
+
+int cb_out_check(const char *what, const char *path, int force)
+{
+    cb_out o;
+    return prepare(&o, what, path, force, 1);
+}
+
+static int prepare_default(cb_out *o, const char *what, const char *dir, int dry)
 {
     char host[256] = "unknown", stamp[64];
     struct timeval tv;
@@ -206,7 +222,18 @@ int cb_out_prepare_default(cb_out *o, const char *what, const char *dir)
     o->what = what;
     o->unique = 1;
     snprintf(o->path, sizeof o->path, "%s/%s-%s.json", dir, host, stamp);
-    return check_dir(o);
+    return check_dir(o, dry);
+}
+
+int cb_out_prepare_default(cb_out *o, const char *what, const char *dir)
+{
+    return prepare_default(o, what, dir, 0);
+}
+
+int cb_out_check_default(const char *what, const char *dir)
+{
+    cb_out o;
+    return prepare_default(&o, what, dir, 1);
 }
 
 int cb_out_prepare_beside(cb_out *o, const char *what, const char *path)

@@ -40,6 +40,10 @@ typedef struct cb_out {
 int cb_out_prepare(cb_out *o, const char *what, const char *path, int force);
 /* The same for a unique default name in dir: dir/<host>-<UTC stamp>.json. */
 int cb_out_prepare_default(cb_out *o, const char *what, const char *dir);
+/* The same checks for a dry run (run --dry-run): the same refusal and exit status, and nothing
+ * left behind (a directory made to try it is removed again, and not said). 0 or 2. */
+int cb_out_check(const char *what, const char *path, int force);
+int cb_out_check_default(const char *what, const char *dir);
 /* For a path that was taken while corobench worked: the first free name beside it (path-2.json,
  * path-3.json, ...). */
 int cb_out_prepare_beside(cb_out *o, const char *what, const char *path);

@@ -91,10 +91,13 @@ int cb_cmd_run(int argc, char **argv)
     if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
         (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
         return rc;
-    if (o.dry_run) {
-        print_plan(&o, &plan);
+    if (o.dry_run) { /* the output refused as the run would refuse it: nothing made */
+        rc = o.out_path ? cb_out_check("results", o.out_path, o.force)
+                        : cb_out_check_default("results", "results");
+        if (!rc)
+            print_plan(&o, &plan);
         cb_plan_free(&plan);
-        return CB_EXIT_OK;
+        return rc ? rc : CB_EXIT_OK;
     }
     /* The output is checked (its directory made, tried for writing) before anything runs. */
     if ((rc = o.out_path ? cb_out_prepare(&out, "results", o.out_path, o.force)
