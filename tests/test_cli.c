@@ -21,6 +21,7 @@
 #include "harness/run/commands.h"
 #include "harness/run/options.h"
 #include "harness/run/plan.h"
+#include "harness/run/progress.h"
 #include "harness/results/baseline.h"
 #include "harness/results/style.h"
 #include "harness/results/cell.h"
@@ -100,6 +101,20 @@ CB_TEST(cli_bad_input)
     expect_usage("unknown option '--frobnicate'", NULL, "run", "--frobnicate", NULL);
     expect_usage("unknown command 'fly'", "run, list", "fly", NULL);
     expect_usage("invalid --param 'depth'", "NAME=V1,V2", "run", "--param", "depth", NULL);
+}
+
+/* Issue 30, LOW 2: the dry run's estimate of --min-rep-ms 1e300 read "-153722867280912930:-8",
+ * a long of seconds overflowed. The option is capped now; the clock's text stays sane past a
+ * long anyway. */
+CB_TEST(progress_clock_huge_estimate)
+{
+    char t[32];
+    cb_progress_clock(3725, t, sizeof t);
+    CB_CHECK_STREQ(t, "1:02:05");
+    cb_progress_clock(1e300, t, sizeof t);
+    CB_CHECK_STREQ(t, "2.78e+296 h");
+    cb_progress_clock(1e19, t, sizeof t); /* past LONG_MAX seconds */
+    CB_CHECK_STREQ(t, "2.78e+15 h");
 }
 
 /* A mistyped name gets the nearest valid one in its one line (issue 32, item 9): an

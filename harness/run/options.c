@@ -1,7 +1,6 @@
 /* The `run` and `list` commands: option parsing and validation. Every bad input is one line
  * naming the bad value and the valid choices, and exit status 2, before anything runs. */
 #include <errno.h>
-#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -93,15 +92,16 @@ int cb_opt_int(const char *opt, const char *s, long lo, long hi, long *out)
 }
 
 /* A positive number up to max (a deadline past it would overflow the millisecond wait of
- * poll() and the cell's backstop timer: --timeout). */
+ * poll() and the cell's backstop timer: --timeout; a repetition's length past it, the plan's
+ * estimate: --min-rep-ms). */
 int cb_opt_positive(const char *opt, const char *s, double max, double *out)
 {
     double v;
     if (cb_parse_decimal(s, &v) || !(v > 0) || !(v <= max))
-        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s%s)",
+        return cb_usage_error("invalid value '%s' for %s (valid: a positive number of %s up to "
+                              "%.15g)",
                               cb_quote(s), opt,
-                              strcmp(opt, "--timeout") ? "milliseconds" : "seconds",
-                              strcmp(opt, "--timeout") ? "" : " up to 1000000");
+                              strcmp(opt, "--timeout") ? "milliseconds" : "seconds", max);
     *out = v;
     return 0;
 }
@@ -253,7 +253,7 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         return 0;
     case 'm':
         ps->min_set = 1;
-        return cb_opt_positive("--min-rep-ms", arg, DBL_MAX, &o->measure.min_rep_ms);
+        return cb_opt_positive("--min-rep-ms", arg, CB_MAX_MIN_REP_MS, &o->measure.min_rep_ms);
     case 'q': o->quick = 1; return 0;
     case 'P':
         if ((rc = cb_opt_int("--pin", arg, 0, CPU_SETSIZE - 1, &v)) ||

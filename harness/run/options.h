@@ -19,6 +19,9 @@ typedef struct cb_param_arg {
  * (docs/measurement.md); 3 is the fewest from which an interval means much (harness/report/
  * interval.h widens K = 2's by 9x). */
 enum { CB_DEFAULT_INVOCATIONS = 3, CB_MAX_INVOCATIONS = 1000 };
+/* The longest repetition --min-rep-ms asks for: 1000 s (1e300 was taken, and the dry run's
+ * estimate overflowed to "-153722867280912930:-8"). */
+#define CB_MAX_MIN_REP_MS 1e6
 
 /* run's defaults, defined once: the parser starts from them and `help run` prints them
  * (harness/help.c), so the two cannot differ. --quick replaces reps and min_rep_ms with its own

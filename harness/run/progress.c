@@ -28,6 +28,10 @@ double cb_progress_budget(unsigned warmup, unsigned reps, double min_rep_ms)
 
 void cb_progress_clock(double s, char *buf, size_t len)
 {
+    if (s >= 3.6e12) { /* a billion hours and more: past what a long of seconds counts */
+        snprintf(buf, len, "%.3g h", s / 3600);
+        return;
+    }
     long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
     if (t >= 3600)
         snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);

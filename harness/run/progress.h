@@ -42,7 +42,7 @@ void cb_progress_skip(cb_progress *p, size_t count, double share);
 /* Clears a terminal's line. */
 void cb_progress_finish(cb_progress *p);
 
-/* "1:05" or "1:02:05". */
+/* "1:05" or "1:02:05"; from a billion hours on "2.78e+296 h" (never a long overflowed). */
 void cb_progress_clock(double seconds, char *buf, size_t len);
 
 #endif
