@@ -168,6 +168,10 @@ static int prepare(cb_out *o, const char *what, const char *path, int force, int
         return refuse(o, "empty path%s%s (valid: a file path)", "", "");
     if (strlen(path) >= CB_OUT_PATH_MAX)
         return refuse(o, "path '%s' is too long%s (valid: at most 3795 bytes)", path, "");
+    /* No command takes -o - for standard output: it made a file named '-'. */
+    if (!strcmp(path, "-"))
+        return refuse(o, "'%s' would be a file named '-', not standard output%s (valid: a file "
+                         "path; ./- for a file of that name)", path, "");
     snprintf(o->path, sizeof o->path, "%s", path);
     struct stat st;
     if (lstat(path, &st) == 0) {

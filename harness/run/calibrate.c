@@ -50,7 +50,7 @@ static int parse_opts(int argc, char **argv, cb_cal_opts *o)
         {0, 0, 0, 0},
     };
     long v = 0;
-    int c, rc = 0;
+    int c, rc = 0, print_key = 0;
     cpu_set_t allowed;
     const cb_calibrate_defaults *d = &cb_calibrate_default;
     *o = (cb_cal_opts){.pin_cpu = last_allowed_cpu(&allowed), .switches = d->switches,
@@ -86,14 +86,7 @@ static int parse_opts(int argc, char **argv, cb_cal_opts *o)
         case 'o': o->out_path = optarg; break;
         case 'f': o->force = 1; break;
         case 'D': o->data_path = optarg; break;
-        case 'k': { /* this CPU's key, for scripts naming their outputs after it */
-            cb_cpu_id cpu;
-            char key[160];
-            cb_cpu_identify(&cpu);
-            cb_cpu_key(&cpu, key, sizeof key);
-            printf("%s\n", key);
-            return CB_EXIT_OK;
-        }
+        case 'k': print_key = 1; break;
         case 'h':
             printf("usage: corobench calibrate [--pin CPU] [--switches N] [--reps N] [--runs N] "
                    "[--min-rep-ms MS]\n"
@@ -114,9 +107,17 @@ static int parse_opts(int argc, char **argv, cb_cal_opts *o)
         if (rc)
             return rc;
     }
-    if (optind < argc)
+    if (optind < argc) /* --print-key's too: `--print-key extra` was taken */
         return cb_usage_error("unexpected argument '%s' for calibrate (valid: options only)",
-                              argv[optind]);
+                              cb_quote(argv[optind]));
+    if (print_key) { /* this CPU's key, for scripts naming their outputs after it */
+        cb_cpu_id cpu;
+        char key[160];
+        cb_cpu_identify(&cpu);
+        cb_cpu_key(&cpu, key, sizeof key);
+        printf("%s\n", key);
+        return CB_EXIT_OK;
+    }
     return CB_OPTS_PARSED;
 }
 
