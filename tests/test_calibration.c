@@ -413,6 +413,31 @@ CB_TEST(calibrate_refuses_before_the_sweep)
     cal_cleanup();
 }
 
+/* Issue 30, LOW 4: COROBENCH_CALIBRATION_DIR=/x/a/b made every missing level, where -o makes
+ * one at most: refused now, naming the directory, with nothing made. (A short sweep: before,
+ * the refusal never came and the sweep ran.) */
+CB_TEST_T(calibrate_env_dir_one_level_like_o, 120)
+{
+    cal_file();
+    char dir[256], deep[300];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-calfile", (long)getpid());
+    snprintf(deep, sizeof deep, "%s/a/b/c", dir);
+    setenv("COROBENCH_CALIBRATION_DIR", deep, 1);
+    cb_test_cli r = cb_test_corobench("calibrate", "--max-depth", "2", "--switches", "100",
+                                      "--reps", "1", "--runs", "1", "--min-rep-ms", "0.01", NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    char want[700];
+    snprintf(want, sizeof want, "calibration output: directory '%s' does not exist, nor does its "
+             "parent (valid: COROBENCH_CALIBRATION_DIR naming an existing directory", deep);
+    CB_CHECK_CONTAINS(r.err, want);
+    CB_CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+    snprintf(deep, sizeof deep, "%s/a", dir);
+    CB_CHECK(access(deep, F_OK) != 0);
+    free(r.out);
+    free(r.err);
+    cal_cleanup();
+}
+
 /* calibrate with SIGPIPE at its default and stdout a pipe nobody reads, on CPU 0 alone. */
 static char *pipe_argv[16];
 static int closed_stdout_body(void *arg)

@@ -132,11 +132,19 @@ static int prepare_outputs(const cb_cal_opts *o, const char *path, cb_out *cal_o
     char dir[4096];
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    /* Every level it makes noted, so that a failure removes them all. */
-    if (!o->out_path &&
-        cb_mkdirs(dir, (int)(sizeof made->path / sizeof made->path[0]), made) != 0) {
+    /* Every level it makes noted, so that a failure removes them all: the tree's
+     * results/calibration (two levels at most), or COROBENCH_CALIBRATION_DIR, one new level below
+     * an existing directory as -o takes (it made every missing level). */
+    const char *env = getenv("COROBENCH_CALIBRATION_DIR");
+    int from_env = env && *env;
+    if (!o->out_path && cb_mkdirs(dir, from_env ? 1 : 2, made) != 0) {
         int e = errno;
         cb_rmdirs_made(made);
+        if (e == ENOENT && lstat(dir, &st) != 0)
+            return cb_usage_error("calibration output: directory '%s' does not exist, nor does its "
+                                  "parent (valid: %san existing directory or one new level below "
+                                  "one, as -o)",
+                                  cb_quote(dir), from_env ? "COROBENCH_CALIBRATION_DIR naming " : "");
         return cb_usage_error("cannot create the directory of '%s': %s%s (valid: a writable path)",
                               cb_quote(path), strerror(e),
                               e == ENOENT ? " (a symbolic link to nothing?)" : "");
