@@ -2093,6 +2093,32 @@ CB_TEST_T(cli_baseline, 120)
     unlink(out);
 }
 
+/* Issue 30, LOW 5: a baseline's path that cannot be replaced (a directory there) was refused
+ * with "(valid: a new path, or a regular file with --force)", and --save-baseline takes no
+ * --force (it replaces the baseline anyway): the advice names only what works. */
+CB_TEST(save_baseline_refusal_names_no_force)
+{
+    char out[256], name[32], path[128];
+    cb_test_tmp_path(out, sizeof out, "blf.json");
+    snprintf(name, sizeof name, "cbtest-%d-dir", (int)getpid());
+    snprintf(path, sizeof path, "results/baselines/%s.json", name);
+    CB_CHECK_EQ_INT(mkdir(path, 0700), 0);
+    cb_test_cli c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--param",
+                                      "switches=2000", "--param", "depth=0", "--reps", "2",
+                                      "--no-table", "-o", out, "--force", "--save-baseline", name,
+                                      NULL);
+    rmdir(path);
+    CB_CHECK_EQ_INT(c.status, 2);
+    char want[300];
+    snprintf(want, sizeof want, "baseline output: '%s' is a directory (valid: a new path, or a "
+             "regular file, which is replaced)", path);
+    CB_CHECK_CONTAINS(c.err, want);
+    CB_CHECK(!strstr(c.err, "--force"));
+    CB_CHECK(access(out, F_OK) != 0);
+    free(c.out);
+    free(c.err);
+}
+
 /* A workload whose run fails (here: guarded stacks forced past the vm.max_map_count budget) is
  * recorded as failed with the workload's reason, and the other cells still run. */
 CB_TEST_T(cli_run_error_recorded, 120)

@@ -157,6 +157,13 @@ static int check_dir(const cb_out *o, int dry)
     return 0;
 }
 
+/* What the path may be: --force is named only where the command takes it for this file. */
+static const char *valid_file(const cb_out *o)
+{
+    return o->force == CB_OUT_REPLACE ? "a new path, or a regular file, which is replaced"
+                                      : "a new path, or a regular file with --force";
+}
+
 static int prepare(cb_out *o, const char *what, const char *path, int force, int dry)
 {
     memset(o, 0, sizeof *o);
@@ -176,14 +183,12 @@ static int prepare(cb_out *o, const char *what, const char *path, int force, int
     struct stat st;
     if (lstat(path, &st) == 0) {
         if (S_ISLNK(st.st_mode))
-            return refuse(o, "'%s' is a symbolic link%s (valid: a new path, or a regular file "
-                             "with --force)", path, "");
+            return refuse(o, "'%s' is a symbolic link (valid: %s)", path, valid_file(o));
         if (S_ISDIR(st.st_mode))
-            return refuse(o, "'%s' is a directory%s (valid: a new path, or a regular file with "
-                             "--force)", path, "");
+            return refuse(o, "'%s' is a directory (valid: %s)", path, valid_file(o));
         if (!S_ISREG(st.st_mode))
-            return refuse(o, "'%s' is a device or special file%s (valid: a new path, or a "
-                             "regular file with --force)", path, "");
+            return refuse(o, "'%s' is a device or special file (valid: %s)", path,
+                          valid_file(o));
         if (!force)
             return refuse(o, "'%s' exists%s (valid: a new path, or --force to replace it)", path,
                           "");
@@ -192,8 +197,9 @@ static int prepare(cb_out *o, const char *what, const char *path, int force, int
         o->uid = st.st_uid;
         o->gid = st.st_gid;
     } else if (errno != ENOENT && errno != ENOTDIR) { /* ENOTDIR: check_dir names it */
-        return refuse(o, "cannot use '%s': %s (valid: a new path, or a regular file with --force)",
-                      path, strerror(errno));
+        char why[300];
+        snprintf(why, sizeof why, "%s (valid: %s)", strerror(errno), valid_file(o));
+        return refuse(o, "cannot use '%s': %s", path, why);
     }
     return check_dir(o, dry);
 }
@@ -377,8 +383,9 @@ int cb_out_commit(cb_out *o)
         o->raced = e == EEXIST;
         if (e == EEXIST)
             fprintf(stderr, "corobench: cannot write the %s to '%s': it appeared while corobench "
-                            "was working (valid: a new path, or --force)\n",
-                    o->what, cb_quote(o->path));
+                            "was working (valid: %s)\n",
+                    o->what, cb_quote(o->path),
+                    o->force == CB_OUT_REPLACE ? valid_file(o) : "a new path, or --force");
         else
             fprintf(stderr, "corobench: cannot write the %s to '%s': %s\n", o->what,
                     cb_quote(o->path), strerror(e));

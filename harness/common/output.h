@@ -35,6 +35,9 @@ typedef struct cb_out {
     size_t len;
 } cb_out;
 
+/* force: 1 for --force; CB_OUT_REPLACE for a file the command replaces without it (a named
+ * baseline, this CPU's calibration, a fleet record), so that no refusal advises --force. */
+enum { CB_OUT_REPLACE = 2 };
 /* Sets up o for path (NULL: standard output) and checks it. 0, or prints one line and returns
  * 2. Call before any work. */
 int cb_out_prepare(cb_out *o, const char *what, const char *path, int force);

@@ -875,7 +875,7 @@ static int fleet_prepare(cb_out *out, json_t *doc, const cb_export_opts *o, char
         closedir(d);
     struct stat st;
     *refresh = lstat(path, &st) == 0;
-    return rc ? rc : cb_out_prepare(out, "export", path, 1);
+    return rc ? rc : cb_out_prepare(out, "export", path, CB_OUT_REPLACE);
 }
 
 const char cb_export_default_format[] = "gnuplot";

@@ -156,7 +156,8 @@ static int prepare_outputs(const cb_cal_opts *o, const char *path, cb_out *cal_o
         return cb_usage_error("--data '%s' is the calibration file itself (valid: another path "
                               "for the plot data)",
                               cb_quote(o->data_path));
-    if ((rc = cb_out_prepare(cal_out, "calibration", path, o->out_path ? o->force : 1)))
+    if ((rc = cb_out_prepare(cal_out, "calibration", path,
+                             o->out_path ? o->force : CB_OUT_REPLACE)))
         return rc;
     if (o->data_path && (rc = cb_out_prepare(data_out, "calibration data", o->data_path,
                                              o->force))) {

@@ -116,7 +116,7 @@ int cb_cmd_run(int argc, char **argv)
                                   "results/ can be written)",
                                   CB_BASELINE_DIR, strerror(errno));
         }
-        if ((rc = cb_out_prepare(&base_out, "baseline", path, 1))) {
+        if ((rc = cb_out_prepare(&base_out, "baseline", path, CB_OUT_REPLACE))) {
             cb_out_discard(&out);
             cb_plan_free(&plan);
             return rc;
