@@ -147,7 +147,7 @@ static const opt_row report_rows[] = {
                                  "saying why (./run.sh's)", NULL},
     {"-o FILE", "standard output", "where the report goes (FILE.md, or FILE.html for --format "
                                    "html); its plots in FILE-plots/ beside it", NULL},
-    {"--format F", "md (html when -o ends in .html)",
+    {"--format F", "md (html when -o ends in .html or .htm, any case)",
      "md (Markdown) or html (one self-contained page: inline SVG plots with their data, "
      "sortable tables)", "md|html"},
     {"--force", "off", "let -o replace an existing report and its plots directory", NULL},

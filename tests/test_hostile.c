@@ -462,6 +462,33 @@ CB_TEST(report_names_escaped_and_dashdash)
     tdir_cleanup();
 }
 
+/* Issue 30, LOW 6: -o X.HTML and -o X.htm were written as Markdown (the suffix matched as
+ * ".html" exactly), their plots in X.HTML-plots/; now any case, and .htm too. */
+CB_TEST(report_html_suffix_any_case_and_htm)
+{
+    char in[300], out[300];
+    snprintf(in, sizeof in, "%s/in.json", tdir());
+    baseline_as(in, "host");
+    const char *names[] = {"X.HTML", "y.htm", "z.Md"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(out, sizeof out, "%s/%s", tdir(), names[i]);
+        cb_test_cli r = cb_test_corobench("report", in, "-o", out, NULL);
+        if (r.status != 0)
+            CB_FAIL("report -o %s: exit %d: %s", names[i], r.status, r.err);
+        char *text = cb_test_slurp(out);
+        if (i < 2)
+            CB_CHECK(!strncmp(text, "<!DOCTYPE html>", 15));
+        else
+            CB_CHECK(!strncmp(text, "# corobench report", 18));
+        snprintf(out, sizeof out, "%s/%.1s-plots", tdir(), names[i]);
+        CB_CHECK(access(out, F_OK) == 0);
+        free(text);
+        free(r.out);
+        free(r.err);
+    }
+    tdir_cleanup();
+}
+
 /* ---- export and compare ------------------------------------------------------------------ */
 
 /* A small results file with samples (sm pingpong, depth 0 and 1, both sites), at path. */

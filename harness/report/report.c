@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,20 +103,32 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
         }
     }
 }
-/* The directory part of path ("." when none), and path's last component without .md. */
+/* The length of name's report suffix, .md, .html or .htm in any case (X.HTML was written as
+ * Markdown), 0 for none; *html set for the last two. */
+static size_t report_suffix(const char *name, int *html)
+{
+    static const char *const sfx[] = {".md", ".html", ".htm"};
+    size_t n = strlen(name);
+    *html = 0;
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        size_t k = strlen(sfx[i]);
+        if (n >= k && !strcasecmp(name + n - k, sfx[i]))
+            return *html = i > 0, k;
+    }
+    return 0;
+}
+
+/* The directory part of path ("." when none), and path's last component without its suffix. */
 static void split_path(const char *path, char *dir, size_t dlen, char *stem, size_t slen)
 {
     const char *slash = strrchr(path, '/');
+    int html;
     if (slash)
         snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
     else
         snprintf(dir, dlen, ".");
     snprintf(stem, slen, "%s", slash ? slash + 1 : path);
-    size_t n = strlen(stem);
-    if (n > 3 && !strcmp(stem + n - 3, ".md"))
-        stem[n - 3] = '\0';
-    else if (n > 5 && !strcmp(stem + n - 5, ".html"))
-        stem[n - 5] = '\0';
+    stem[strlen(stem) - report_suffix(stem, &html)] = '\0';
 }
 
 /* STEM-plots/ beside the report is a new path, or with --force the directory of an earlier
@@ -339,10 +352,18 @@ int cb_cmd_report(int argc, char **argv)
     }
     if (!n && !fleet)
         return cb_usage_error("report needs RESULTS.json or a fleet (valid: %s)", report_usage);
-    /* md unless asked for html (or -o names an .html file) */
-    size_t olen = out_path ? strlen(out_path) : 0;
+    /* md unless asked for html (or -o names an .html or .htm file); a name that is only the
+     * suffix (-o .html) is refused: its plots would be "-plots", and it was written as md */
+    int html_suffix = 0;
+    if (out_path) {
+        const char *name = strrchr(out_path, '/') ? strrchr(out_path, '/') + 1 : out_path;
+        if (*name && report_suffix(name, &html_suffix) == strlen(name))
+            return cb_usage_error("report output: '%s' has no name before its suffix (valid: "
+                                  "NAME.md, NAME.html or NAME.htm)",
+                                  cb_quote(out_path));
+    }
     if (!format)
-        format = olen > 5 && !strcmp(out_path + olen - 5, ".html") ? "html" : "md";
+        format = html_suffix ? "html" : "md";
     if (strcmp(format, "md") && strcmp(format, "html"))
         return cb_usage_error("invalid value '%s' for --format (valid: md, html)",
                               cb_quote(format));
