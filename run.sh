@@ -56,6 +56,11 @@ if [ "$fleet" -eq 1 ] &&
         "not with --quick, --ci or -- ARGS)" >&2
     exit 2
 fi
+# --ci runs a grid of its own: --quick beside it was ignored silently.
+if [ ${#quick[@]} -ne 0 ] && [ "$ci" -eq 1 ]; then
+    echo "run.sh: --quick and --ci are two grids (valid: one of --quick, --ci)" >&2
+    exit 2
+fi
 
 scripts/install-deps.sh run
 # The build, a line per step (make's commands condensed; its whole output in build/make.log),

@@ -94,6 +94,28 @@ CB_TEST_T(runsh_ci_and_stages_take_the_user_arguments, 240)
     free(out), free(err);
 }
 
+/* Issue 30, LOW 7: `./run.sh --quick --ci` ran --ci's grid, --quick ignored silently. Refused
+ * now with one line naming both, before anything is built (as --fleet with --quick is). Given
+ * -- --dry-run, so that a run.sh that takes it plans and ends quickly. */
+CB_TEST_T(runsh_quick_with_ci_refused, 120)
+{
+    if (access("run.sh", X_OK) != 0)
+        CB_SKIP("run.sh not found from %s (run from the built tree)", getcwd(NULL, 0));
+    const char *orders[2][2] = {{"--quick", "--ci"}, {"--ci", "--quick"}};
+    for (int k = 0; k < 2; k++) {
+        char *argv[] = {"./run.sh", (char *)orders[k][0], (char *)orders[k][1], "--",
+                        "--dry-run", NULL},
+             *out, *err;
+        int st = cb_test_spawn(argv, &out, &err);
+        if (st != 2)
+            CB_FAIL("run.sh %s %s: exit %d (want 2): %s", orders[k][0], orders[k][1], st, err);
+        CB_CHECK_STREQ(err, "run.sh: --quick and --ci are two grids (valid: one of --quick, "
+                            "--ci)\n");
+        CB_CHECK_STREQ(out, "");
+        free(out), free(err);
+    }
+}
+
 CB_TEST(runsh_build_condensed)
 {
     /* ./run.sh --quick printed nothing for 4 min 20 s while it built (make >/dev/null): it now
