@@ -400,7 +400,8 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                                 "--save-baseline NAME); [--rename OLD=NEW]... (base's "
                                 "implementation OLD is new's NEW)";
     size_t nf = 0;
-    int threshold_set = 0, instr_set = 0, metric_set = 0, format_set = 0; /* each once */
+    /* each once (a flag too: its own field), else "unexpected argument" below; --rename repeats */
+    int threshold_set = 0, instr_set = 0, metric_set = 0, format_set = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -423,7 +424,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                 return cb_usage_error("invalid value '%s' for --metric (valid: time, "
                                       "deterministic, all)",
                                       cb_quote(m));
-        } else if (!strcmp(a, "--allow-missing")) {
+        } else if (!strcmp(a, "--allow-missing") && !o->allow_missing) {
             o->allow_missing = 1;
         } else if (!strcmp(a, "--baseline") && has && !o->baseline[0]) {
             if (cb_baseline_name_check(argv[++i]))
@@ -435,7 +436,7 @@ static int parse_opts(int argc, char **argv, cmp_opts *o, const char **files)
                 return cb_usage_error("no baseline '%s': %s does not exist (valid: a name saved "
                                       "by corobench run --save-baseline NAME)",
                                       cb_quote(argv[i]), o->baseline);
-        } else if (!strcmp(a, "--only-changed")) {
+        } else if (!strcmp(a, "--only-changed") && !o->only_changed) {
             o->only_changed = 1;
         } else if (!strcmp(a, "--rename") && has) {
             const char *r = argv[++i], *eq = strchr(r, '=');
