@@ -4,8 +4,10 @@
  * rule can give, "not measured" among them. The number of claims comes from the table. */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/common/build.h"
@@ -729,6 +731,56 @@ CB_TEST_T(report_headline_plot, 120)
     unlink(md);
     unlink(md2);
     unlink(html);
+}
+
+/* A plot not drawn says why in the Summary (the headline plot) and in each claim's "Plots:"
+ * line; the why can hold text from outside (gnuplot's last stderr line, a path), so it goes
+ * through the Markdown sink there as in the Plots section. A gnuplot first on PATH that fails
+ * with Markdown and HTML on stderr: none of it is markup in the report. */
+CB_TEST_T(claims_plot_not_drawn_reason_escaped, 120)
+{
+    char dir[256], gp[300], base[256], md[256];
+    cb_test_tmp_path(dir, sizeof dir, "fakegp");
+    CB_CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST);
+    snprintf(gp, sizeof gp, "%s/gnuplot", dir);
+    FILE *f = fopen(gp, "w");
+    CB_CHECK(f != NULL);
+    fputs("#!/bin/sh\nprintf '%s\\n' '**bold** _under_ <script>x</script> | `tick` # end' >&2\n"
+          "exit 1\n",
+          f);
+    fclose(f);
+    CB_CHECK(chmod(gp, 0755) == 0);
+    cb_test_tmp_path(base, sizeof base, "whyesc.json");
+    fixture_file("tests/claims/rsb-stackless/supported-one-per-level.json", base);
+    cb_test_tmp_path(md, sizeof md, "whyesc.md");
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL, path[4096];
+    snprintf(path, sizeof path, "%s:%s", dir, old ? old : "/usr/bin:/bin");
+    setenv("PATH", path, 1);
+    cb_test_cli c = cb_test_corobench("report", base, "-o", md, NULL);
+    if (old)
+        setenv("PATH", old, 1);
+    free(old);
+    CB_CHECK_EQ_INT(c.status, 0);
+    free(c.out);
+    free(c.err);
+    char *text = cb_test_md_unwrap(cb_test_slurp(md));
+    /* the Summary's headline plot and the claims' plots, every one of them not drawn */
+    unsigned whys = 0;
+    for (const char *at = text; (at = strstr(at, "not drawn: ")); at++) {
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+        if (strstr(line, "**bold**") || strstr(line, "<script>") || strstr(line, "`tick`"))
+            CB_FAIL("the why as markup: %s", line);
+        whys += strstr(line, "\\*\\*bold\\*\\* \\_under\\_") != NULL;
+    }
+    CB_CHECK(whys >= 3);
+    CB_CHECK_CONTAINS(text, "(this table as a picture) is not drawn: \\*\\*bold\\*\\* \\_under\\_");
+    CB_CHECK(!strstr(text, "<script>"));
+    free(text);
+    unlink(gp);
+    rmdir(dir);
+    unlink(base);
+    unlink(md);
 }
 
 /* Issue 32 item 3: a plugin's and an external program's cells beside asm and sm. Claim 10's

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "query.h"
@@ -164,8 +165,9 @@ static void headline(FILE *out, json_t *plots, const char *rel)
                          "colour per workload, a point a family wins filled, an undecided one "
                          "open.\n");
         } else {
-            fprintf(out, "\nThe headline plot (this table as a picture) is not drawn: %s.\n",
-                     cb_str(p, "skipped") ?: "?");
+            fputs("\nThe headline plot (this table as a picture) is not drawn: ", out);
+            cb_esc_md(out, cb_str(p, "skipped") ?: "?");
+            fputs(".\n", out);
         }
         return;
     }

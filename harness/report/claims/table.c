@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
+#include "harness/common/untrusted.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
@@ -223,7 +224,9 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
             cb_md_dest(out, rel, base ? base + 1 : png);
             fputc(')', out);
         } else {
-            fprintf(out, "%s (not drawn: %s)", name, cb_str(p, "skipped"));
+            fprintf(out, "%s (not drawn: ", name);
+            cb_esc_md(out, cb_str(p, "skipped") ?: "?");
+            fputc(')', out);
         }
         return;
     }
