@@ -729,3 +729,36 @@ json_t *cb_plots_headline(json_t *rows, const char *name, const char *dir, const
     draw_files(res, name, assign, script, dir);
     return res;
 }
+
+/* dir/BASE of path (its last component) as a Markdown destination. */
+static void plot_dest(FILE *out, const char *rel, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    cb_md_dest(out, rel, base ? base + 1 : path);
+}
+
+int cb_plot_picture_md(FILE *out, json_t *p, const char *rel)
+{
+    const char *png = cb_str(p, "png"), *svg = cb_str(p, "svg");
+    if (!png || !svg)
+        return 0;
+    fprintf(out, "![%s](", cb_str(p, "name"));
+    plot_dest(out, rel, png);
+    fputs(") ([SVG](", out);
+    plot_dest(out, rel, svg);
+    fputs("))", out);
+    return 1;
+}
+
+int cb_plot_link_md(FILE *out, json_t *p, const char *rel)
+{
+    const char *png = cb_str(p, "png");
+    if (!png)
+        return 0;
+    fprintf(out, "[%s](", cb_str(p, "name"));
+    plot_dest(out, rel, png);
+    fputc(')', out);
+    return 1;
+}
+
+void cb_plot_why_md(FILE *out, json_t *p) { cb_esc_md(out, cb_str(p, "skipped") ?: "?"); }

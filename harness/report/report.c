@@ -76,20 +76,14 @@ static void plots_section(FILE *out, json_t *plots, const char *rel)
                  "from these results; PNG embedded, SVG beside it.\n");
     json_array_foreach(plots, i, p)
     {
-        const char *png = cb_str(p, "png"), *svg = cb_str(p, "svg");
         if (!strcmp(cb_str(p, "name"), CB_HEADLINE_PLOT))
             continue; /* under the Summary table */
-        fprintf(out, "\n### %s\n\n%s.\n", cb_str(p, "name"), cb_str(p, "question"));
-        if (png) {
-            const char *bp = strrchr(png, '/'), *bs = svg ? strrchr(svg, '/') : NULL;
-            fprintf(out, "\n![%s](", cb_str(p, "name"));
-            cb_md_dest(out, rel, bp ? bp + 1 : png);
-            fprintf(out, ") ([SVG](");
-            cb_md_dest(out, rel, bs ? bs + 1 : svg);
-            fprintf(out, "))\n");
+        fprintf(out, "\n### %s\n\n%s.\n\n", cb_str(p, "name"), cb_str(p, "question"));
+        if (cb_plot_picture_md(out, p, rel)) {
+            fputc('\n', out);
         } else {
-            fprintf(out, "\nNot drawn: ");
-            cb_esc_md(out, cb_str(p, "skipped"));
+            fputs("Not drawn: ", out);
+            cb_plot_why_md(out, p);
             fputs(".", out);
             if (cb_str(p, "command"))
                 fprintf(out, " To measure its data: `%s`.", cb_str(p, "command"));

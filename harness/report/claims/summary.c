@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
-#include "harness/common/untrusted.h"
+#include "harness/report/plots.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "query.h"
@@ -152,21 +152,16 @@ static void headline(FILE *out, json_t *plots, const char *rel)
     {
         if (strcmp(cb_str(p, "name") ?: "", CB_HEADLINE_PLOT))
             continue;
-        const char *png = cb_str(p, "png"), *svg = cb_str(p, "svg");
-        if (png && svg) {
-            const char *bp = strrchr(png, '/'), *bs = strrchr(svg, '/');
-            fprintf(out, "\n![%s](", CB_HEADLINE_PLOT);
-            cb_md_dest(out, rel, bp ? bp + 1 : png);
-            fprintf(out, ") ([SVG](");
-            cb_md_dest(out, rel, bs ? bs + 1 : svg);
-            fprintf(out, "))\n\nThe table above as a picture: at each point, the fastest "
+        fputc('\n', out);
+        if (cb_plot_picture_md(out, p, rel)) {
+            fprintf(out, "\n\nThe table above as a picture: at each point, the fastest "
                          "stackful over the fastest stackless implementation with the ratio's "
                          "95%% interval (log axis; 1x dashed; under 1x: stackful faster), one "
                          "colour per workload, a point a family wins filled, an undecided one "
                          "open.\n");
         } else {
-            fputs("\nThe headline plot (this table as a picture) is not drawn: ", out);
-            cb_esc_md(out, cb_str(p, "skipped") ?: "?");
+            fputs("The headline plot (this table as a picture) is not drawn: ", out);
+            cb_plot_why_md(out, p);
             fputs(".\n", out);
         }
         return;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/common/alloc.h"
-#include "harness/common/untrusted.h"
+#include "harness/report/plots.h"
 #include "harness/results/cell.h"
 #include "harness/results/fields.h"
 #include "harness/results/load.h"
@@ -217,15 +217,9 @@ static void plot_ref(FILE *out, json_t *plots, const char *name, const char *rel
     {
         if (strcmp(cb_str(p, "name"), name))
             continue;
-        const char *png = cb_str(p, "png");
-        if (png) {
-            const char *base = strrchr(png, '/');
-            fprintf(out, "[%s](", name);
-            cb_md_dest(out, rel, base ? base + 1 : png);
-            fputc(')', out);
-        } else {
+        if (!cb_plot_link_md(out, p, rel)) {
             fprintf(out, "%s (not drawn: ", name);
-            cb_esc_md(out, cb_str(p, "skipped") ?: "?");
+            cb_plot_why_md(out, p);
             fputc(')', out);
         }
         return;
