@@ -34,14 +34,13 @@ long cb_pick_point_file(json_t *doc, json_t *cell)
     return json_is_integer(first) ? (long)json_integer_value(first) : cb_pick_file_of(cell);
 }
 
-static double median_of(json_t *c)
+double cb_pick_median(json_t *c)
 {
     json_t *m = json_object_get(json_object_get(c, "ns_per_op"), "median");
     return json_is_number(m) ? json_number_value(m) : NAN;
 }
 
-/* 0 stackful, 1 stackless, -1 any other family. */
-static int family_index(json_t *c)
+int cb_pick_family_index(json_t *c)
 {
     const char *f = cb_str(c, "family");
     return !f ? -1 : !strcmp(f, "stackful") ? 0 : !strcmp(f, "stackless") ? 1 : -1;
@@ -51,7 +50,7 @@ static int family_index(json_t *c)
 static int timed_plain(json_t *c)
 {
     const char *v = cb_str(c, "variant");
-    return cb_cell_ok(c) && v && !strcmp(v, "plain") && isfinite(median_of(c));
+    return cb_cell_ok(c) && v && !strcmp(v, "plain") && isfinite(cb_pick_median(c));
 }
 
 void cb_pick_identity(json_t *c, char *buf, size_t len)
@@ -107,7 +106,7 @@ static json_t *point_orders(json_t *all, json_t *files)
         json_array_foreach(list, k, x) if (json_integer_value(json_array_get(x, 0)) == f) e = x;
         if (!e)
             json_array_append_new(list, e = json_pack("[I, b, b]", (json_int_t)f, 0, 0));
-        int fam = family_index(c);
+        int fam = cb_pick_family_index(c);
         if (fam >= 0 && timed_plain(c))
             json_array_set_new(e, (size_t)fam + 1, json_true());
     }
@@ -195,7 +194,7 @@ json_t *cb_pick_fastest(json_t *doc)
     char key[640];
     json_array_foreach(json_object_get(doc, "cells"), i, c)
     {
-        int k = family_index(c);
+        int k = cb_pick_family_index(c);
         if (k < 0 || !timed_plain(c) || cb_pick_file_of(c) != cb_pick_point_file(doc, c))
             continue;
         cb_pick_point_key(c, key, sizeof key);
@@ -203,7 +202,7 @@ json_t *cb_pick_fastest(json_t *doc)
         if (!e)
             json_object_set_new(out, key, e = json_pack("[n, n]"));
         json_t *best = json_array_get(e, (size_t)k);
-        if (json_is_null(best) || median_of(c) < median_of(best))
+        if (json_is_null(best) || cb_pick_median(c) < cb_pick_median(best))
             json_array_set(e, (size_t)k, c);
     }
     return out;

@@ -21,6 +21,11 @@
  * cb_pick_figures; a document without it is one file's (every point its cells' file). */
 #define CB_PICK_POINTS_KEY "report:points"
 
+/* A cell's median ns per op (ns_per_op.median), NaN when it has none. */
+double cb_pick_median(json_t *cell);
+/* A cell's family: 0 stackful, 1 stackless, -1 any other family. */
+int cb_pick_family_index(json_t *cell);
+
 /* The file (from 0) among its machine's files a cell came from (claims.h's
  * CB_CLAIMS_FILE_KEY; 0 when it has none: a document read alone). */
 long cb_pick_file_of(json_t *cell);

@@ -29,7 +29,7 @@ double cq_num(json_t *c, const char *path)
     return v;
 }
 
-double cq_median(json_t *c) { return cq_num(c, "ns_per_op.median"); }
+double cq_median(json_t *c) { return cb_pick_median(c); }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -356,11 +356,7 @@ json_t *cq_fastest_of(const ctx *c, const char *wl, const char *fam, const char 
 /* The point of a cell: "workload | params" without the implementation's own parameters. */
 void cq_point_key(json_t *cell, char *buf, size_t len) { cb_pick_point_key(cell, buf, len); }
 
-int cq_family_index(json_t *cell)
-{
-    const char *f = cb_str(cell, "family");
-    return !f ? -1 : !strcmp(f, "stackful") ? 0 : !strcmp(f, "stackless") ? 1 : -1;
-}
+int cq_family_index(json_t *cell) { return cb_pick_family_index(cell); }
 
 double cq_mwu_p(json_t *a, json_t *b)
 {

@@ -99,6 +99,7 @@ void cq_command_text(const cq_command *cmd, char *buf, size_t len);
 
 /* ---- Queries: numbers of a cell, and cells by what they are ---- */
 double cq_num(json_t *c, const char *path);
+/* The median ns per op, NaN when none: pick.h's cb_pick_median. */
 double cq_median(json_t *c);
 /* The file (from 0) of a merged document a cell came from (claims.h). */
 long cq_file_of(json_t *cell);
@@ -137,7 +138,7 @@ int cq_language(json_t *cell);
 int cq_stackful_order(json_t *cell);
 /* The point of a cell: "workload | params" without the implementation's own parameters. */
 void cq_point_key(json_t *cell, char *buf, size_t len);
-/* 0 stackful, 1 stackless, -1 any other family. */
+/* 0 stackful, 1 stackless, -1 any other family: pick.h's cb_pick_family_index. */
 int cq_family_index(json_t *cell);
 /* Whether every implementation parameter of the cell is at its default. */
 int cq_at_defaults(json_t *cell);
