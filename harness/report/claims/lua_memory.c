@@ -93,9 +93,10 @@ static void eval(const ctx *c, claim *o)
             continue;
         iv r;
         cq_mem_range(l[j], "rss_bytes_per_coro", &r);
-        double b = r.est, q = b / cb, qlo = r.lo / rc.hi, qhi = r.hi / rc.lo;
-        more &= qlo >= M.lua_more;
-        no_more |= qhi <= M.lua_no_more;
+        double b = r.est;
+        iv q = cq_pairing_ratio(&r, &rc);
+        more &= q.lo >= M.lua_more;
+        no_more |= q.hi <= M.lua_no_more;
         char s1[32] = "-", s2[32] = "-";
         if (less)
             snprintf(s1, sizeof s1, "%.2fx", b / rss(less));
@@ -103,7 +104,8 @@ static void eval(const ctx *c, claim *o)
             snprintf(s2, sizeof s2, "%.2fx", b / rss(sf));
         cb_append(o->table, sizeof o->table,
                   "| %s | %.0f [%.0f, %.0f] | %.0f | %.2fx [%.2f, %.2f] | %s | %s |\n", luas[j], b,
-                  r.lo, r.hi, cq_num(l[j], "memory.heap_bytes_per_coro"), q, qlo, qhi, s1, s2);
+                  r.lo, r.hi, cq_num(l[j], "memory.heap_bytes_per_coro"), q.est, q.lo, q.hi, s1,
+                  s2);
     }
     cb_append(o->table, sizeof o->table, "| %s | %.0f [%.0f, %.0f] | %.0f | 1.00x | | |\n", cs,
               cb, rc.lo, rc.hi, cq_num(ref, "memory.heap_bytes_per_coro"));

@@ -62,6 +62,13 @@ void cq_mem_range(json_t *cell, const char *field, iv *r)
               .hi = x[n - 1], .ok = 1, .why = NULL};
 }
 
+iv cq_pairing_ratio(const iv *num, const iv *den)
+{
+    int ok = num->ok && den->ok;
+    return (iv){.est = num->est / den->est, .lo = num->lo / den->hi, .hi = num->hi / den->lo,
+                .ok = ok, .why = ok ? NULL : "not measured"};
+}
+
 /* The file (from 0) of a merged document a cell came from (claims.h). */
 long cq_file_of(json_t *cell) { return cb_pick_file_of(cell); }
 

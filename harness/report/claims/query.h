@@ -172,6 +172,10 @@ iv cq_cell_iv(json_t *cell);
  * median, least and most in *r (est, lo, hi; ok). Without per-process figures, the cell's own
  * once (lo = hi). r->ok is 0 when there is no positive finite figure. */
 void cq_mem_range(json_t *cell, const char *field, iv *r);
+/* The ratio num / den of two such ranges over every pairing of their processes: est the
+ * medians' ratio, lo num's least over den's most, hi num's most over den's least (claims 18,
+ * 24 and 25 decide on lo and hi); ok when both ranges are. */
+iv cq_pairing_ratio(const iv *num, const iv *den);
 iv cq_ratio_iv(json_t *a, json_t *b);
 /* Mann-Whitney's p on the two cells' repetitions (1 with too few). */
 double cq_mwu_p(json_t *a, json_t *b);

@@ -123,17 +123,17 @@ static void eval(const ctx *c, claim *o)
         iv ra, rb;
         cq_mem_range(a, "rss_bytes_per_coro", &ra);
         cq_mem_range(b, "rss_bytes_per_coro", &rb);
-        double q = rb.est / ra.est, qlo = rb.lo / ra.hi, qhi = rb.hi / ra.lo;
-        cb_verdict v = qlo >= M.less       ? CB_SUPPORTED
-                       : qhi <= 1 / M.less ? CB_CONTRADICTED
-                                           : CB_INCONCLUSIVE;
+        iv q = cq_pairing_ratio(&rb, &ra);
+        cb_verdict v = q.lo >= M.less       ? CB_SUPPORTED
+                       : q.hi <= 1 / M.less ? CB_CONTRADICTED
+                                            : CB_INCONCLUSIVE;
         support += v == CB_SUPPORTED;
         contra += v == CB_CONTRADICTED;
         cb_append(o->table, sizeof o->table,
                   "| %s | %s | %s | %.0f | %.0f [%.0f, %.0f] | %.0f [%.0f, %.0f] | %.2fx [%.2f, "
                   "%.2f] | %.0f, %.0f | %s |\n",
                   pairs[p].where, l, m, cq_num(a, "params.n"), ra.est, ra.lo, ra.hi, rb.est, rb.lo,
-                  rb.hi, q, qlo, qhi, cq_num(a, "memory.heap_bytes_per_coro"),
+                  rb.hi, q.est, q.lo, q.hi, cq_num(a, "memory.heap_bytes_per_coro"),
                   cq_num(b, "memory.heap_bytes_per_coro"),
                   cb_verdict_name(v));
     }

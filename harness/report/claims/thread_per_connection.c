@@ -130,13 +130,12 @@ static void eval(const ctx *c, claim *o)
         return;
     }
     cb_verdict v[2][2]; /* [asm, sm][memory, time] */
-    double q[2], qlo[2], qhi[2];
-    iv r[2];
+    iv q[2], r[2];
     for (int k = 0; k < 2; k++) {
-        q[k] = rt.est / ry[k].est, qlo[k] = rt.lo / ry[k].hi, qhi[k] = rt.hi / ry[k].lo;
-        v[k][0] = qlo[k] >= M.mem  ? CB_SUPPORTED
-                  : qhi[k] <= M.at ? CB_CONTRADICTED
-                                   : CB_INCONCLUSIVE;
+        q[k] = cq_pairing_ratio(&rt, &ry[k]);
+        v[k][0] = q[k].lo >= M.mem  ? CB_SUPPORTED
+                  : q[k].hi <= M.at ? CB_CONTRADICTED
+                                    : CB_INCONCLUSIVE;
         r[k] = cq_ratio_iv(t, y[k]);
         v[k][1] = !r[k].ok           ? CB_INCONCLUSIVE
                   : r[k].lo >= M.time ? CB_SUPPORTED
@@ -159,8 +158,8 @@ static void eval(const ctx *c, claim *o)
               N, cq_num(t, "params.msgs"), PER_CONN, M.mem, M.at, M.time, M.at);
     for (int k = 0; k < 2; k++) {
         cb_append(o->text, sizeof o->text,
-                  " Over %s: memory %.2fx [%.2f, %.2f] (%s), time ", other[k], q[k], qlo[k],
-                  qhi[k], cb_verdict_name(v[k][0]));
+                  " Over %s: memory %.2fx [%.2f, %.2f] (%s), time ", other[k], q[k].est,
+                  q[k].lo, q[k].hi, cb_verdict_name(v[k][0]));
         cq_ratio_text(o->text, sizeof o->text, r[k], t, y[k]);
         cb_append(o->text, sizeof o->text, " (%s).", cb_verdict_name(v[k][1]));
     }
@@ -180,7 +179,8 @@ static void eval(const ctx *c, claim *o)
         if (isfinite(reserved))
             snprintf(res, sizeof res, "%.0f", PER_CONN * reserved);
         if (k) {
-            snprintf(mem, sizeof mem, "%.2fx [%.2f, %.2f]", q[k - 1], qlo[k - 1], qhi[k - 1]);
+            snprintf(mem, sizeof mem, "%.2fx [%.2f, %.2f]", q[k - 1].est, q[k - 1].lo,
+                     q[k - 1].hi);
             tm[0] = '\0';
             cq_ratio_text(tm, sizeof tm, r[k - 1], t, z[k]);
         }
