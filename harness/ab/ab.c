@@ -569,6 +569,34 @@ static void free_cells(ab_ctx *x)
     free(x->cells);
 }
 
+/* The arms' files beside the verdict path: PATH.base.json and PATH.new.json (PATH without
+ * its .json). */
+static void arm_names(const ab_opts *a, const char *path, char names[2][4096])
+{
+    size_t len = strlen(path);
+    if (len > 5 && !strcmp(path + len - 5, ".json"))
+        len -= 5;
+    for (int k = 0; k < 2; k++)
+        snprintf(names[k], sizeof names[k], "%.*s.%s.json", (int)len, path, a->arms[k].name);
+}
+
+/* --dry-run: the checks prepare_outputs makes, nothing made. 0, or the exit status after one
+ * line. */
+static int check_outputs(const ab_opts *a)
+{
+    char names[2][4096];
+    int rc;
+    if (!a->out_path)
+        return cb_out_check_default("verdict", "results/ab");
+    if ((rc = cb_out_check("verdict", a->out_path, a->force)))
+        return rc;
+    arm_names(a, a->out_path, names);
+    for (int k = 0; k < 2; k++)
+        if ((rc = cb_out_check("results", names[k], a->force)))
+            return rc;
+    return 0;
+}
+
 /* The outputs: the verdict path (-o, or a new name in results/ab/) and the arms' files beside
  * it. 0, or the exit status after one line. */
 static int prepare_outputs(ab_opts *a, cb_out *vout, char names[2][4096])
@@ -577,12 +605,8 @@ static int prepare_outputs(ab_opts *a, cb_out *vout, char names[2][4096])
                          : cb_out_prepare_default(vout, "verdict", "results/ab");
     if (rc)
         return rc;
-    size_t len = strlen(vout->path);
-    if (len > 5 && !strcmp(vout->path + len - 5, ".json"))
-        len -= 5;
+    arm_names(a, vout->path, names);
     for (int k = 0; k < 2; k++) {
-        snprintf(names[k], sizeof names[k], "%.*s.%s.json", (int)len, vout->path,
-                 a->arms[k].name);
         if ((rc = cb_out_prepare(&a->arms[k].out, "results", names[k], a->force))) {
             if (k)
                 cb_out_discard(&a->arms[0].out);
@@ -634,12 +658,13 @@ int cb_cmd_ab(int argc, char **argv)
         snprintf(c->key, sizeof c->key, "%s %s %s/%s", c->pc->cell.wl->name, p,
                  c->pc->cell.impl->name, c->pc->variant);
     }
-    if (a.dry_run) {
-        print_plan(&x);
+    if (a.dry_run) { /* the outputs refused as the run would refuse them: nothing made */
+        if (!(rc = check_outputs(&a)))
+            print_plan(&x);
         free_cells(&x);
         cb_plan_free(&x.plan);
         free(a.run_argv);
-        return CB_EXIT_OK;
+        return rc ? rc : CB_EXIT_OK;
     }
     cb_out vout;
     char names[2][4096];
