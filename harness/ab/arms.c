@@ -30,6 +30,7 @@ static const char *const run_passed[] = {"--impl",    "--workload", "--param", "
                                          "--warmup",  "--min-rep-ms", "--quick", "--pin",
                                          "--timeout", "--variant",  "--events", NULL};
 static const char *const run_flags[] = {"--quick", NULL}; /* the ones without a value */
+static const char *const run_lists[] = {"--impl", "--workload", "--variant", "--events", NULL};
 
 
 
@@ -38,6 +39,23 @@ static int is_in(const char *s, const char *const *list)
     for (; *list; list++)
         if (!strcmp(s, *list))
             return 1;
+    return 0;
+}
+
+/* Each option once, as run's and compare's (a flag too); only --param repeats (once per name,
+ * run's parser checks that). seen holds the options met so far, -o for --output: 0, or the
+ * exit status after one line. */
+static int once(const char *s, const char **seen, size_t *nseen)
+{
+    const char *name = !strcmp(s, "--output") ? "-o" : s;
+    if (!strcmp(s, "--param") || s[0] != '-')
+        return 0;
+    for (size_t k = 0; k < *nseen; k++)
+        if (!strcmp(seen[k], name))
+            return cb_usage_error("option %s given twice for ab (valid: once%s)",
+                                  !strcmp(name, "-o") ? "-o/--output" : name,
+                                  is_in(name, run_lists) ? ", with a comma-separated list" : "");
+    seen[(*nseen)++] = name;
     return 0;
 }
 
@@ -146,12 +164,16 @@ static int parse_percent(const char *opt, const char *s, double *out)
 int cb_ab_parse(int argc, char **argv, ab_opts *a)
 {
     long v;
-    int rc, rounds_set = 0, max_set = 0;
+    int rc, max_set = 0;
+    const char *seen[64]; /* ab's options, each once: fewer than 64 */
+    size_t nseen = 0;
     a->run_argv = cb_xcalloc((size_t)argc + 4, sizeof *a->run_argv);
     a->run_argv[a->run_argc++] = "run";
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         const char **slot = NULL;
+        if (nseen < sizeof seen / sizeof *seen && (rc = once(s, seen, &nseen)))
+            return rc;
         if (!strcmp(s, "--base"))
             slot = &a->arms[CB_AB_BASE].dir;
         else if (!strcmp(s, "--new"))
@@ -171,8 +193,6 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
                 return cb_usage_error("option '%s' needs a value (valid: see 'corobench ab "
                                       "--help')",
                                       s);
-            if (*slot)
-                return cb_usage_error("option %s given twice (valid: once)", s);
             *slot = argv[++i];
             continue;
         }
@@ -182,8 +202,7 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
                 return cb_usage_error("option '%s' needs a value (valid: see 'corobench ab "
                                       "--help')",
                                       s);
-            if ((r ? rounds_set++ : max_set++))
-                return cb_usage_error("option %s given twice (valid: once)", s);
+            max_set |= !r;
             if ((rc = cb_opt_int(s, argv[++i], 2, CB_MAX_INVOCATIONS, &v)))
                 return rc;
             *(r ? &a->rounds : &a->max_rounds) = (unsigned)v;
