@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
     --base) [ $# -ge 2 ] || { echo "run.sh: --base needs a directory (valid: --ci --base DIR)" >&2; exit 2; }
             base=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (valid: --quick, --calibrate, --ci [--base DIR], --fleet, --help, -- ARGS...)" >&2
        exit 2 ;;
     esac

@@ -116,6 +116,23 @@ CB_TEST_T(runsh_quick_with_ci_refused, 120)
     }
 }
 
+/* ./run.sh --help printed lines 2-21 of its header only: the end of --fleet's entry and the
+ * -- ARGS line were cut off. Every option run.sh accepts (its "valid:" list) is in --help. */
+CB_TEST_T(runsh_help_names_every_option, 60)
+{
+    if (access("run.sh", X_OK) != 0)
+        CB_SKIP("run.sh not found from %s (run from the built tree)", getcwd(NULL, 0));
+    char *argv[] = {"./run.sh", "--help", NULL}, *out, *err;
+    static const char *const opts[] = {"./run.sh --quick", "./run.sh --calibrate", "./run.sh --ci",
+                                       "--ci --base DIR", "./run.sh --fleet",
+                                       "not with --quick, --ci or -- ARGS", "./run.sh -- ARGS"};
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 0);
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+        if (!strstr(out, opts[i]))
+            CB_FAIL("run.sh --help lacks '%s': %s", opts[i], out);
+    free(out), free(err);
+}
+
 CB_TEST(runsh_build_condensed)
 {
     /* ./run.sh --quick printed nothing for 4 min 20 s while it built (make >/dev/null): it now
