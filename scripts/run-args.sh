@@ -55,7 +55,7 @@ drop_given() { # ARRAY-NAME: its options the user also gives removed
     while [ "$i" -lt "${#arr[@]}" ]; do
         o=${arr[$i]}
         case "$o" in
-        --no-table) user_gave "$o" || kept+=("$o"); i=$((i + 1)) ;;
+        --no-table | --quick) user_gave "$o" || kept+=("$o"); i=$((i + 1)) ;;
         --param) name=${arr[$((i + 1))]%%=*}
                  user_gave --param "${name##*.}" || kept+=("$o" "${arr[$((i + 1))]}"); i=$((i + 2)) ;;
         -o) kept+=("$o" "${arr[$((i + 1))]}"); i=$((i + 2)) ;;

@@ -35,15 +35,17 @@ mkdir -p "$tmp"
 read -r -a extra <<< "${ARGS:-}"
 slow_cell=${SLOW_CELL:-sm/recursive}
 
+. scripts/run-args.sh
 if [ "$mode" = --short ]; then
     grid=(--impl asm,sm,closure --workload pingpong,recursive,spawn --param switches=20000
           --param height=10 --param n=1000 --reps 3 --min-rep-ms 2 --rounds 4 --max-rounds 8)
 else
     # --quick's grid of the C implementations (the languages' runtimes time themselves: the
     # slowdown knob cannot reach them)
-    . scripts/run-args.sh
     grid=(--quick --impl "$(c_impls)")
 fi
+# ARGS win over the grid's own options (ab refuses an option given twice): ARGS="--rounds 6"
+drop_given grid
 
 # ab's md form: one table row per cell (`| **REGRESSED** | ... | `cell` |`), the summary as a
 # list (`- whole run: ...: REGRESSED`); no line is wrapped, unlike the text form.
