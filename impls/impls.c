@@ -491,6 +491,12 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                  cb_quote(name), cb_quote(command), bad);
         return -1;
     }
+    if ((bad = cb_lang_command_unsafe(command))) {
+        snprintf(err, errlen, "invalid value '%s=%s' for --external: the command %s (valid: "
+                 "a command to which the shell appends the request as its last word)",
+                 cb_quote(name), cb_quote(command), bad);
+        return -1;
+    }
     cb_impl im = {.name = name,
                   .body = CB_BODY_EXTERNAL,
                   .description = "a runtime of the user's, a program of its own (--external): "

@@ -102,6 +102,44 @@ int cb_lang_program_argv(const cb_impl_program *pg, const char *argv[CB_LANG_ARG
     return 0;
 }
 
+const char *cb_lang_command_unsafe(const char *command)
+{
+    char q = 0; /* the open quote, ' or " */
+    int word_start = 1, last = 0; /* last: the last unquoted character other than a blank */
+    for (const char *c = command; *c; c++) {
+        if (q) {
+            if (*c == q)
+                q = 0;
+            else if (q == '"' && *c == '\\' && c[1])
+                c++;
+            last = 'w';
+            continue;
+        }
+        if (*c == '\\') {
+            if (!c[1])
+                return "ends with a backslash, which would join the request to its last word";
+            c++;
+            last = 'w', word_start = 0;
+            continue;
+        }
+        if (*c == '\'' || *c == '"') {
+            q = *c, last = 'w', word_start = 0;
+            continue;
+        }
+        if (*c == '#' && word_start)
+            return "has an unquoted '#', which would make the request a comment";
+        if (*c != ' ' && *c != '\t')
+            last = (unsigned char)*c;
+        word_start = strchr(" \t\n;&|()<>", *c) != NULL;
+    }
+    if (q)
+        return "has a quote left open, which would take the request in";
+    if (last && strchr(";&|(<>\n", last))
+        return "ends with a shell operator (';', '&', '|', '(', '<', '>' or a newline), which "
+               "would make the request a command or a file name";
+    return NULL;
+}
+
 /* The shell line of a user's runtime: its command, then the request ($1) as one more word. */
 static char user_line[8192];
 

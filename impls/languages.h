@@ -35,6 +35,10 @@ int cb_lang_find_in_path(const char *prog, char *out, size_t len);
  * as the process. 0, or -1 when CB_LANG_MAX_USER are registered already. */
 enum { CB_LANG_MAX_USER = 16 };
 int cb_lang_add_user(const char *name, const char *command);
+/* NULL when the shell reads COMMAND "$1" as COMMAND given the request as its last word, else
+ * why not: an unquoted '#' at a word's start (the request a comment), a quote left open, or a
+ * trailing ';', '&', '|', '(', '<', '>', newline or backslash (the request a command, a file). */
+const char *cb_lang_command_unsafe(const char *command);
 /* The command a user's runtime was registered with, or NULL for another name. */
 const char *cb_lang_user_command(const char *name);
 /* The command line of the user's runtime `name`, as cb_lang_program_argv's: 1, 0 when no user's

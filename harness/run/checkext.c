@@ -43,7 +43,11 @@ int cb_cmd_check_external(int argc, char **argv)
     if (argc != 2 || !argv[1][0])
         return cb_usage_error("usage: corobench check-external COMMAND (valid: one command, "
                               "quoted, that answers docs/external.md's requests)");
-    const char *name = "under-test";
+    const char *name = "under-test", *unsafe = cb_lang_command_unsafe(argv[1]);
+    if (unsafe)
+        return cb_usage_error("invalid value '%s' for check-external's COMMAND: it %s (valid: a "
+                              "command to which the shell appends the request as its last word)",
+                              cb_quote(argv[1]), unsafe);
     cb_lang_add_user(name, argv[1]);
     const cb_impl *sm = &cb_impls[CB_IMPL_SM];
     size_t agree = 0, unsupported = 0, bad = 0;
