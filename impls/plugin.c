@@ -137,14 +137,15 @@ static int probe(const char *path, const char *real, char *err, size_t len)
 static int load_one(const char *path, const char *want, char *err, size_t len)
 {
     char real[PATH_MAX];
+    const char *shown = cb_quote(path); /* one line: cut to 80, control characters as '?' */
     if (!realpath(path, real)) {
         snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared object "
-                 "built against include/corobench/runtime.h)", path);
+                 "built against include/corobench/runtime.h)", shown);
         return -1;
     }
     if (!cb_utf8_valid(real)) {
         snprintf(err, len, "invalid --impl-lib '%s': its path is not valid UTF-8, which the "
-                 "results record (valid: a path of UTF-8 text)", path);
+                 "results record (valid: a path of UTF-8 text)", shown);
         return -1;
     }
     /* dlopen of a FIFO waits for a writer for ever, and of a device reads it: only a regular
@@ -159,10 +160,10 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
                                                   : "a device or special file";
         if (what)
             snprintf(err, len, "invalid --impl-lib '%s': %s, not a regular file (valid: a path "
-                     "to a shared object built against include/corobench/runtime.h)", path, what);
+                     "to a shared object built against include/corobench/runtime.h)", shown, what);
         else
             snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared "
-                     "object built against include/corobench/runtime.h)", path);
+                     "object built against include/corobench/runtime.h)", shown);
         if (fd >= 0)
             close(fd);
         return -1;
@@ -175,24 +176,25 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
     close(fd);
     if (rid != 0) {
         snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared object "
-                 "built against include/corobench/runtime.h)", path);
+                 "built against include/corobench/runtime.h)", shown);
         return -1;
     }
     if (want && strcmp(want, id)) {
         snprintf(err, len, "invalid --impl-lib '%s': it changed since the run started: it was %s, "
                  "it is %s (valid: the shared object the run loaded; rerun to measure the new "
-                 "one)", path, want, id);
+                 "one)", shown, want, id);
         return -1;
     }
     for (size_t i = 0; i < cb_nimpls; i++)
         if (cb_impl_plugin_path(&cb_impls[i]) && !strcmp(cb_impl_plugin_path(&cb_impls[i]), real))
             return 0;
-    if (probe(path, real, err, len) != 0)
+    if (probe(shown, real, err, len) != 0)
         return -1;
     void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
+        const char *dl = dlerror(); /* names the path as it is: quoted, one line */
         snprintf(err, len, "cannot load --impl-lib '%s': %s (valid: a shared object built "
-                 "with -fPIC -shared)", path, dlerror());
+                 "with -fPIC -shared)", shown, cb_quote(dl ? dl : "unknown error"));
         return -1;
     }
     const cb_plugin *(*entry)(void) = (const cb_plugin *(*)(void))dlsym(h, "corobench_plugin");
@@ -219,7 +221,7 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
         bad = "its owns_stacks is neither 0 nor 1";
     if (bad) {
         snprintf(err, len, "invalid --impl-lib '%s': %s (valid: see include/corobench/runtime.h "
-                 "and docs/plugin.md)", path, bad);
+                 "and docs/plugin.md)", shown, bad);
         dlclose(h);
         return -1;
     }
@@ -230,7 +232,7 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
         now.st_size != st.st_size || now.st_mtim.tv_sec != st.st_mtim.tv_sec ||
         now.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
         snprintf(err, len, "invalid --impl-lib '%s': it was replaced while it was loaded (valid: "
-                 "a shared object left as it is during the run)", path);
+                 "a shared object left as it is during the run)", shown);
         dlclose(h);
         return -1;
     }
@@ -239,7 +241,7 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
     char *desc = malloc(strlen(real) + strlen(pl->description ? pl->description : "") + 32);
     char *where = strdup(real), *ident = strdup(id);
     if (!be || !desc || !where || !ident) {
-        snprintf(err, len, "cannot load --impl-lib '%s': out of memory", path);
+        snprintf(err, len, "cannot load --impl-lib '%s': out of memory", shown);
         return -1;
     }
     sprintf(desc, "plugin %s: %s", real, pl->description ? pl->description : "");

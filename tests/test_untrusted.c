@@ -716,6 +716,26 @@ CB_TEST(invalid_utf8_path_and_argument_kept_or_refused)
     tdir_cleanup();
 }
 
+/* Issue 30 item 2: an --impl-lib path with a newline (and the loader's text, which names it)
+ * was printed as it was: the message took two lines. Now quoted as every value is: one line. */
+CB_TEST(impl_lib_message_one_line)
+{
+    char so[300];
+    snprintf(so, sizeof so, "%s/a\nb.so", tdir());
+    FILE *f = fopen(so, "w");
+    CB_CHECK(f != NULL);
+    fputs("not a shared object", f);
+    fclose(f);
+    cb_test_cli r = cb_test_corobench("list", "--impl-lib", so, NULL);
+    CB_CHECK_EQ_INT(r.status, 2);
+    CB_CHECK_CONTAINS(r.err, "cannot load --impl-lib '");
+    CB_CHECK_CONTAINS(r.err, "/a?b.so");
+    CB_CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
 /* MEDIUM 12: under `ulimit -f 1` run died of SIGXFSZ and left its .NAME.tmp.PID file. Now the
  * write fails with EFBIG: said, exit 1, nothing half written left. */
 CB_TEST(file_size_limit_said_no_temporary_left)
