@@ -134,11 +134,28 @@ static int probe(const char *path, const char *real, char *err, size_t len)
     return -1;
 }
 
+/* What a path that is not a regular file is, for its message. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
+                                                                         : "a device or special file";
+}
+
 static int load_one(const char *path, const char *want, char *err, size_t len)
 {
     char real[PATH_MAX];
     const char *shown = cb_quote(path); /* one line: cut to 80, control characters as '?' */
+    struct stat st;
     if (!realpath(path, real)) {
+        /* /dev/stdin from a pipe resolves to "pipe:[N]", which realpath cannot find */
+        int saved = errno;
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            snprintf(err, len, "invalid --impl-lib '%s': %s, not a regular file (valid: a path "
+                     "to a shared object built against include/corobench/runtime.h)", shown,
+                     file_kind(st.st_mode));
+            return -1;
+        }
+        errno = saved;
         snprintf(err, len, "cannot load --impl-lib '%s': %m (valid: a path to a shared object "
                  "built against include/corobench/runtime.h)", shown);
         return -1;
@@ -150,14 +167,9 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
     }
     /* dlopen of a FIFO waits for a writer for ever, and of a device reads it: only a regular
      * file is opened (without blocking: O_NONBLOCK, so a FIFO is seen, not waited on). */
-    struct stat st;
     int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        const char *what = fd < 0 ? NULL
-                           : S_ISFIFO(st.st_mode) ? "a FIFO"
-                           : S_ISDIR(st.st_mode)  ? "a directory"
-                           : S_ISSOCK(st.st_mode) ? "a socket"
-                                                  : "a device or special file";
+        const char *what = fd < 0 ? NULL : file_kind(st.st_mode);
         if (what)
             snprintf(err, len, "invalid --impl-lib '%s': %s, not a regular file (valid: a path "
                      "to a shared object built against include/corobench/runtime.h)", shown, what);

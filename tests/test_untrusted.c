@@ -736,6 +736,20 @@ CB_TEST(impl_lib_message_one_line)
     tdir_cleanup();
 }
 
+/* Issue 30 item 3: `--impl-lib /dev/stdin` from a pipe said "No such file or directory" (its
+ * link names "pipe:[N]"); it is a FIFO, not a regular file, and said so. */
+CB_TEST(impl_lib_stdin_pipe_not_regular)
+{
+    char cmd[5000];
+    snprintf(cmd, sizeof cmd, "echo x | %s/bin/corobench list --impl-lib /dev/stdin",
+             cb_test_root());
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL}, *out, *err;
+    CB_CHECK_EQ_INT(cb_test_spawn(argv, &out, &err), 2);
+    CB_CHECK_CONTAINS(err, "invalid --impl-lib '/dev/stdin': a FIFO, not a regular file");
+    free(out);
+    free(err);
+}
+
 /* MEDIUM 12: under `ulimit -f 1` run died of SIGXFSZ and left its .NAME.tmp.PID file. Now the
  * write fails with EFBIG: said, exit 1, nothing half written left. */
 CB_TEST(file_size_limit_said_no_temporary_left)
