@@ -85,7 +85,8 @@ static const opt_row run_rows[] = {
     {"--save-baseline NAME", "none", "also save the results as results/baselines/NAME.json "
                                      "(docs/ci.md)", NULL},
     {"--impl-lib PATH[,PATH...]", "none", "load runtime plugins (shared objects built against "
-                                          "include/corobench/runtime.h; docs/plugin.md)", NULL},
+                                          "include/corobench/runtime.h; docs/plugin.md); "
+                                          "'\\,' is a comma in a path; repeats", NULL},
     {"--external NAME=COMMAND", "none", "a runtime of your own as a program speaking "
                                         "docs/external.md's protocol; repeats", NULL},
     {"--no-table", "off", "do not print the table of results on standard output", NULL},

@@ -286,19 +286,36 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
 
 int cb_plugin_load_list(const char *paths, char *err, size_t errlen)
 {
-    char *copy = *paths ? strdup(paths) : NULL, *save = NULL;
-    int rc = 0;
-    if (!*paths) {
-        snprintf(err, errlen, "invalid value '' for --impl-lib (valid: PATH[,PATH...])");
-        return -1;
-    }
-    if (!copy) {
+    /* Commas separate the paths; "\\," is a comma in one. An empty path (",", "", "a,", ",a",
+     * "a,,b") is refused, not read as none. */
+    char *one = malloc(strlen(paths) + 1);
+    if (!one) {
         snprintf(err, errlen, "cannot load --impl-lib: out of memory");
         return -1;
     }
-    for (char *p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
-        rc = load_one(p, NULL, err, errlen);
-    free(copy);
+    int rc = 0;
+    const char *p = paths;
+    do {
+        size_t n = 0;
+        for (; *p && *p != ','; p++)
+            one[n++] = p[0] == '\\' && p[1] == ',' ? *++p : *p;
+        one[n] = '\0';
+        if (!n) {
+            snprintf(err, errlen, "invalid value '%s' for --impl-lib: an empty path (valid: "
+                     "PATH[,PATH...], '\\,' for a comma in a path; or --impl-lib once per "
+                     "library)", cb_quote(paths));
+            rc = -1;
+        }
+    } while (!rc && *p++ == ',');
+    /* loaded once every path is known to be there */
+    for (p = paths; !rc && *p; p += *p == ',') {
+        size_t n = 0;
+        for (; *p && *p != ','; p++)
+            one[n++] = p[0] == '\\' && p[1] == ',' ? *++p : *p;
+        one[n] = '\0';
+        rc = load_one(one, NULL, err, errlen);
+    }
+    free(one);
     return rc;
 }
 

@@ -750,6 +750,26 @@ CB_TEST(impl_lib_stdin_pipe_not_regular)
     free(err);
 }
 
+/* Issue 30 item 1: a comma in an --impl-lib path could not be loaded (the value was split
+ * there); "\\," is a comma in a path now. */
+CB_TEST(impl_lib_comma_in_path)
+{
+    char src[4200], so[300], arg[300], cmd[9000];
+    snprintf(src, sizeof src, "%s/bin/examples/libcb_ucontext.so", cb_test_root());
+    if (access(src, R_OK) != 0)
+        CB_SKIP("bin/examples/libcb_ucontext.so not built");
+    snprintf(so, sizeof so, "%s/x,y.so", tdir());
+    snprintf(arg, sizeof arg, "%s/x\\,y.so", tdir());
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, so);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    cb_test_cli r = cb_test_corobench("list", "--wide", "--impl-lib", arg, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    CB_CHECK_CONTAINS(r.out, "/x,y.so: example plugin");
+    free(r.out);
+    free(r.err);
+    tdir_cleanup();
+}
+
 /* MEDIUM 12: under `ulimit -f 1` run died of SIGXFSZ and left its .NAME.tmp.PID file. Now the
  * write fails with EFBIG: said, exit 1, nothing half written left. */
 CB_TEST(file_size_limit_said_no_temporary_left)
