@@ -472,7 +472,7 @@ CB_TEST_T(ab_cell_missing_in_one_arm, 180)
     char py[4200], v[256];
     snprintf(py, sizeof py, "pygen=python3 %s/examples/external/recursive.py", cb_root_dir());
     static const char *const lacks =
-        "pygen=echo '{\"error\": \"no recursive body here\", \"unsupported\": true}' #";
+        "pygen=echo '{\"error\": \"no recursive body here\", \"unsupported\": true}'; true";
     cb_test_tmp_path(v, sizeof v, "abmiss");
     static const char *const grid[] = {"--impl", "sm,pygen", "--workload", "recursive",
                                        "--param", "height=6", "--rounds", "2", "--max-rounds",
