@@ -64,7 +64,9 @@ fi
 missing_of() {
     [ $# -gt 0 ] || return 0
     local installed p
-    installed=" $(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
+    # dpkg-query exits 1 when a package is unknown to dpkg (never installed, no apt lists yet):
+    # under pipefail that ended this subshell silently and nothing counted as missing.
+    installed=" $({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } |
         awk '/ install ok installed$/ { printf "%s ", $1 }')"
     for p in "$@"; do
         [[ $installed == *" $p "* ]] || echo "$p"

@@ -843,3 +843,42 @@ CB_TEST(report_one_figure_rule)
     CB_CHECK_STREQ(cb_fig(1e308, CB_FIG_SIG3, b, sizeof b), "1e+308");
     CB_CHECK_STREQ(cb_fig(-1.5e13, 1, b, sizeof b), "-1.5e+13");
 }
+
+/* On a machine whose dpkg had never heard of some package (no apt lists yet), dpkg-query -W
+ * exited 1; under pipefail that ended install-deps.sh's count silently, nothing was missing,
+ * nothing was installed, and the build failed on jansson.h. A dpkg-query that knows none of
+ * the packages must leave them all missing; one that knows all of them installed, none. */
+CB_TEST_T(install_deps_counts_unknown_packages_missing, 60)
+{
+    if (access("scripts/install-deps.sh", X_OK) != 0)
+        CB_SKIP("scripts/install-deps.sh not found from %s", getcwd(NULL, 0));
+    char dir[300], path[400], env_path[4500];
+    snprintf(dir, sizeof dir, "/tmp/cbtest-%ld-dpkg", (long)getpid());
+    snprintf(path, sizeof path, "%s/dpkg-query", dir);
+    snprintf(env_path, sizeof env_path, "PATH=%s:%.4000s", dir, getenv("PATH"));
+    mkdir(dir, 0700);
+    static const char *const fakes[2] = {
+        "#!/bin/sh\necho 'dpkg-query: no packages found matching libjansson-dev' >&2\nexit 1\n",
+        "#!/bin/sh\nshift 2\nfor p; do echo \"$p install ok installed\"; done\n"};
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(path, "w");
+        CB_CHECK(f && fputs(fakes[k], f) >= 0 && fclose(f) == 0);
+        CB_CHECK_EQ_INT(chmod(path, 0700), 0);
+        char *argv[] = {"/usr/bin/env", env_path, "scripts/install-deps.sh", "test", "--check",
+                        NULL},
+             *out, *err;
+        int st = cb_test_spawn(argv, &out, &err);
+        if (k == 0) {
+            if (st != 1)
+                CB_FAIL("no package known: exit %d (want 1): %s", st, err);
+            CB_CHECK_CONTAINS(err, "missing packages (test): gcc make git libjansson-dev");
+        } else {
+            if (st != 0)
+                CB_FAIL("every package installed: exit %d (want 0): %s", st, err);
+            CB_CHECK_STREQ(err, "");
+        }
+        free(out), free(err);
+    }
+    unlink(path);
+    rmdir(dir);
+}
