@@ -93,6 +93,9 @@ static const opt_row run_rows[] = {
     {"--wide", "off", "the table with every column (mad, suspensions, checksum), uncut; without "
                       "it, 120 columns", NULL},
     {"--dry-run", "off", "print the plan (cells, invocations, estimated time) and run nothing", NULL},
+    {"--pace FILE|none", "this CPU's record", "each cell's time per invocation for the estimate "
+     "and the ETA: as measured in FILE (a record or results), or the model alone; by default "
+     "as results/fleet/ records this CPU kind", NULL},
     {"--filter REGEX", "every cell", "only the cells whose WORKLOAD/IMPL/NAME=VALUE/... text matches "
                                      "(POSIX extended; -REGEX: those that do not)", NULL},
     {"--events LIST", "none", "hardware/software counters per op (`corobench list events`)", NULL},

@@ -186,7 +186,7 @@ static int run_pair(ab_ctx *x, abcell *c, unsigned round, size_t pi)
         char both[400];
         snprintf(both, sizeof both, "base %s, new %s", fig[0], fig[1]);
         cb_progress_end(&x->pr, pi, round * 2, what, both, x->step_s);
-        cb_progress_skip(&x->pr, 1, x->step_s);
+        cb_progress_skip(&x->pr, pi, 1, x->step_s);
     }
     if (cb_proc_interrupted()) {
         json_decref(req);
@@ -251,7 +251,7 @@ static int run_rounds(ab_ctx *x, const char *want, unsigned from, unsigned to)
         for (size_t i = 0; i < m && !stop; i++) {
             abcell *c = &x->cells[order[i]];
             if (c->out) {
-                cb_progress_skip(&x->pr, 2, 2 * x->step_s);
+                cb_progress_skip(&x->pr, SIZE_MAX, 2, 2 * x->step_s);
                 continue;
             }
             stop = run_pair(x, c, r, i);

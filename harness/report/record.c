@@ -75,6 +75,9 @@ static json_t *record_cell(json_t *c, json_t *units, json_t *impls)
     else if (cb_field_number(c, "counters.instructions.per_op", &v))
         json_object_set_new(r, "instr", json_pack("{s:f, s:s}", "value", v, "source",
                                                   "instructions:u (perf_event_open)"));
+    /* How long its invocations took: a later run's estimate on this CPU kind (run's pace.h) */
+    if (json_is_object(json_object_get(c, "pace")))
+        json_object_set(r, "pace", json_object_get(c, "pace"));
     return r;
 }
 

@@ -22,6 +22,7 @@
 #include "impls/plugin.h"
 #include "invocation.h"
 #include "options.h"
+#include "pace.h"
 #include "plan.h"
 #include "progress.h"
 #include "request.h"
@@ -33,14 +34,13 @@
  * workload, its implementations and how many cells; then the invocations, repetitions and the
  * estimate (harness/run/progress.c's budget: the repetitions' minimum length and each process's
  * start, memory pass and exit; a language's runtime starts slower, the load stretches it all). */
-static void print_plan(const cb_run_opts *o, const cb_plan *plan)
+static void print_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pace)
 {
     unsigned k = o->invocations ? o->invocations : 1;
-    double step = cb_progress_budget(o->measure.warmup, o->measure.reps, o->measure.min_rep_ms);
     double total = 0;
     size_t counted = 0;
     for (size_t i = 0; i < plan->ncells; i++) {
-        total += k * step + (plan->cells[i].counter ? step : 0);
+        total += k * pace->pred[i] + pace->extra[i];
         counted += plan->cells[i].counter != NULL;
     }
     printf("plan: %zu cells, %u invocation%s each (%zu processes%s), %u warm-up and %u timed "
@@ -76,10 +76,21 @@ static void print_plan(const cb_run_opts *o, const cb_plan *plan)
     }
     char t[32];
     cb_progress_clock(total, t, sizeof t);
-    printf("estimated time: %s at the least (%.2f s per invocation: the repetitions' minimum "
-           "length and the\nprocess's start, memory pass and exit); the run's ETA corrects it as "
-           "cells finish\n",
-           t, step);
+    printf("estimated time: %s; the run's ETA corrects it as cells finish\n", t);
+    if (pace->nmeasured)
+        printf("  %zu of the %zu cells at their pace in %s (each invocation's time there, "
+               "its repetitions rescaled to this run's)%s\n",
+               pace->nmeasured, plan->ncells, cb_quote(pace->source),
+               pace->nmeasured < plan->ncells ? "; the others by the model:" : "");
+    else
+        printf("  by the model (%s):\n", pace->why);
+    if (pace->nmeasured < plan->ncells)
+        printf("  each invocation's repetitions at their minimum length (%d for the batch, %u "
+               "warm-up, %u timed),\n  %g s for a process's start, memory pass and exit, %g s "
+               "more for a language's runtime;\n  load stretches it, and a cell whose work "
+               "outlasts the minimum takes longer\n",
+               CB_PACE_CALIBRATION_REPS, o->measure.warmup, o->measure.reps, CB_PACE_PROCESS_S,
+               CB_PACE_RUNTIME_S);
 }
 
 int cb_cmd_run(int argc, char **argv)
@@ -91,17 +102,25 @@ int cb_cmd_run(int argc, char **argv)
     if ((rc = cb_run_opts_parse(argc, argv, &o)) != CB_OPTS_PARSED ||
         (rc = cb_plan_build(&o, &plan)) != CB_OPTS_PARSED)
         return rc;
+    cb_pace pace;
+    char why[PATH_MAX + 1200];
+    if (cb_pace_plan(&o, &plan, &pace, why, sizeof why)) {
+        cb_plan_free(&plan);
+        return cb_usage_error("%s", why);
+    }
     if (o.dry_run) { /* the output refused as the run would refuse it: nothing made */
         rc = o.out_path ? cb_out_check("results", o.out_path, o.force)
                         : cb_out_check_default("results", "results");
         if (!rc)
-            print_plan(&o, &plan);
+            print_plan(&o, &plan, &pace);
+        cb_pace_free(&pace);
         cb_plan_free(&plan);
         return rc ? rc : CB_EXIT_OK;
     }
     /* The output is checked (its directory made, tried for writing) before anything runs. */
     if ((rc = o.out_path ? cb_out_prepare(&out, "results", o.out_path, o.force)
                          : cb_out_prepare_default(&out, "results", "results"))) {
+        cb_pace_free(&pace);
         cb_plan_free(&plan);
         return rc;
     }
@@ -111,6 +130,7 @@ int cb_cmd_run(int argc, char **argv)
         cb_baseline_path(o.save_baseline, path, sizeof path);
         if (cb_baseline_mkdir() != 0) {
             cb_out_discard(&out);
+            cb_pace_free(&pace);
             cb_plan_free(&plan);
             return cb_usage_error("cannot make '%s': %s (valid: run from a directory where "
                                   "results/ can be written)",
@@ -118,6 +138,7 @@ int cb_cmd_run(int argc, char **argv)
         }
         if ((rc = cb_out_prepare(&base_out, "baseline", path, CB_OUT_REPLACE))) {
             cb_out_discard(&out);
+            cb_pace_free(&pace);
             cb_plan_free(&plan);
             return rc;
         }
@@ -129,7 +150,7 @@ int cb_cmd_run(int argc, char **argv)
     cb_clock_init(); /* once, in the parent: every cell's child inherits the calibration */
     o.layout_seed = cb_inv_run_seed();
     json_t *doc = cb_run_results_new(&o);
-    size_t bad = cb_run_plan(&o, &plan, json_object_get(doc, "cells"));
+    size_t bad = cb_run_plan(&o, &plan, &pace, json_object_get(doc, "cells"));
     size_t done = json_array_size(json_object_get(doc, "cells"));
     int sig = cb_proc_interrupted(), moved;
     if (sig)
@@ -138,6 +159,7 @@ int cb_cmd_run(int argc, char **argv)
         if (o.save_baseline)
             cb_out_discard(&base_out);
         json_decref(doc);
+        cb_pace_free(&pace);
         cb_plan_free(&plan);
         return sig ? 128 + sig : CB_EXIT_CELLS_FAILED;
     }
@@ -176,6 +198,7 @@ int cb_cmd_run(int argc, char **argv)
         fprintf(stderr, "corobench: %zu cells, %zu failed or timed out; results in %s%s\n",
                 plan.ncells, bad, out.path, latest > 0 ? " (latest.json points at it)" : "");
     json_decref(doc);
+    cb_pace_free(&pace);
     cb_plan_free(&plan);
     if (sig)
         return 128 + sig;

@@ -3,6 +3,7 @@
  * so randomise layout and measure its effect), recorded beside its figures; the parent merges
  * the processes' results into the cell with harness/common/interval.h's estimator. */
 #include "invocation.h"
+#include "pace.h"
 
 #include <alloca.h>
 #include <limits.h>
@@ -181,7 +182,8 @@ static json_t *invocation_entry(json_t *m)
                                        "samples_ns_per_op", "create_ns_per_coro",
                                        "malloc_free_ns", "batch",
                                        "warmup_reps", "shortest_rep_ms", "preemptions", "preempted_redone",
-                                       "steal_ns_per_rep", "drift_pct", "runtime", "turns"};
+                                       "steal_ns_per_rep", "drift_pct", "runtime", "turns",
+                                       "wall_s"};
     json_t *e = json_object();
     for (size_t f = 0; f < sizeof keep / sizeof keep[0]; f++) {
         json_t *v = json_object_get(m, keep[f]);
@@ -239,6 +241,7 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     json_object_del(cell, "invocation");
     json_object_del(cell, "sequence");
     json_object_del(cell, "layout");
+    json_object_del(cell, "wall_s"); /* each invocation's, in invocations; the cell's pace */
 
     double **x = cb_xcalloc(k + 1, sizeof *x);
     size_t *n = cb_xcalloc(k + 1, sizeof *n);
@@ -319,6 +322,9 @@ void cb_inv_merge(json_t *cell, json_t *invs, unsigned asked)
     json_object_set_new(cell, "single_invocation", json_boolean(k == 1));
     json_object_set_new(cell, "invocations_asked", json_integer(asked));
     json_object_set_new(cell, "invocations", entries);
+    json_t *pace = cb_pace_of(entries);
+    if (pace)
+        json_object_set_new(cell, "pace", pace);
     for (i = 0; i < k; i++)
         free(x[i]);
     free(x);

@@ -185,7 +185,7 @@ static void run_usage(FILE *f)
           "                     [--invocations K] [--reps N] [--warmup N] [--min-rep-ms MS]\n"
           "                     [--quick] [--pin CPU]\n"
           "                     [--timeout SEC] [-o FILE [--force]] [--no-table] [--wide]\n"
-          "                     [--dry-run] [--filter REGEX]\n"
+          "                     [--dry-run] [--filter REGEX] [--pace FILE|none]\n"
           "                     [--save-baseline NAME] [--impl-lib PATH[,PATH...]]\n"
           "                     [--external NAME=COMMAND]...\n"
           "                     [--events LIST [--events-kernel]]\n"
@@ -214,6 +214,7 @@ static const struct option longopts[] = {
     {"impl-lib", required_argument, 0, 'L'},
     {"external", required_argument, 0, 'Z'},
     {"filter", required_argument, 0, 'f'},
+    {"pace", required_argument, 0, 'A'},
     {0, 0, 0, 0},
 };
 
@@ -284,6 +285,12 @@ static int apply_option(cb_run_opts *o, parse_state *ps, int c, const char *arg)
         return 0;
     }
     case 'F': o->force = 1; return 0;
+    case 'A': /* read by the plan's pace (pace.c), which names a file it cannot read */
+        if (!arg[0])
+            return cb_usage_error("invalid value '' for --pace (valid: a record or results "
+                                  "file, or none)");
+        o->pace_path = arg;
+        return 0;
     case 'L': {
         char err[PATH_MAX + 512];
         if (cb_plugin_load_list(arg, err, sizeof err) != 0)

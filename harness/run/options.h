@@ -53,6 +53,7 @@ typedef struct cb_run_opts {
     int wide;    /* --wide: the table with every column, however wide (default: 120 columns) */
     int dry_run; /* --dry-run: print the plan and its estimated time, run nothing */
     const char *filter; /* --filter REGEX: only the cells whose text matches (plan.h) */
+    const char *pace_path; /* --pace FILE|none; NULL: this CPU kind's record (pace.h) */
     const char *variants[2]; /* --variant: build variants to run, "plain" and/or "jmpret" */
     size_t nvariants;
     int rsb_sim; /* --rsb sim: a counting pass per cell in the instrumented build */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness/common/alloc.h"
 #include "harness/common/proc.h"
@@ -85,7 +86,14 @@ static json_t *run_invocation(const cb_run_opts *o, const cb_plan_cell *pc, unsi
                               const json_t *req, json_t *cell, int *killed)
 {
     char msg[1100];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     json_t *m = cb_request_run(cb_request_binary(pc, CB_REQUEST_TIME), req);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* The process's wall time on the parent's clock, its counting pass left out: the cell's
+     * pace (pace.h) for the ETA of this run and of later ones. */
+    json_object_set_new(m, "wall_s", json_real((double)(t1.tv_sec - t0.tv_sec) +
+                                               (t1.tv_nsec - t0.tv_nsec) / 1e9));
     if (!strcmp(json_string_value(json_object_get(m, "status")), "ok") && inv == 0 && pc->counter)
         count_pass(o, pc, m);
     const char *st = json_string_value(json_object_get(m, "status"));
@@ -140,7 +148,8 @@ static int failed(json_t *cell)
     return st && (!strcmp(st, "failed") || !strcmp(st, "timeout"));
 }
 
-size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
+size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pace,
+                   json_t *cells_out)
 {
     size_t n = plan->ncells, started = 0, seq = 0, bad = 0;
     unsigned k = o->invocations ? o->invocations : 1;
@@ -154,6 +163,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
     for (size_t i = 0; i < n; i++)
         budget += k * step_s + (plan->cells[i].counter ? step_s : 0);
     cb_progress_start(&pr, stderr, n, k, budget);
+    cb_progress_cells(&pr, pace->pred, pace->extra, pace->measured);
     /* Interleaved: round r runs invocation r of every cell, in plan order. */
     for (unsigned r = 0; r < k && !stop; r++) {
         for (size_t i = 0; i < n; i++) {
@@ -174,7 +184,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
             double share = step_s + (r == 0 && pc->counter ? step_s : 0);
             if (done[i]) {
                 json_decref(req);
-                cb_progress_skip(&pr, 1, share);
+                cb_progress_skip(&pr, i, 1, share);
                 continue;
             }
             char what[640], p[512];
@@ -186,8 +196,10 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out)
             cb_progress_begin(&pr, i, r, what);
             int killed;
             json_t *m = run_invocation(o, pc, r, req, cell[i], &killed);
-            if (m)
+            if (m) {
                 cb_inv_record(m, r, seq++, json_object_get(req, "layout"));
+                cb_progress_timed(&pr, i, json_number_value(json_object_get(m, "wall_s")));
+            }
             json_decref(req);
             if (killed) {
                 if (r == 0) {

@@ -6,11 +6,13 @@
 #include <jansson.h>
 
 #include "options.h"
+#include "pace.h"
 #include "plan.h"
 
 /* Appends one object per cell to cells_out; returns how many failed or timed out. Stops early
  * after an interrupt (cb_proc_stop_on_interrupt, cb_proc_interrupted), the running cell killed
- * and left out. */
-size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, json_t *cells_out);
+ * and left out. pace: each cell's, for the progress line's ETA. */
+size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pace,
+                   json_t *cells_out);
 
 #endif
