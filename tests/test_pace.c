@@ -115,6 +115,18 @@ CB_TEST_T(pace_recorded_and_read_back, 180)
                           NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "4 of the 4 cells at their pace in ");
+    /* a record keeps it as an array of four numbers; anything else is refused */
+    json_t *r = json_load_file(rec, 0, NULL);
+    CB_CHECK(r != NULL);
+    json_t *p0 = json_object_get(json_array_get(json_object_get(r, "cells"), 0), "pace");
+    CB_CHECK(json_is_array(p0) && json_array_size(p0) == 4);
+    json_object_set_new(json_array_get(json_object_get(r, "cells"), 0), "pace", json_string("x"));
+    CB_CHECK_EQ_INT(json_dump_file(r, rec, 0), 0);
+    json_decref(r);
+    c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--dry-run",
+                          "--pace", rec, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "field 'pace' is a string (valid: an array of 4 numbers");
     c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--dry-run",
                           "--pace", "none", NULL);
     CB_CHECK_EQ_INT(c.status, 0);

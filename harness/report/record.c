@@ -75,9 +75,15 @@ static json_t *record_cell(json_t *c, json_t *units, json_t *impls)
     else if (cb_field_number(c, "counters.instructions.per_op", &v))
         json_object_set_new(r, "instr", json_pack("{s:f, s:s}", "value", v, "source",
                                                   "instructions:u (perf_event_open)"));
-    /* How long its invocations took: a later run's estimate on this CPU kind (run's pace.h) */
-    if (json_is_object(json_object_get(c, "pace")))
-        json_object_set(r, "pace", json_object_get(c, "pace"));
+    /* How long its invocations took, for a later run's estimate on this CPU kind (run's
+     * pace.h): [wall_s, rep_ms, warmup_reps, reps], an array to keep the record small. */
+    json_t *pace = json_object_get(c, "pace");
+    if (json_is_object(pace)) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < CB_PACE_FIELDS; i++)
+            json_array_append(a, json_object_get(pace, cb_pace_fields[i]));
+        json_object_set_new(r, "pace", a);
+    }
     return r;
 }
 

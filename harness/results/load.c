@@ -228,12 +228,14 @@ static int check_extras(checker *k, json_t *cell)
         return -1;
     /* Its invocations' pace (harness/run/pace.h): read by a later run's estimate. */
     json_t *pace = json_object_get(cell, "pace");
-    if (pace && (want_object(k, cell, "pace", "pace", 0) ||
-                 want_number(k, pace, "wall_s", "pace.wall_s", 0, 0) ||
-                 want_number(k, pace, "rep_ms", "pace.rep_ms", 0, 0) ||
-                 want_number(k, pace, "warmup_reps", "pace.warmup_reps", 0, 0) ||
-                 want_number(k, pace, "reps", "pace.reps", 0, 0)))
+    if (pace && want_object(k, cell, "pace", "pace", 0))
         return -1;
+    for (size_t i = 0; pace && i < CB_PACE_FIELDS; i++) {
+        char f[32];
+        snprintf(f, sizeof f, "pace.%s", cb_pace_fields[i]);
+        if (want_number(k, pace, cb_pace_fields[i], f, 0, 0))
+            return -1;
+    }
     json_t *allocs = json_object_get(cell, "heap_allocs_per_op");
     if (allocs && !json_is_number(allocs) && !json_is_null(allocs))
         return bad(k, "heap_allocs_per_op", "is %s (valid: a number or null)", json_kind(allocs));
@@ -451,6 +453,8 @@ static int check_top(checker *k, json_t *doc)
  * verdicts are checked here; the report's claims take them from the record (claims/table.c),
  * since the rules that made them needed the samples the record leaves out. */
 
+const char *const cb_pace_fields[CB_PACE_FIELDS] = {"wall_s", "rep_ms", "warmup_reps", "reps"};
+
 int cb_results_is_record(json_t *doc)
 {
     const char *s = json_string_value(json_object_get(doc, "schema"));
@@ -565,8 +569,22 @@ static json_t *record_cell(checker *k, json_t *doc, json_t *rc)
     }
     if (instr)
         json_object_set(c, "instructions_per_op", instr);
-    if (json_object_get(rc, "pace")) /* checked with the expanded cell */
-        json_object_set(c, "pace", json_object_get(rc, "pace"));
+    /* pace: [wall_s, rep_ms, warmup_reps, reps], the results' object (checked with the
+     * expanded cell) */
+    json_t *pace = json_object_get(rc, "pace");
+    if (pace && (!json_is_array(pace) || json_array_size(pace) != CB_PACE_FIELDS)) {
+        bad(k, "pace", "is %s (valid: an array of %d numbers: wall_s, rep_ms, warmup_reps, "
+                       "reps)",
+            json_kind(pace), CB_PACE_FIELDS);
+        json_decref(c);
+        return NULL;
+    }
+    if (pace) {
+        json_t *o = json_object();
+        for (size_t i = 0; i < CB_PACE_FIELDS; i++)
+            json_object_set(o, cb_pace_fields[i], json_array_get(pace, i));
+        json_object_set_new(c, "pace", o);
+    }
     return c;
 }
 

@@ -20,6 +20,11 @@ json_t *cb_results_parse(const char *name, const char *data, size_t len, cb_erro
  * every reader reads it as it reads a results file. */
 int cb_results_check(json_t *doc, const char *name, cb_error *e);
 
+/* A cell's pace (harness/run/pace.h): its object's members, in the order a record keeps them
+ * as an array. */
+enum { CB_PACE_FIELDS = 4 };
+extern const char *const cb_pace_fields[CB_PACE_FIELDS];
+
 /* Whether doc is a machine's record: its claims' verdicts are the record's (claims.h). */
 int cb_results_is_record(json_t *doc);
 

@@ -58,8 +58,11 @@ json_t *cb_pace_of(json_t *invocations)
     }
     if (!n)
         return NULL;
-    return json_pack("{s:f, s:f, s:f, s:f}", "wall_s", wall / n, "rep_ms", rep / n,
-                     "warmup_reps", warm / n, "reps", timed / n);
+    const double v[CB_PACE_FIELDS] = {wall / n, rep / n, warm / n, timed / n};
+    json_t *pace = json_object();
+    for (size_t f = 0; f < CB_PACE_FIELDS; f++)
+        json_object_set_new(pace, cb_pace_fields[f], json_real(v[f]));
+    return pace;
 }
 
 /* A cell's identity as one text: workload, implementation, variant and every parameter. */
