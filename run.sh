@@ -20,7 +20,8 @@
 #   ./run.sh --fleet         the default suite, then this CPU's record written or refreshed in
 #                            results/fleet/<vendor>-<family>-<model>.json (docs/record.md, "The
 #                            fleet"); with --calibrate or alone, not with --quick, --ci or -- ARGS
-#   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm)
+#   ./run.sh -- ARGS...      extra arguments for `corobench run` (e.g. -- --impl asm,sm;
+#                            -- --dry-run plans every stage and adds up their estimates)
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/run-args.sh
@@ -134,6 +135,17 @@ if [ "$ci" -eq 1 ]; then
 fi
 
 status=0
+# -- --dry-run: each stage prints its plan and its estimated time, kept in $plans to add them up
+# at the end; nothing is written or reported
+dry=0 plans=
+if user_gave --dry-run; then
+    dry=1 plans=$(mktemp)
+    trap 'rm -f "$plans"' EXIT
+fi
+# A stage's run: its plan also into $plans in a dry run.
+stage_run() {
+    if [ "$dry" -eq 1 ]; then "$@" | tee -a "$plans"; else "$@"; fi
+}
 # The default suite: enough points for every plot and claim of the report (docs/report.md), in
 # two runs of the C implementations written to two files that the report reads as one machine's:
 # pingpong in both build variants (ret and jmp-return, side by side) with simulated return-stack
@@ -286,15 +298,12 @@ for run in pingpong switch dead-locals deep-once threads workloads; do
         fi
     fi
     COROBENCH_STAGE="stage $stage/$nstages: $run" \
-        bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
+        stage_run bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || run_status=$?
     if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then
         exit "$run_status"
     fi
     [ "$run_status" -eq 0 ] || status=1
 done
-# -- --dry-run: each stage prints its plan and its estimated time; nothing is written or reported
-dry=0
-user_gave --dry-run && dry=1
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
     echo "run.sh: results in $out (pingpong; results/latest.json points at it)," \
@@ -327,7 +336,7 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
     own=(--pin "$pin" --impl "$c_impls,$(langs)" "${lang_grid[@]}" -o "$lang_out" --no-table)
     drop_given own
     COROBENCH_STAGE="stage $stage/$nstages: languages" \
-        bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || lang_status=$?
+        stage_run bin/corobench run "${quick[@]}" "${own[@]}" "${extra[@]}" || lang_status=$?
     if [ "$lang_status" -ne 0 ] && [ "$lang_status" -ne 1 ]; then
         exit "$lang_status"
     fi
@@ -338,7 +347,10 @@ if [ ${#impl_sel[@]} -gt 0 ]; then
     fi
     reports+=("$lang_out")
 fi
-[ "$dry" -eq 0 ] || exit "$status"
+if [ "$dry" -eq 1 ]; then
+    echo "run.sh: the stages' estimates add up to $(sum_estimates "$plans"), the report's plots aside"
+    exit "$status"
+fi
 
 # The report: claims with verdicts, plots (gnuplot, PNG and SVG in ${out%.json}-plots/), tables;
 # all derived from the JSON; then the same as one self-contained page. This machine first, then

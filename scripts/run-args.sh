@@ -111,6 +111,16 @@ condense_make() {
 human_secs() {
     awk -v s="$1" 'BEGIN { if (s < 60) printf "%.1f s\n", s; else printf "%d min %d s\n", s / 60, s % 60 }'
 }
+# A dry run's stages' estimates added up: each "estimated time: M:SS" (or H:MM:SS) line of the
+# plans in FILE, the sum as M:SS or H:MM:SS.
+sum_estimates() {
+    awk '/^estimated time: / { n = split($3, a, ":"); s = 0
+                                for (i = 1; i <= n; i++) s = s * 60 + a[i]
+                                t += s }
+         END { t += 0
+               if (t >= 3600) printf "%d:%02d:%02d\n", t / 3600, t % 3600 / 60, t % 60
+               else printf "%d:%02d\n", t / 60, t % 60 }' "$1"
+}
 # Seconds since T0 (a `date +%s.%N`).
 secs_since() {
     awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'

@@ -91,7 +91,21 @@ CB_TEST_T(runsh_ci_and_stages_take_the_user_arguments, 240)
         CB_FAIL("run.sh --quick: exit %d: %s", st, err);
     CB_CHECK_CONTAINS(err, "[stage 2/8: switch] left out");
     CB_CHECK(strstr(err, "given twice") == NULL);
+    CB_CHECK_CONTAINS(out, "run.sh: the stages' estimates add up to ");
     free(out), free(err);
+}
+
+/* Issue 32 item 6: a dry run of run.sh's suite says its stages' estimates added up (each stage
+ * printed its own, and the reader added them). */
+CB_TEST(runsh_dry_run_adds_up_the_stages)
+{
+    char *out = run_args_sh("f=$(mktemp); printf '%s\\n' 'plan: 5 cells' "
+                            "'estimated time: 1:41; the run'\\''s ETA corrects it' "
+                            "'  pingpong 5 cells' 'estimated time: 0:07; the run' "
+                            "'estimated time: 1:02:05; the run' > \"$f\"; sum_estimates \"$f\"; "
+                            ": > \"$f\"; sum_estimates \"$f\"; rm -f \"$f\"");
+    CB_CHECK_STREQ(out, "1:03:53\n0:00\n");
+    free(out);
 }
 
 /* Issue 30, LOW 7: `./run.sh --quick --ci` ran --ci's grid, --quick ignored silently. Refused
