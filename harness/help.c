@@ -29,8 +29,8 @@ typedef struct opt_row {
  * here as text before a usage is printed (fill_defaults): a row never states its own. */
 static char run_invocations[16], run_reps[48], run_warmup[16], run_min_rep[48], run_timeout[16],
     run_entries[48], cal_switches[24], cal_reps[16], cal_runs[16], cal_min_rep[24],
-    cal_depth[16], cmp_threshold[24], cmp_instr[24], ab_rounds[16], ab_max_rounds[48], ab_threshold[24],
-    ab_budget[24], ab_instr[24];
+    cal_depth[16], check_timeout[16], cmp_threshold[24], cmp_instr[24], ab_rounds[16],
+    ab_max_rounds[48], ab_threshold[24], ab_budget[24], ab_instr[24];
 
 static void fill_defaults(void)
 {
@@ -49,6 +49,7 @@ static void fill_defaults(void)
     snprintf(cal_runs, sizeof cal_runs, "%ld", c->runs);
     snprintf(cal_min_rep, sizeof cal_min_rep, "%g", c->min_rep_ms);
     snprintf(cal_depth, sizeof cal_depth, "%ld", c->max_depth);
+    snprintf(check_timeout, sizeof check_timeout, "%g", (double)CB_CHECK_EXTERNAL_TIMEOUT_S);
     snprintf(cmp_threshold, sizeof cmp_threshold, "%g", cb_compare_default_threshold);
     snprintf(cmp_instr, sizeof cmp_instr, "%g", CB_INSTR_THRESHOLD_DEFAULT);
     const cb_ab_defaults *a = &cb_ab_default;
@@ -244,6 +245,7 @@ static const opt_row calibrate_rows[] = {
 
 static const opt_row check_external_rows[] = {
     {"COMMAND", "", "a shell command; the request is appended as its last argument", NULL},
+    {"--timeout SEC", check_timeout, "no reply in SEC s ends the program: the point FAILED", NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},
 };
@@ -284,7 +286,7 @@ static const cmd_help helps[] = {
      "bad input."},
     {"calibrate", "[options]", "fit the return-stack model to this CPU (docs/rsb.md)",
      calibrate_rows, NULL},
-    {"check-external", "COMMAND",
+    {"check-external", "COMMAND [--timeout SEC]",
      "does COMMAND speak docs/external.md's protocol and do corobench's work (sm's)?",
      check_external_rows,
      "One line per point: ok, unsupported, FAILED (the reply's field named) or DIFFERS (each\n"

@@ -206,7 +206,7 @@ CB_TEST(cli_help_one_command)
 CB_TEST(cli_help_every_command)
 {
     static const char *const cmds[] = {"run",     "list",      "export", "report",
-                                       "compare", "calibrate", "ab"};
+                                       "compare", "calibrate", "ab",     "check-external"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         cb_test_cli h = cb_test_corobench(cmds[i], "--help", NULL);
         CB_CHECK_EQ_INT(h.status, 0);
@@ -228,7 +228,7 @@ CB_TEST(cli_help_every_command)
         {"run", "--bogus"},          {"calibrate", "--bogus"},
         {"export", "x.json", "--bogus"}, {"report", "x.json", "--bogus"},
         {"compare", "a", "b", "--bogus"}, {"list", "--bogus"},
-        {"ab", "--bogus"},
+        {"ab", "--bogus"},           {"check-external", "true", "--bogus"},
     };
     cb_test_cli top = cb_test_corobench("help", NULL);
     CB_CHECK_EQ_INT(top.status, 0);

@@ -598,6 +598,32 @@ CB_TEST_T(external_timeout_ends_the_program, 60)
     CB_CHECK_EQ_INT(alive_with(marker), 0);
 }
 
+/* LOW: check-external had a fixed 60 s per point and no --timeout. --timeout SEC bounds each
+ * point: the program is ended (its group whole) and the point FAILED. */
+CB_TEST_T(check_external_timeout, 120)
+{
+    char marker[64], cmd[200];
+    snprintf(marker, sizeof marker, "sleep 5%05d", (int)(getpid() % 100000));
+    snprintf(cmd, sizeof cmd, "%s; true", marker);
+    cb_test_cli c = cb_test_corobench("check-external", cmd, "--timeout", "0.3", NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "FAILED      recursive");
+    CB_CHECK_CONTAINS(c.out, "under-test: no reply within 0.3 s");
+    CB_CHECK_CONTAINS(c.out, "NOT CONFORMING");
+    usleep(200000);
+    CB_CHECK_EQ_INT(alive_with(marker), 0);
+    free(c.out);
+    free(c.err);
+    /* --timeout=SEC, before COMMAND */
+    c = cb_test_corobench("check-external", "--timeout=0.2", cmd, NULL);
+    CB_CHECK_EQ_INT(c.status, 1);
+    CB_CHECK_CONTAINS(c.out, "under-test: no reply within 0.2 s");
+    usleep(200000);
+    CB_CHECK_EQ_INT(alive_with(marker), 0);
+    free(c.out);
+    free(c.err);
+}
+
 /* MEDIUM 3: a reply's size was unbounded (`yes` took check-external to 887 MB). Past 16 MiB
  * the program is ended and the cell failed with the size. */
 CB_TEST_T(external_reply_bounded, 120)

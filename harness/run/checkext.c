@@ -1,13 +1,15 @@
-/* `corobench check-external COMMAND`: the conformance test of docs/external.md's protocol for a
- * runtime of the user's. A small grid of points, each sent to COMMAND as a request; the reply is
- * checked field by field (as a run checks it) and its ops, checksum and suspensions compared
- * with corobench's own state-machine body on the same point. One line per point, then a summary;
- * exit 0 when no point disagrees or fails and at least one agrees, else 1. */
+/* `corobench check-external COMMAND [--timeout SEC]`: the conformance test of docs/external.md's
+ * protocol for a runtime of the user's. A small grid of points, each sent to COMMAND as a
+ * request; the reply is checked field by field (as a run checks it) and its ops, checksum and
+ * suspensions compared with corobench's own state-machine body on the same point. One line per
+ * point, then a summary; exit 0 when no point disagrees or fails and at least one agrees, else
+ * 1. A point without a reply within SEC s has its program ended and is FAILED. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 
 #include "harness/common/cli.h"
 #include "harness/measure/external.h"
@@ -38,17 +40,54 @@ static int point_params(const cb_workload *wl, const char *const *set, cb_params
     return 0;
 }
 
+/* COMMAND [--timeout SEC|--timeout=SEC], the option before or after COMMAND: 0 with *cmd and
+ * *timeout_s set, else the exit status of a one-line error. */
+static int parse_args(int argc, char **argv, const char **cmd, double *timeout_s)
+{
+    int timeout_given = 0;
+    *cmd = NULL;
+    *timeout_s = CB_CHECK_EXTERNAL_TIMEOUT_S;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--timeout")) {
+            if (i + 1 >= argc)
+                return cb_usage_error("option '--timeout' needs a value (valid: a positive "
+                                      "number of seconds)");
+            v = argv[++i];
+        } else if (!strncmp(a, "--timeout=", 10))
+            v = a + 10;
+        else if (!*cmd && a[0] != '-') {
+            *cmd = a;
+            continue;
+        } else
+            return cb_usage_error("unexpected argument '%s' for check-external (valid: one "
+                                  "COMMAND, quoted, and --timeout SEC)",
+                                  cb_quote(a));
+        if (timeout_given++)
+            return cb_usage_error("option --timeout given twice for check-external (valid: once)");
+        int rc = cb_opt_positive("--timeout", v, 1e6, timeout_s);
+        if (rc)
+            return rc;
+    }
+    if (!*cmd || !(*cmd)[0])
+        return cb_usage_error("usage: corobench check-external COMMAND [--timeout SEC] (valid: "
+                              "one command, quoted, that answers docs/external.md's requests)");
+    return 0;
+}
+
 int cb_cmd_check_external(int argc, char **argv)
 {
-    if (argc != 2 || !argv[1][0])
-        return cb_usage_error("usage: corobench check-external COMMAND (valid: one command, "
-                              "quoted, that answers docs/external.md's requests)");
-    const char *name = "under-test", *unsafe = cb_lang_command_unsafe(argv[1]);
+    const char *cmd;
+    double timeout_s;
+    int rc = parse_args(argc, argv, &cmd, &timeout_s);
+    if (rc)
+        return rc;
+    const char *name = "under-test", *unsafe = cb_lang_command_unsafe(cmd);
     if (unsafe)
         return cb_usage_error("invalid value '%s' for check-external's COMMAND: it %s (valid: a "
                               "command to which the shell appends the request as its last word)",
-                              cb_quote(argv[1]), unsafe);
-    cb_lang_add_user(name, argv[1]);
+                              cb_quote(cmd), unsafe);
+    cb_lang_add_user(name, cmd);
     const cb_impl *sm = &cb_impls[CB_IMPL_SM];
     size_t agree = 0, unsupported = 0, bad = 0;
     /* Each workload's small points (its row's check_points), against corobench's own sm body. */
@@ -67,7 +106,7 @@ int cb_cmd_check_external(int argc, char **argv)
             cb_ext_request rq = {.workload = wl->name, .params = &p, .warmup = 1, .reps = REPS,
                                  .batch = 1, .min_rep_ms = 1, .max_batch = 1, .memory = 1};
             cb_ext_reply rp;
-            int rc = cb_ext_run(name, &rq, 60, &rp, why, sizeof why);
+            rc = cb_ext_run(name, &rq, timeout_s, &rp, why, sizeof why);
             if (rc == 1) {
                 printf("unsupported %s%s: %s\n", wl->name, text, why);
                 unsupported++;

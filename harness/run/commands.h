@@ -17,7 +17,9 @@ typedef struct cb_calibrate_defaults {
 extern const cb_calibrate_defaults cb_calibrate_default;
 /* The directory calibrate writes to by default (for `help calibrate`). */
 const char *cb_calibrate_dir(void);
-/* checkext.c: docs/external.md's conformance test of a user's runtime. */
+/* checkext.c: docs/external.md's conformance test of a user's runtime. A point whose program
+ * has not replied within --timeout SEC (by default this many seconds) is FAILED. */
 int cb_cmd_check_external(int argc, char **argv);
+#define CB_CHECK_EXTERNAL_TIMEOUT_S 60
 
 #endif
