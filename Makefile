@@ -145,7 +145,7 @@ PLUGIN_CC   = $(CC) $(CSTD) $(CFLAGS) -fPIC -shared -Iinclude
 EXAMPLES   := $(BIN)/examples/libcb_ucontext.so \
 	$(if $(filter 1,$(HAVE_FCONTEXT)),$(BIN)/examples/libcb_fcontext.so)
 BAD_PLUGINS := $(patsubst %,$(BIN)/test-plugins/libcb_bad_%.so,checksum family crash fields stdout exit \
-	ctorexit)
+	ctorexit list)
 # A legacy client library, blocking code built apart from corobench: its own compiler line (its
 # own flags, no corobench include path or header, nothing of corobench linked), loaded by io
 # style=prebuilt from $(LEGACY_LIB) (docs/workloads-io.md). Its read and write reach corobench's

@@ -742,6 +742,52 @@ CB_TEST(invalid_utf8_path_and_argument_kept_or_refused)
     tdir_cleanup();
 }
 
+/* The column at which "stackful" starts on the implementation NAME's line of `list`, -1 if
+ * none. */
+static long family_column(const char *out, const char *name)
+{
+    char key[80];
+    snprintf(key, sizeof key, "\n  %s ", name);
+    const char *line = strstr(out, key), *fam = line ? strstr(line, " stackful") : NULL;
+    if (!fam || memchr(line + 1, '\n', (size_t)(fam - line - 1)))
+        return -1;
+    return (long)(fam + 1 - (line + 1));
+}
+
+/* LOW: `list --wide` cut a plugin's description at about 2 KB, and a 32-character name (the
+ * longest a name may be) pushed its row's columns out of line. Now the description is whole
+ * under --wide, cut at 120 columns without it, through the terminal's sink either way (an
+ * escape sequence, an invalid byte, a newline as '?' or U+FFFD), and the name column is as
+ * wide as the longest name. */
+CB_TEST(list_plugin_text_through_terminal_sink)
+{
+    char so[4200];
+    snprintf(so, sizeof so, "%s/bin/test-plugins/libcb_bad_list.so", cb_test_root());
+    if (access(so, R_OK) != 0)
+        CB_FAIL("%s is not built (make examples)", so);
+    for (int wide = 0; wide < 2; wide++) {
+        cb_test_cli r = cb_test_corobench("list", "impls", "--impl-lib", so,
+                                          wide ? "--wide" : NULL, NULL);
+        CB_CHECK_EQ_INT(r.status, 0);
+        CB_CHECK(cb_text_is_clean(r.out, strlen(r.out)));
+        CB_CHECK_CONTAINS(r.out, ": ?[31mred?[0m ?]0;title? bad" CB_TEXT_REPLACEMENT
+                                 " byte, line?break ddd");
+        if (wide)
+            CB_CHECK_CONTAINS(r.out, "ddd END-OF-DESCRIPTION\n");
+        else
+            for (const char *l = r.out, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+                if (nl - l > 120)
+                    CB_FAIL("a line of %ld bytes, not at most 120: %.*s", (long)(nl - l),
+                            (int)(nl - l), l);
+        long asm_col = family_column(r.out, "asm"),
+             plugin_col = family_column(r.out, "bad-list-a-name-of-thirty-two-ch");
+        CB_CHECK(asm_col > 0);
+        CB_CHECK_EQ_INT(plugin_col, asm_col);
+        free(r.out);
+        free(r.err);
+    }
+}
+
 /* Issue 30 item 2: an --impl-lib path with a newline (and the loader's text, which names it)
  * was printed as it was: the message took two lines. Now quoted as every value is: one line. */
 CB_TEST(impl_lib_message_one_line)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/common/alloc.h"
 #include "harness/common/cli.h"
 #include "harness/common/untrusted.h"
 #include "harness/common/output.h"
@@ -248,24 +249,28 @@ int cb_cmd_cell(int argc, char **argv)
  * parameters as NAME=DEFAULT [RANGE] side by side), --wide in full on a line each. */
 enum { LIST_WIDTH = 120 };
 
-/* One line, cut to LIST_WIDTH with "..." unless wide. */
+/* One line, cut to LIST_WIDTH with "..." unless wide (then whole, however long). */
 static void list_line(int wide, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void list_line(int wide, const char *fmt, ...)
 {
-    char line[2048];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    size_t len = n > 0 ? (size_t)n : 0;
+    char *line = cb_xmalloc(len + 1), cut[LIST_WIDTH + 1];
+    line[0] = '\0';
+    vsnprintf(line, len + 1, fmt, again);
+    va_end(again);
     /* a plugin's name and description are text from outside: cut on a character, and
      * through the terminal's sink (no escape sequence, no raw newline) */
-    if (!wide && strlen(line) > LIST_WIDTH) {
-        char cut[LIST_WIDTH + 1];
-        cb_text_clean(cut, sizeof cut, line, strlen(line), 1);
-        memcpy(line, cut, sizeof cut);
-    }
-    cb_esc_term(stdout, line);
+    int cut_it = !wide && len > LIST_WIDTH;
+    if (cut_it)
+        cb_text_clean(cut, sizeof cut, line, len, 1);
+    cb_esc_term(stdout, cut_it ? cut : line);
     putchar('\n');
+    free(line);
 }
 
 static void param_range(const cb_param_def *d, char *buf, size_t len)
@@ -361,12 +366,16 @@ int cb_cmd_list(int argc, char **argv)
     if (show[0]) {
         printf("implementations:%s\n", wide ? "" : " (descriptions and parameters in full: "
                                                   "corobench list impls --wide)");
+        int name_w = 11; /* the built-ins' longest; a plugin's or an external's may be 32 */
+        for (size_t i = 0; i < cb_nimpls; i++)
+            if (kinds & 1 << cb_impls[i].kind && (int)strlen(cb_impls[i].name) > name_w)
+                name_w = (int)strlen(cb_impls[i].name);
         for (size_t i = 0; i < cb_nimpls; i++) {
             const cb_impl *im = &cb_impls[i];
             if (!(kinds & 1 << im->kind))
                 continue;
             const char *why = cb_impl_unavailable(im);
-            list_line(wide, "  %-11s %-9s %s%s", im->name, cb_impl_family(im),
+            list_line(wide, "  %-*s %-9s %s%s", name_w, im->name, cb_impl_family(im),
                       why ? "unavailable: " : "available", why ? why : "");
             list_line(wide, "      %s", im->description ? im->description
                                                          : im->backend->description);

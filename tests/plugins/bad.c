@@ -6,7 +6,9 @@
  *   BAD_FIELDS    resume is NULL: refused when it is loaded
  *   BAD_STDOUT    works, but its constructor prints a line on stdout
  *   BAD_EXIT      its corobench_plugin() calls exit(0)
- *   BAD_CTOREXIT  its constructor calls exit(3) */
+ *   BAD_CTOREXIT  its constructor calls exit(3)
+ *   BAD_LIST      works, but has a 32-character name and a description of 3000 bytes with an
+ *                 escape sequence, an invalid byte and a newline (what `list` prints) */
 #define corobench_plugin example_plugin
 #include "examples/ucontext/ucontext_plugin.c"
 #undef corobench_plugin
@@ -52,6 +54,11 @@ __attribute__((constructor)) static void chatty(void) { printf("bad-stdout: load
 #if defined(BAD_CTOREXIT)
 __attribute__((constructor)) static void leave(void) { exit(3); }
 #endif
+#elif defined(BAD_LIST)
+#define BAD_NAME "bad-list-a-name-of-thirty-two-ch" /* the longest a name may be */
+#define bad_resume uc_resume
+#include <string.h>
+static char bad_desc[3000];
 #else
 #define BAD_NAME "bad-fields"
 #define bad_resume NULL
@@ -65,5 +72,13 @@ const cb_plugin *corobench_plugin(void)
     bad = *example_plugin();
     bad.name = BAD_NAME;
     bad.resume = bad_resume;
+#if defined(BAD_LIST)
+    static const char head[] = "\033[31mred\033[0m \033]0;title\007 bad\xff byte, line\nbreak ",
+                      tail[] = " END-OF-DESCRIPTION";
+    memset(bad_desc, 'd', sizeof bad_desc - 1);
+    memcpy(bad_desc, head, sizeof head - 1);
+    memcpy(bad_desc + sizeof bad_desc - sizeof tail, tail, sizeof tail);
+    bad.description = bad_desc;
+#endif
     return &bad;
 }
