@@ -284,6 +284,16 @@ static int load_one(const char *path, const char *want, char *err, size_t len)
     return 0;
 }
 
+void cb_plugin_list_item(char *dst, const char *path)
+{
+    for (; *path; path++) {
+        if (*path == ',')
+            *dst++ = '\\';
+        *dst++ = *path;
+    }
+    *dst = '\0';
+}
+
 int cb_plugin_load_list(const char *paths, char *err, size_t errlen)
 {
     /* Commas separate the paths; "\\," is a comma in one. An empty path (",", "", "a,", ",a",

@@ -11,6 +11,11 @@
  * wrong with it (it cannot be opened, it has no corobench_plugin, a field is missing or bad,
  * its name is taken). */
 int cb_plugin_load_list(const char *paths, char *err, size_t errlen);
+/* path as an item of that list, into dst (at least 2 * strlen(path) + 1 bytes): each ',' as
+ * '\,', the one escape the list reads; a backslash before anything else is itself, so a path
+ * holding '\,' is written '\\,'. For the list's last item (or only one): a path ending in a
+ * backslash cannot be followed by another. */
+void cb_plugin_list_item(char *dst, const char *path);
 /* Loads the one PATH a cell's request names, as cb_plugin_load_list does, but only when the file
  * is still what the run loaded: identity is cb_impl_plugin_identity's text when the run started
  * (NULL: not checked, a request written by hand). A file replaced or changed since is refused

@@ -167,7 +167,8 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
     int rc, max_set = 0;
     const char *seen[64]; /* ab's options, each once: fewer than 64 */
     size_t nseen = 0;
-    a->run_argv = cb_xcalloc((size_t)argc + 4, sizeof *a->run_argv);
+    size_t slots = (size_t)argc + 4;
+    a->run_argv = cb_xcalloc(slots, sizeof *a->run_argv);
     a->run_argv[a->run_argc++] = "run";
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -276,8 +277,14 @@ int cb_ab_parse(int argc, char **argv, ab_opts *a)
      * its own (run_arm). */
     arm *n = &a->arms[CB_AB_NEW];
     if (n->lib) {
+        /* run's --impl-lib is a list: a comma in the path as '\,' (a path with one was split
+         * there and not found). The item sits after the slots, freed with them. */
+        a->run_argv =
+            cb_xrealloc(a->run_argv, slots * sizeof *a->run_argv + 2 * strlen(n->lib) + 1);
+        char *item = (char *)(a->run_argv + slots);
+        cb_plugin_list_item(item, n->lib);
         a->run_argv[a->run_argc++] = "--impl-lib";
-        a->run_argv[a->run_argc++] = (char *)n->lib;
+        a->run_argv[a->run_argc++] = item;
     } else if (n->ext) {
         a->run_argv[a->run_argc++] = "--external";
         a->run_argv[a->run_argc++] = (char *)n->ext;

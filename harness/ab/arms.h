@@ -47,7 +47,8 @@ typedef struct ab_opts {
 } ab_opts;
 
 /* ab's arguments into a (its defaults set by the caller): CB_OPTS_PARSED, or the exit status
- * after one line (a bad arm: the value named). a->run_argv is allocated (free it). */
+ * after one line (a bad arm: the value named). a->run_argv is allocated, what it points to of
+ * its own (new's plugin as an --impl-lib item) in the same block: free it. */
 int cb_ab_parse(int argc, char **argv, ab_opts *a);
 /* The links of both arms in a new temporary directory: 0, or the exit status after one line. */
 int cb_ab_links_make(ab_opts *a);
