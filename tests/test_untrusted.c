@@ -698,6 +698,57 @@ CB_TEST(save_baseline_of_failed_run_refused)
     tdir_cleanup();
 }
 
+/* `corobench run --dry-run -o OUT --save-baseline NAME` run from the directory dir (where
+ * results/baselines/ is); its exit status, its stderr in err (free it). */
+static int dry_baseline(const char *dir, const char *name, char **err)
+{
+    char cmd[9000], root[4096], *out;
+    CB_CHECK(realpath(cb_test_root(), root) != NULL);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && exec '%s/bin/corobench' run --impl sm --workload pingpong --dry-run -o "
+             "'%s/out.json' --save-baseline %s",
+             dir, root, dir, name);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    int st = cb_test_spawn(argv, &out, err);
+    free(out);
+    return st;
+}
+
+/* LOW: `run --dry-run --save-baseline NAME` did not check the baseline's path: the plan was
+ * printed, exit 0, for a run that would be refused (a directory at the baseline's path,
+ * results/baselines not a directory). The dry run refuses it as the run does, and makes
+ * nothing (results/ and results/baselines/ made to try it are removed again). */
+CB_TEST(dry_run_checks_the_baseline)
+{
+    char dir[300], path[400], cmd[1000], *err;
+    snprintf(dir, sizeof dir, "%s/dry", tdir());
+    CB_CHECK_EQ_INT(mkdir(dir, 0700), 0);
+    CB_CHECK_EQ_INT(dry_baseline(dir, "b1", &err), 0);
+    snprintf(path, sizeof path, "%s/results", dir);
+    CB_CHECK(access(path, F_OK) != 0);
+    free(err);
+    /* a directory where the baseline goes */
+    snprintf(path, sizeof path, "%s/results/baselines/b1.json", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    CB_CHECK_EQ_INT(dry_baseline(dir, "b1", &err), 2);
+    CB_CHECK_CONTAINS(err, "corobench: baseline output: 'results/baselines/b1.json' is a "
+                           "directory (valid: a new path, or a regular file, which is replaced)");
+    CB_CHECK(strchr(err, '\n') == err + strlen(err) - 1);
+    free(err);
+    /* results/baselines a file: the run cannot make the directory */
+    snprintf(cmd, sizeof cmd, "rm -r '%s/results/baselines' && touch '%s/results/baselines'", dir,
+             dir);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+    CB_CHECK_EQ_INT(dry_baseline(dir, "b1", &err), 2);
+    CB_CHECK_CONTAINS(err, "corobench: cannot make 'results/baselines': Not a directory (valid: "
+                           "run from a directory where results/ can be written)");
+    free(err);
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    CB_CHECK(access(path, F_OK) != 0);
+    tdir_cleanup();
+}
+
 /* MEDIUM 11: a plugin path or description with a byte such as \xff vanished from the record
  * (run.plugins [], run.argv without the path): json_string of invalid UTF-8 is NULL. A plugin
  * path that is not UTF-8 is now refused (the cell's request carries it too); any other argument

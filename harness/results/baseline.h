@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "harness/common/output.h"
+
 enum { CB_BASELINE_NAME_MAX = 64 };
 
 #define CB_BASELINE_DIR "results/baselines"
@@ -18,8 +20,10 @@ enum { CB_BASELINE_NAME_MAX = 64 };
 int cb_baseline_name_check(const char *name);
 /* results/baselines/NAME.json into buf (name checked first). */
 void cb_baseline_path(const char *name, char *buf, size_t len);
-/* Makes results/ and results/baselines/ (relative to the working directory) when missing; 0, or
- * -1 with errno. */
-int cb_baseline_mkdir(void);
+/* The file of --save-baseline NAME set up in o, as a run does before anything runs: results/
+ * and results/baselines/ (relative to the working directory) made when missing, the path checked
+ * as an output replaced without --force. dry (run --dry-run): the same checks and refusals,
+ * nothing made or kept. 0, or the exit status after one line. */
+int cb_baseline_prepare(cb_out *o, const char *name, int dry);
 
 #endif

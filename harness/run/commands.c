@@ -109,9 +109,11 @@ int cb_cmd_run(int argc, char **argv)
         cb_plan_free(&plan);
         return cb_usage_error("%s", why);
     }
-    if (o.dry_run) { /* the output refused as the run would refuse it: nothing made */
+    if (o.dry_run) { /* the outputs refused as the run would refuse them: nothing made */
         rc = o.out_path ? cb_out_check("results", o.out_path, o.force)
                         : cb_out_check_default("results", "results");
+        if (!rc && o.save_baseline)
+            rc = cb_baseline_prepare(NULL, o.save_baseline, 1);
         if (!rc)
             print_plan(&o, &plan, &pace);
         cb_pace_free(&pace);
@@ -126,23 +128,11 @@ int cb_cmd_run(int argc, char **argv)
         return rc;
     }
     /* A named baseline is replaced by each save (criterion's --save-baseline). */
-    if (o.save_baseline) {
-        char path[4096];
-        cb_baseline_path(o.save_baseline, path, sizeof path);
-        if (cb_baseline_mkdir() != 0) {
-            cb_out_discard(&out);
-            cb_pace_free(&pace);
-            cb_plan_free(&plan);
-            return cb_usage_error("cannot make '%s': %s (valid: run from a directory where "
-                                  "results/ can be written)",
-                                  CB_BASELINE_DIR, strerror(errno));
-        }
-        if ((rc = cb_out_prepare(&base_out, "baseline", path, CB_OUT_REPLACE))) {
-            cb_out_discard(&out);
-            cb_pace_free(&pace);
-            cb_plan_free(&plan);
-            return rc;
-        }
+    if (o.save_baseline && (rc = cb_baseline_prepare(&base_out, o.save_baseline, 0))) {
+        cb_out_discard(&out);
+        cb_pace_free(&pace);
+        cb_plan_free(&plan);
+        return rc;
     }
     /* From here an interrupt kills the running cell and stops the run, which then writes what
      * finished; a second one quits at once, removing a half-written output. */
