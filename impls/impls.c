@@ -83,6 +83,8 @@ static const char *const cap_names[CB_CAP_COUNT] = {
                            "locals=dead)",
     [CB_CAP_DEEP_ONCE] = "a body that recurses deep once and returns before its suspension "
                          "(spawn deep_once)",
+    [CB_CAP_DEEP_SHARE] = "a body in which a share of the coroutines go down `depth` levels and "
+                          "the rest suspend in their body (spawn deep_share)",
 };
 
 /* A stackless coroutine suspends only by returning to its driver (what its mode=symmetric
@@ -101,7 +103,7 @@ static const char *const cap_ids[CB_CAP_COUNT] = {
     [CB_CAP_BARE_SWITCH] = "bare-switch", [CB_CAP_PLACED_FRAMES] = "placed-frames",
     [CB_CAP_ROOT_YIELD] = "root-yield",   [CB_CAP_BLOCKING_CODE] = "blocking-code",
     [CB_CAP_TRANSFER] = "transfer",       [CB_CAP_DEAD_LOCALS] = "dead-locals",
-    [CB_CAP_DEEP_ONCE] = "deep-once",
+    [CB_CAP_DEEP_ONCE] = "deep-once",     [CB_CAP_DEEP_SHARE] = "deep-share",
 };
 
 const char *cb_cap_id(cb_cap cap) { return cap_ids[cap]; }
@@ -132,7 +134,9 @@ const char *cb_impl_kind_name(cb_impl_kind kind) { return kind_names[kind]; }
         [CB_CAP_DEAD_LOCALS] = "written for the C families and cxx20 (what a compiler keeps of "   \
                                "dead locals), not in this language's program",                     \
         [CB_CAP_DEEP_ONCE] = "written for the C families and cxx20, not in this language's "       \
-                             "program"                                                             \
+                             "program",                                                            \
+        [CB_CAP_DEEP_SHARE] = "written for the C families and cxx20, not in this language's "      \
+                              "program"                                                            \
     }
 
 /* The cxx20 bodies exist where the Makefile found a C++20 compiler. */
@@ -508,7 +512,10 @@ int cb_impl_add_external(const char *name, const char *command, char *err, size_
                             [CB_CAP_DEAD_LOCALS] = "docs/external.md's protocol has no body with "
                                                    "dead locals",
                             [CB_CAP_DEEP_ONCE] = "docs/external.md's protocol has no body that "
-                                                 "goes deep once"},
+                                                 "goes deep once",
+                            [CB_CAP_DEEP_SHARE] = "docs/external.md's protocol has no body in "
+                                                  "which only a share of the coroutines go "
+                                                  "deep"},
                   .kind = CB_KIND_EXTERNAL};
     if (cb_lang_add_user(name, command) != 0 || cb_impl_add(&im) != 0) {
         snprintf(err, errlen, "invalid value '%s=%s' for --external: too many runtimes added "

@@ -37,6 +37,7 @@ typedef enum cb_cap {
     CB_CAP_TRANSFER,      /* a switch from one coroutine straight to another (cb_co_transfer) */
     CB_CAP_DEAD_LOCALS,   /* a body whose large locals are dead before its suspension */
     CB_CAP_DEEP_ONCE,     /* a body that recurses deep once and returns before its suspension */
+    CB_CAP_DEEP_SHARE,    /* a body in which only some coroutines go down `depth` levels */
     CB_CAP_COUNT
 } cb_cap;
 

@@ -23,7 +23,7 @@ grid=(--impl asm,asmjmp,ucontext,sm,closure --workload pingpong,recursive,spawn,
       --param switches=500 --param height=6,12
       --param n=200 --param frame=64 --param conns=2 --param msgs=20 --param size=64
       --param transport=unix --param style=explicit --param layout=aligned --param order=fifo
-      --param seed=1 --param locals=live --param deep_once=0
+      --param seed=1 --param locals=live --param deep_once=0 --param deep_share=100
       --param alloc=malloc --reps 1 --warmup 0 --min-rep-ms 0.1 --invocations 1
       --no-table)
 [ -x bin/corobench-rsbsim ] &&

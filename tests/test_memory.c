@@ -3,6 +3,7 @@
  * bin/corobench (each cell in its own fresh child, as measured). Bounds are in bytes and pages,
  * never in time. */
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -196,37 +197,79 @@ CB_TEST(memory_spawn_dead_locals_per_level)
     }
 }
 
+/* The implementations the deep points compare (claims 8 and 23), and impl's stack high-water
+ * mark and heap bytes at rest at each of k spawn points, in order (shallow to deep: a pooled
+ * stack's mark only grows); NULL when impl is not available here. */
+static const char *const deep_impls[] = {"asm", "sm", "closure", "cxx20"};
+enum { DEEP_SET = 11 };
+static const cb_impl *at_rest(const char *impl, const char *const (*sets)[DEEP_SET], int k,
+                              uint64_t *used, uint64_t *heap)
+{
+    const cb_impl *im = cb_impl_find(impl);
+    CB_CHECK(im != NULL);
+    if (cb_impl_unavailable(im))
+        return NULL;
+    for (int j = 0; j < k; j++) {
+        run_with_hook("spawn", im, sets[j]);
+        used[j] = hook.used_at;
+        heap[j] = hook.heap_at;
+    }
+    return im;
+}
+
 /* spawn deep_once (claim 23, deep-once): every coroutine recursed 16 levels of 1 KiB once and
  * returned before its suspension. asm's stacks keep what that recursion touched (their high-water
  * mark at rest grew by 14.7 KiB each here; 12 is required); the stackless frames are what they
  * were without it. */
 CB_TEST(memory_spawn_deep_once_stays)
 {
-    static const char *const sets[2][11] = {
+    static const char *const sets[2][DEEP_SET] = {
         {"n", "10", "depth", "1", "frame", "1024", "deep_once", "0", NULL},
         {"n", "10", "depth", "1", "frame", "1024", "deep_once", "16", NULL},
     };
-    static const char *const impls[] = {"asm", "sm", "closure", "cxx20"};
-    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
-        const cb_impl *im = cb_impl_find(impls[i]);
-        CB_CHECK(im != NULL);
-        if (cb_impl_unavailable(im))
-            continue;
+    for (size_t i = 0; i < sizeof deep_impls / sizeof deep_impls[0]; i++) {
         uint64_t used[2], heap[2];
-        for (int k = 0; k < 2; k++) {
-            run_with_hook("spawn", im, sets[k]);
-            used[k] = hook.used_at;
-            heap[k] = hook.heap_at;
-        }
+        const cb_impl *im = at_rest(deep_impls[i], sets, 2, used, heap);
+        if (!im)
+            continue;
         if (im->body == CB_BODY_STACKFUL) {
             if (used[1] < used[0] + 10 * 12 * 1024) /* 12 of the 16 KiB, for slack */
                 CB_FAIL("%s: stack high-water %" PRIu64 " at rest after deep_once=16, %" PRIu64
                         " without: the deep pages did not stay",
-                        impls[i], used[1], used[0]);
+                        im->name, used[1], used[0]);
         } else if (heap[1] != heap[0]) {
             CB_FAIL("%s: %" PRIu64 " heap bytes at rest after deep_once=16, %" PRIu64 " without",
-                    impls[i], heap[1], heap[0]);
+                    im->name, heap[1], heap[0]);
         }
+    }
+}
+
+/* spawn deep_share (claim 8's deep point): at deep_share=10 ten of 100 coroutines go 8 levels of
+ * 1 KiB down and the rest suspend in their body. What the ten add at rest over deep_share=0 is a
+ * tenth of what all 100 add at deep_share=100: each model keeps, per coroutine, the depth it is
+ * at (the stacks' high-water marks, the frames' heap bytes), none of them the deepest of any. */
+CB_TEST(memory_spawn_deep_share_keeps_each_depth)
+{
+    static const char *const sets[3][DEEP_SET] = {
+        {"n", "100", "depth", "8", "frame", "1024", "deep_share", "0", NULL},
+        {"n", "100", "depth", "8", "frame", "1024", "deep_share", "10", NULL},
+        {"n", "100", "depth", "8", "frame", "1024", "deep_share", "100", NULL},
+    };
+    for (size_t i = 0; i < sizeof deep_impls / sizeof deep_impls[0]; i++) {
+        uint64_t used[3], heap[3];
+        const cb_impl *im = at_rest(deep_impls[i], sets, 3, used, heap);
+        if (!im)
+            continue;
+        int sf = im->body == CB_BODY_STACKFUL;
+        double kept[3];
+        for (int k = 0; k < 3; k++)
+            kept[k] = (double)(sf ? used[k] : heap[k]);
+        double few = kept[1] - kept[0], all = kept[2] - kept[0];
+        if (!(all > 100 * 8 * 1024) || fabs(few * 10 - all) > all / 100)
+            CB_FAIL("%s: %s at rest %.0f at deep_share=0, %.0f at 10, %.0f at 100: the ten deep "
+                    "coroutines add %.0f, not a tenth of what all 100 add (%.0f)",
+                    im->name, sf ? "stack high-water" : "heap bytes", kept[0], kept[1], kept[2],
+                    few, all);
     }
 }
 

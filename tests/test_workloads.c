@@ -56,6 +56,10 @@ static const point grid[] = {
     {"spawn", {"n", "200", "depth", "3", "frame", "8", "alloc", "pool"}},
     {"spawn", {"n", "200", "depth", "3", "frame", "1024", "locals", "dead"}},
     {"spawn", {"n", "50", "depth", "1", "frame", "256", "deep_once", "12"}},
+    {"spawn", {"n", "200", "depth", "5", "frame", "256", "deep_share", "3"}},
+    {"spawn",
+     {"n", "300", "depth", "2", "frame", "24", "layout", "offset", "order", "random",
+      "deep_share", "40"}},
     {"pingpong", {"depth", "5", "switches", "1000", "alloc", "pool"}},
     {"recursive", {"height", "9", "alloc", "pool"}},
     {"io", {"conns", "4", "msgs", "30", "alloc", "pool"}},
@@ -480,6 +484,42 @@ CB_TEST(workload_spawn_order_and_layout)
     }
 }
 
+/* deep_share: the coroutines that do not go deep suspend in their body. At deep_share=0 every
+ * family does depth 0's work (its checksum), at 100 depth's, and in between neither (a
+ * deep_share below 100 at depth 0 is refused: docs/bad-input.md's table). */
+CB_TEST(workload_spawn_deep_share_rest_at_level_0)
+{
+    const cb_workload *wl = cb_workload_find("spawn");
+    static const char *const sets[][9] = {
+        {"n", "64", "depth", "0", NULL},
+        {"n", "64", "depth", "6", "deep_share", "0", NULL},
+        {"n", "64", "depth", "6", NULL},
+        {"n", "64", "depth", "6", "deep_share", "100", NULL},
+        {"n", "64", "depth", "6", "deep_share", "5", NULL},
+    };
+    for (size_t i = 0; i < cb_nimpls; i++) {
+        const cb_impl *im = &cb_impls[i];
+        cb_params p[5];
+        int ok = runs_here(wl, im);
+        for (size_t k = 0; ok && k < 5; k++) {
+            cb_test_params(wl, im, sets[k], &p[k]);
+            ok = supported(wl, im, &p[k]);
+        }
+        if (!ok)
+            continue;
+        uint64_t sum[5];
+        for (size_t k = 0; k < 5; k++) {
+            outcome o = run_point(wl, im, &p[k]);
+            CB_CHECK_EQ_U64(o.suspensions, is_direct(im) ? 0 : 64);
+            sum[k] = o.r.checksum;
+        }
+        CB_CHECK_EQ_U64(sum[1], sum[0]);
+        CB_CHECK_EQ_U64(sum[3], sum[2]);
+        if (sum[4] == sum[0] || sum[4] == sum[2])
+            CB_FAIL("%s: deep_share=5 has the checksum of none or all deep", im->name);
+    }
+}
+
 /* A frame size that is not compiled in is refused with the valid list. */
 CB_TEST(workload_spawn_frame_sizes)
 {
@@ -665,6 +705,8 @@ CB_TEST(workload_value_refused_by_impl)
          "language's program (valid here: deep_once=0)"},
         {"go", "spawn", {"locals", "dead", NULL}, {"locals", "live", NULL},
          "valid here: locals=live"},
+        {"go", "spawn", {"deep_share", "1", NULL}, {"deep_share", "100", NULL},
+         "valid here: deep_share=100"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const cb_impl *im = cb_impl_find(rows[i].impl);

@@ -56,6 +56,10 @@ static const cb_param_def sp_params[] = {
      "levels of a plain recursion (frame bytes of locals each) every coroutine makes once and "
      "returns from before it goes down to its suspension: the stack a stackful coroutine keeps "
      "for the deepest it has been (docs/memory.md)", NULL},
+    {"deep_share", CB_PARAM_INT, "100", 0, 100, NULL,
+     "percent of the coroutines that go down `depth` levels (spread evenly over creation "
+     "order); the others suspend in their body, at level 0: a few coroutines deep, the rest "
+     "shallow (docs/memory.md)", NULL},
     {"locals", CB_PARAM_ENUM, "live", 0, 0, sp_locals,
      "live: a level's `frame` bytes of locals are read after the suspension; dead: they are "
      "filled and folded into one word before it, and only that word is read after it (what a "
@@ -82,6 +86,14 @@ static int sp_check(const cb_params *p, char *err, size_t errlen)
                  "spawn: frame=%lld is not a compiled frame size (valid: 8, 16, 24, 32, 48, 64, "
                  "96, 128, 256, 512, 1024, 2048, 4096)",
                  (long long)frame);
+        return -1;
+    }
+    int64_t share = cb_params_int(p, "deep_share");
+    if (share < 100 && cb_params_int(p, "depth") == 0) {
+        snprintf(err, errlen,
+                 "spawn: deep_share=%lld with depth=0 sends no coroutine deep (valid: depth above "
+                 "0 with deep_share below 100)",
+                 (long long)share);
         return -1;
     }
     return 0;
@@ -124,6 +136,7 @@ void sp_shared_init(sp_shared *sh, const cb_params *p)
     sh->seed = (uint64_t)cb_params_int(p, "seed");
     sh->dead = strcmp(cb_params_str(p, "locals"), "dead") == 0;
     sh->deep_once = cb_params_int(p, "deep_once");
+    sh->share = (int)cb_params_int(p, "deep_share");
     if (strcmp(cb_params_str(p, "order"), "random") == 0) {
         sh->order = cb_rt_alloc(sh->n * sizeof *sh->order);
         for (uint64_t i = 0; i < sh->n; i++)
@@ -193,7 +206,8 @@ SP_INLINE uint64_t sp_sf_body(const sp_shared *sh, uint64_t id, int64_t level, u
      * are folded before it, and the frame that holds them stays as the compiler sized it. */
     __asm__ volatile("" : : "r"(loc) : "memory");
     uint64_t fold = sh->dead ? sp_fold(level, loc, words) : 0;
-    uint64_t v = level == sh->depth ? cb_co_yield(sp_bottom(id)) : self(sh, id, level + 1);
+    uint64_t v =
+        sp_at_bottom(sh, id, level) ? cb_co_yield(sp_bottom(id)) : self(sh, id, level + 1);
     return sh->dead ? sp_unwind(v, level, &fold, 1) : sp_unwind(v, level, loc, words);
 }
 
@@ -308,10 +322,21 @@ typedef cb_sm_status (*sp_sm_fn)(sp_sm *w, sp_sm_co *c, int64_t level);
 
 struct sp_sm {
     sp_shared sh;
-    sp_sm_fn level; /* for this frame size */
-    size_t frame_bytes;
+    sp_sm_fn level;     /* for this frame size */
+    size_t frame_bytes; /* of a coroutine that goes `depth` levels down */
     sp_sm_co **co;
 };
+
+/* Coroutine i's frame: the levels it goes down (deep_share: `depth` + 1, or its body's alone),
+ * as a nested future allocated for the path taken (a compiler that embeds the deep path's
+ * future in every coroutine's sizes each one as deep_share=100 does). */
+static size_t sp_sm_bytes(const sp_sm *w, uint64_t i)
+{
+    const sp_shared *sh = &w->sh;
+    if (sp_goes_deep(sh, i))
+        return w->frame_bytes;
+    return sizeof(sp_sm_co) + (w->frame_bytes - sizeof(sp_sm_co)) / (size_t)(sh->depth + 1);
+}
 
 SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t words,
                                   sp_sm_fn self)
@@ -331,7 +356,7 @@ SP_INLINE cb_sm_status sp_sm_body(sp_sm *w, sp_sm_co *c, int64_t level, size_t w
         else
             for (size_t k = 0; k < words; k++)
                 f->w[k] = sp_word(c->id, level, k);
-        if (level == sh->depth) {
+        if (sp_at_bottom(sh, c->id, level)) {
             sh->out = sp_bottom(c->id);
             f->state = 1;
             return cb_sm_suspend();
@@ -378,7 +403,7 @@ static void *sp_sm_setup(const cb_impl *impl, const cb_params *p, char *err, siz
 static void sp_sm_free(sp_sm *w, uint64_t i)
 {
     size_t off = sp_offset(&w->sh, i, 0);
-    cb_sm_free((unsigned char *)w->co[i] - off, w->frame_bytes + off);
+    cb_sm_free((unsigned char *)w->co[i] - off, sp_sm_bytes(w, i) + off);
     w->co[i] = NULL;
 }
 
@@ -389,7 +414,7 @@ static int sp_sm_run(void *inst, char *err, size_t errlen)
     sp_shared *sh = &w->sh;
     for (uint64_t i = 0; i < sh->n; i++) {
         size_t off = sp_offset(sh, i, 0);
-        sp_sm_co *c = (sp_sm_co *)((unsigned char *)cb_sm_alloc(w->frame_bytes + off) + off);
+        sp_sm_co *c = (sp_sm_co *)((unsigned char *)cb_sm_alloc(sp_sm_bytes(w, i) + off) + off);
         c->id = i;
         ((sp_sm_level *)c->levels)->state = 0;
         w->co[i] = c;
@@ -454,7 +479,7 @@ SP_INLINE cb_cl_status sp_cl_body(cb_cl_frame *fh, size_t words, cb_cl_fn self)
         else
             for (size_t k = 0; k < words; k++)
                 f->w[k] = sp_word(f->id, f->level, k);
-        if (f->level == sh->depth) {
+        if (sp_at_bottom(sh, f->id, f->level)) {
             sh->out = sp_bottom(f->id);
             f->h.state = 1;
             return cb_cl_suspend(&f->h);
@@ -560,7 +585,7 @@ typedef void (*sp_dr_fn)(sp_dr *w);
 struct sp_dr {
     sp_shared sh;
     sp_dr_fn run;
-    size_t bytes;      /* of one struct */
+    size_t bytes;      /* of one struct that goes `depth` levels down (deep_share: sp_dr_bytes) */
     unsigned char *arena;
     uint64_t **s;      /* n handles, as the other families' drivers hold */
 };
@@ -585,6 +610,12 @@ static unsigned char *sp_dr_arena_get(size_t need)
     return sp_dr_arena;
 }
 
+/* Coroutine i's struct: the levels it goes down (deep_share). */
+static inline size_t sp_dr_bytes(const sp_dr *w, uint64_t i)
+{
+    return sp_goes_deep(&w->sh, i) ? w->bytes : w->bytes / (size_t)(w->sh.depth + 1);
+}
+
 SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
 {
     sp_shared *sh = &w->sh;
@@ -592,10 +623,10 @@ SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
     unsigned char *at = w->arena;
     for (uint64_t i = 0; i < sh->n; i++) {
         uint64_t *s = (uint64_t *)(at + sp_offset(sh, i, 0));
-        at = (unsigned char *)s + w->bytes;
+        at = (unsigned char *)s + sp_dr_bytes(w, i);
         w->s[i] = s;
         sp_deep_once(sh, i);
-        for (int64_t level = 0; level <= sh->depth; level++)
+        for (int64_t level = 0, last = sp_depth_of(sh, i); level <= last; level++)
             if (sh->dead)
                 s[level] = sp_folds[sh->fi](i, level);
             else
@@ -608,7 +639,7 @@ SP_INLINE void sp_dr_body(sp_dr *w, size_t words)
         uint64_t i = sp_nth(sh, j);
         const uint64_t *s = w->s[i];
         uint64_t v = sp_resume_value(i);
-        for (int64_t level = sh->depth; level >= 0; level--)
+        for (int64_t level = sp_depth_of(sh, i); level >= 0; level--)
             v = sp_unwind(v, level, s + (size_t)level * kept, kept);
         sh->checksum = cb_mix(sh->checksum, v);
     }
@@ -630,7 +661,7 @@ static void *sp_dr_setup(const cb_impl *impl, const cb_params *p, char *err, siz
         (size_t)(w->sh.depth + 1) * sp_kept_words(&w->sh, w->sh.frame / 8) * sizeof(uint64_t);
     size_t need = 0;
     for (uint64_t i = 0; i < w->sh.n; i++)
-        need += sp_offset(&w->sh, i, 0) + w->bytes;
+        need += sp_offset(&w->sh, i, 0) + sp_dr_bytes(w, i);
     w->arena = sp_dr_arena_get(need);
     if (!w->arena) {
         snprintf(err, errlen, "spawn: cannot map %zu bytes for the direct structs: %s", need,
@@ -670,6 +701,7 @@ static const cb_wl_need sp_needs[] = {
     {"layout", "offset", CB_CAP_PLACED_FRAMES},
     {"locals", "dead", CB_CAP_DEAD_LOCALS},
     {"deep_once", NULL, CB_CAP_DEEP_ONCE},
+    {"deep_share", NULL, CB_CAP_DEEP_SHARE},
     {NULL, NULL, 0},
 };
 

@@ -22,6 +22,7 @@ typedef struct sp_shared {
     int fi;            /* its index there: which compiled level functions run */
     int offset;        /* layout=offset */
     int dead;          /* locals=dead: a level keeps one word of its locals across the suspension */
+    int share;         /* deep_share: percent of the coroutines that go down `depth` levels */
     int64_t deep_once; /* levels of the plain recursion each coroutine makes once before it */
     uint64_t deep;     /* what those recursions returned, in creation order */
     uint64_t seed;
@@ -38,6 +39,26 @@ void sp_result(const sp_shared *sh, cb_wl_result *out);
  * made at the start of its body (level 0) and returned from before it goes down to its
  * suspension; its value is folded into sh->deep. Nothing when deep_once is 0. */
 void sp_deep_once(sp_shared *sh, uint64_t id);
+
+/* deep_share: whether coroutine id goes down `depth` levels, spread evenly over creation order
+ * (id is one of the share percent when (id + 1) * share / 100 passes a whole number: 1 in 100 at
+ * 1, every one at 100); the others suspend in their body, at level 0. */
+static inline int sp_goes_deep(const sp_shared *sh, uint64_t id)
+{
+    uint64_t s = (uint64_t)sh->share;
+    return s == 100 || (id + 1) * s / 100 != id * s / 100;
+}
+/* The level coroutine id suspends at. */
+static inline int64_t sp_depth_of(const sp_shared *sh, uint64_t id)
+{
+    return sp_goes_deep(sh, id) ? sh->depth : 0;
+}
+/* Whether `level` of coroutine id is the one it suspends at (sp_depth_of, asked at level 0 only:
+ * the deep ones go on to `depth`, as every coroutine does at deep_share=100). */
+static inline int sp_at_bottom(const sp_shared *sh, uint64_t id, int64_t level)
+{
+    return level == sh->depth || (level == 0 && !sp_goes_deep(sh, id));
+}
 
 /* The j-th coroutine to resume. */
 static inline uint64_t sp_nth(const sp_shared *sh, uint64_t j)

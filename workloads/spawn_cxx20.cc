@@ -25,7 +25,7 @@ template <size_t B> task<uint64_t> level(sp_shared *sh, uint64_t id, int64_t lvl
     for (size_t k = 0; k < B / 8; k++)
         loc[k] = sp_word(id, lvl, k);
     uint64_t v;
-    if (lvl == sh->depth) {
+    if (sp_at_bottom(sh, id, lvl)) {
         sh->out = sp_bottom(id);
         co_await suspend_to{s};
         v = sh->in;
@@ -49,7 +49,7 @@ template <size_t B> task<uint64_t> level_dead(sp_shared *sh, uint64_t id, int64_
     __asm__ volatile("" : : "r"(loc) : "memory");
     uint64_t fold = sp_fold(lvl, loc, B / 8);
     uint64_t v;
-    if (lvl == sh->depth) {
+    if (sp_at_bottom(sh, id, lvl)) {
         sh->out = sp_bottom(id);
         co_await suspend_to{s};
         v = sh->in;

@@ -34,7 +34,7 @@ typedef struct cb_family_ops {
 /* A parameter value that needs a capability of the runtime (impls.h, cb_cap): pingpong's
  * work=none needs a body of only the switches. An implementation that lacks it refuses the value,
  * and the cell is unsupported with its reason. value NULL: an integer parameter at any value but
- * its default (spawn's deep_once). */
+ * its default (spawn's deep_once and deep_share). */
 typedef struct cb_wl_need {
     const char *param, *value;
     cb_cap cap;
