@@ -203,6 +203,12 @@ dl_sel=(--impl sm,cxx20,cxx20-clang)
 dp_grid=(--workload spawn --param n=1000 --param depth=1 --param frame=1024
          --param deep_once=0,16 "${suite_reps[@]}")
 dp_sel=(--impl asm,sm,copystack)
+# A few coroutines deep (claim 8's deep point): spawn where 1% of 1,000 coroutines go 32 levels
+# of 1 KiB down and the rest stay in their body (deep_share=1), asm and the stackless sm,
+# closure and cxx20, 4 cells (0.8 s alone at load average 1.8), in a file of their own.
+ds_grid=(--workload spawn --param n=1000 --param depth=32 --param frame=1024
+         --param deep_share=1 "${suite_reps[@]}")
+ds_sel=(--impl asm,sm,closure,cxx20)
 # A thread per connection (claim 25): io where thread runs each connection's client and server as
 # OS threads, beside asm's and sm's coroutines, at 64 connections and at the most the descriptor
 # limit lets io open (io_max_conns: RLIMIT_NOFILE's hard limit), at most 2,000 connections (4,000
@@ -247,18 +253,19 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
-    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() dp_sel=() tp_sel=() ;; esac
+    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() dp_sel=() ds_sel=() tp_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
 sw_out="${out%.json}-switch.json"
 dl_out="${out%.json}-dead-locals.json"
 dp_out="${out%.json}-deep-once.json"
+ds_out="${out%.json}-deep-share.json"
 tp_out="${out%.json}-threads.json"
 # Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
-nstages=7
-[ ${#impl_sel[@]} -gt 0 ] && nstages=8
+nstages=8
+[ ${#impl_sel[@]} -gt 0 ] && nstages=9
 stage=0
-for run in pingpong switch dead-locals deep-once threads workloads; do
+for run in pingpong switch dead-locals deep-once deep-share threads workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
     elif [ "$run" = switch ]; then
@@ -267,6 +274,8 @@ for run in pingpong switch dead-locals deep-once threads workloads; do
         args=("${dl_grid[@]}") file=$dl_out sel=("${dl_sel[@]}")
     elif [ "$run" = deep-once ]; then
         args=("${dp_grid[@]}") file=$dp_out sel=("${dp_sel[@]}")
+    elif [ "$run" = deep-share ]; then
+        args=("${ds_grid[@]}") file=$ds_out sel=("${ds_sel[@]}")
     elif [ "$run" = threads ]; then
         args=("${tp_grid[@]}") file=$tp_out sel=("${tp_sel[@]}")
     else
@@ -282,6 +291,15 @@ for run in pingpong switch dead-locals deep-once threads workloads; do
         echo "run.sh: [stage $stage/$nstages: switch] left out: it times the switches alone" \
             "(work=none at depth 0), and the arguments after -- set depth or work" >&2
         sw_out=
+        continue
+    fi
+    # the deep point is a point of its own (deep_share=1 at depth 32): a user's depth or
+    # deep_share is another stage's (depth=0 with deep_share=1 is refused)
+    if [ "$run" = deep-share ] && { user_gave --param depth || user_gave --param deep_share; }; then
+        echo "run.sh: [stage $stage/$nstages: deep-share] left out: it sends 1% of the" \
+            "coroutines 32 levels down (deep_share=1 at depth 32), and the arguments after --" \
+            "set depth or deep_share" >&2
+        ds_out=
         continue
     fi
     # the thread stage is io alone: a parameter after -- that io does not take (depth=4) is the
@@ -307,9 +325,10 @@ done
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
     echo "run.sh: results in $out (pingpong; results/latest.json points at it)," \
-        "${sw_out:+$sw_out, }$dl_out, $dp_out${tp_out:+, $tp_out} and $wl_out"
+        "${sw_out:+$sw_out, }$dl_out, $dp_out${ds_out:+, $ds_out}${tp_out:+, $tp_out} and $wl_out"
 fi
-reports=("$out" ${sw_out:+"$sw_out"} "$dl_out" "$dp_out" ${tp_out:+"$tp_out"} "$wl_out")
+reports=("$out" ${sw_out:+"$sw_out"} "$dl_out" "$dp_out" ${ds_out:+"$ds_out"} ${tp_out:+"$tp_out"}
+         "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking and
