@@ -2715,3 +2715,134 @@ CB_TEST_T(report_cells_not_run_one_row_per_reason, 60)
     CB_CHECK_CONTAINS(sec, "; pingpong depth=1 ");
     unlink(res);
 }
+
+/* Issue 32, item 5: a results file of asm (fpu=0,1), sm and closure (alloc=malloc,pool) at
+ * pingpong depths 0 and 1 (both sites, simulated return-stack counts) and spawn at n=100 into
+ * out, closure's pingpong cells again under 16 more allocators' names (alloc=a0..a15, 10%
+ * slower each, depth 1 before 0): 21 series in pingpong-depth-distinct. With few, asm at fpu=1
+ * alone; with one, pingpong at depth 0 alone. Skips without gnuplot or the simulator. */
+static void plot_fixture(const char *out, int few, int one)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        CB_SKIP("gnuplot not installed");
+    cb_test_cli c = cb_test_corobench(
+        "run", "--impl", "asm,sm,closure", "--workload", "pingpong,spawn", "--param",
+        "pingpong.depth=0,1", "--param", "fpu=0,1", "--param", "alloc=malloc,pool", "--param",
+        "sites=distinct,same", "--param", "pingpong.switches=200", "--param", "spawn.n=100",
+        "--rsb", "sim", "--invocations", "1", "--reps", "2", "--min-rep-ms", "0.2", "-o", out,
+        "--no-table", NULL);
+    if (c.status == 2 && strstr(c.err, "--rsb"))
+        CB_SKIP("no return-stack simulator build on this architecture: %s", c.err);
+    if (c.status != 0)
+        CB_FAIL("run: exit %d: %s", c.status, c.err);
+    free(c.out);
+    free(c.err);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e), *cells, *cell, *keep = json_array();
+    CB_CHECK(doc != NULL);
+    cells = json_object_get(doc, "cells");
+    size_t i, ncells = json_array_size(cells);
+    for (int k = 0; k < 16; k++)
+        for (i = ncells; i-- > 0;) {
+            cell = json_array_get(cells, i);
+            json_t *alloc = json_object_get(json_object_get(cell, "params"), "alloc");
+            if (strcmp(json_string_value(json_object_get(cell, "impl")), "closure") ||
+                strcmp(json_string_value(json_object_get(cell, "workload")), "pingpong") ||
+                strcmp(json_string_value(alloc), "malloc"))
+                continue;
+            json_t *copy = json_deep_copy(cell);
+            char v[8];
+            snprintf(v, sizeof v, "a%d", k);
+            json_object_set_new(json_object_get(copy, "params"), "alloc", json_string(v));
+            /* 10% apart, so that no two draw one line (those are drawn once) */
+            const char *name;
+            json_t *ns = json_object_get(copy, "ns_per_op"), *val;
+            json_object_foreach(ns, name, val) if (json_is_real(val))
+                json_object_set_new(ns, name, json_real(json_number_value(val) * (1.1 + 0.1 * k)));
+            json_array_append_new(cells, copy);
+        }
+    json_array_foreach(cells, i, cell)
+    {
+        json_t *params = json_object_get(cell, "params");
+        const char *impl = json_string_value(json_object_get(cell, "impl"));
+        if ((!few || (!strcmp(impl, "asm") &&
+                      json_integer_value(json_object_get(params, "fpu")) == 1)) &&
+            (!one || strcmp(json_string_value(json_object_get(cell, "workload")), "pingpong") ||
+             json_integer_value(json_object_get(params, "depth")) == 0))
+            json_array_append(keep, cell);
+    }
+    json_object_set_new(doc, "cells", keep);
+    CB_CHECK_EQ_INT(json_dump_file(doc, out, 0), 0);
+    json_decref(doc);
+}
+
+/* corobench report IN -o MD, which must succeed. */
+static void report_ok(const char *in, const char *md)
+{
+    cb_test_cli c = cb_test_corobench("report", in, "-o", md, NULL);
+    if (c.status != 0)
+        CB_FAIL("report: exit %d: %s", c.status, c.err);
+    free(c.out);
+    free(c.err);
+}
+
+/* Removes the files and the plots directory beside md. */
+static void plot_cleanup(const char *in, const char *md)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%.*s-plots'", in, md, (int)strlen(md) - 3, md);
+    CB_CHECK_EQ_INT(system(cmd), 0);
+}
+
+/* Issue 32, item 5. Each line drawn once from left to right: a block's rows ascend in x (a
+ * report of several files drew pingpong's lines back and forth, depths 0, 4, 16 of the
+ * languages' file before 1, 2, 8... of the suite's), a row without a value is left out (one
+ * broke a line in two), and the pingpong plots take work=chain alone (work=none, at depth 0
+ * only, drew five series of one point, and "work=chain" in every other name). */
+CB_TEST_T(report_plot_lines_left_to_right, 300)
+{
+    char in[256], md[256], f[600];
+    cb_test_tmp_path(in, sizeof in, "ltr.json");
+    cb_test_tmp_path(md, sizeof md, "ltr.md");
+    plot_fixture(in, 0, 0);
+    /* closure alloc=a1 without a value at depth 1; sm at depth 0 again as work=none */
+    json_error_t e;
+    json_t *doc = json_load_file(in, 0, &e), *cell, *none = NULL;
+    CB_CHECK(doc != NULL);
+    size_t i;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        json_t *params = json_object_get(cell, "params");
+        const char *alloc = json_string_value(json_object_get(params, "alloc"));
+        if (alloc && !strcmp(alloc, "a1") &&
+            json_integer_value(json_object_get(params, "depth")) == 1)
+            json_object_set_new(cell, "rsbsim", json_object());
+        if (!none && !strcmp(json_string_value(json_object_get(cell, "impl")), "sm") &&
+            !strcmp(json_string_value(json_object_get(cell, "workload")), "pingpong") &&
+            json_integer_value(json_object_get(params, "depth")) == 0)
+            none = json_deep_copy(cell);
+    }
+    CB_CHECK(none != NULL);
+    json_object_set_new(json_object_get(none, "params"), "work", json_string("none"));
+    json_array_append_new(json_object_get(doc, "cells"), none);
+    CB_CHECK_EQ_INT(json_dump_file(doc, in, 0), 0);
+    json_decref(doc);
+    report_ok(in, md);
+    snprintf(f, sizeof f, "%.*s-plots/pingpong-depth-distinct-0.dat", (int)strlen(md) - 3, md);
+    char *dat = cb_test_slurp(f);
+    CB_CHECK(dat != NULL);
+    CB_CHECK_CONTAINS(dat, "\"closure alloc=a0\"\n# depth ns_per_op.median ns_per_op.mad "
+                           "ns_per_op.min ns_per_op.max\n0 ");
+    CB_CHECK(!strstr(dat, "work="));
+    free(dat);
+    snprintf(f, sizeof f, "%.*s-plots/pingpong-mispredict-0.dat", (int)strlen(md) - 3, md);
+    dat = cb_test_slurp(f);
+    CB_CHECK(dat != NULL);
+    const char *a1 = strstr(dat, "\"closure alloc=a1\"\n");
+    CB_CHECK(a1 != NULL);
+    a1 = strchr(strchr(a1, '\n') + 1, '\n') + 1; /* past the block's "# depth ..." line */
+    if (strncmp(a1, "0 ", 2) || a1[strcspn(a1, "\n") + 1] == '1')
+        CB_FAIL("closure alloc=a1's rows: want depth 0 alone:\n%s", a1);
+    free(dat);
+    plot_cleanup(in, md);
+}

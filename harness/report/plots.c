@@ -41,8 +41,11 @@ typedef struct plot_def {
     const char *needs;  /* command that would measure what the plot needs */
 } plot_def;
 
-#define PP_DISTINCT {"sites=distinct", "variant=plain", "mode=symmetric"}
-#define PP_SAME {"sites=same", "variant=plain", "mode=symmetric"}
+/* pingpong vs depth: work=chain, as work=none (the switches alone, claim 19) is measured at
+ * depth 0 only: its cells drew five series of one point each, and "work=chain" in every other
+ * series' name. */
+#define PP_DISTINCT {"sites=distinct", "variant=plain", "mode=symmetric", "work=chain"}
+#define PP_SAME {"sites=same", "variant=plain", "mode=symmetric", "work=chain"}
 /* One measure of spawn's memory: a panel of its own, so identical series merge per measure. */
 #define SPAWN_SET(var, y, label)                                                                  \
     {var, "spawn", "n", {"depth=0", "layout=aligned", "variant=plain"}, {y}, NULL, label}
@@ -72,19 +75,18 @@ static const plot_def plots[] = {
     {"pingpong-modes", "pingpong-modes",
      "mispredicted returns per op vs depth, symmetric against asymmetric switching (sites=distinct; "
      "simulated model; hardware counter where counted)",
-     {{"sym", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=symmetric"},
-       MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=symmetric"},
-      {"asym", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=asymmetric"},
-       MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=asymmetric"}},
+     {{"sym", "pingpong", "depth", PP_DISTINCT, MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=symmetric"},
+      {"asym", "pingpong", "depth",
+       {"sites=distinct", "variant=plain", "mode=asymmetric", "work=chain"}, MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=asymmetric"}},
      NULL, 0, 0,
      "corobench run --workload pingpong --impl asm,asmjmp,fcontext --param depth=0,8,16,32 "
      "--param mode=symmetric,asymmetric --rsb sim [--events ret-mispredicts]"},
     {"pingpong-jmpret", "pingpong-jmpret",
      "plain build vs jmpret build (every ret a pop and jump) vs depth",
-     {{"plain", "pingpong", "depth", {"sites=distinct", "variant=plain", "mode=symmetric"}, {0},
-       NULL, "plain build"},
-      {"jmpret", "pingpong", "depth", {"sites=distinct", "variant=jmpret", "mode=symmetric"}, {0},
-       NULL, "jmpret build"}},
+     {{"plain", "pingpong", "depth", PP_DISTINCT, {0}, NULL, "plain build"},
+      {"jmpret", "pingpong", "depth",
+       {"sites=distinct", "variant=jmpret", "mode=symmetric", "work=chain"}, {0}, NULL,
+       "jmpret build"}},
      "subtitle='(sites=distinct)'", 0, 1,
      "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret"},
     {"spawn-memory", "spawn-memory",
@@ -105,8 +107,7 @@ static const plot_def plots[] = {
      "subtitle='(transport=unix)'", 0, 0,
      "corobench run --workload io --param conns=1,16,256"},
     {"overhead", "overhead", "overhead over the baseline without coroutines (direct)",
-     {{"pingpong:depth", "pingpong", "depth",
-       {"sites=distinct", "variant=plain", "mode=symmetric"}, {"ns_per_op.median"}, "direct",
+     {{"pingpong:depth", "pingpong", "depth", PP_DISTINCT, {"ns_per_op.median"}, "direct",
        "ns per switch / direct's"},
       {"recursive:height", "recursive", "height", {"variant=plain"}, {"ns_per_op.median"},
        "direct", "ns per node / direct's"}},
@@ -157,6 +158,52 @@ static char *grow(char *s, const char *line)
     return s;
 }
 
+static int by_x(const void *a, const void *b)
+{
+    double xa = strtod(*(char *const *)a, NULL), xb = strtod(*(char *const *)b, NULL);
+    return xa < xb ? -1 : xa > xb;
+}
+
+/* Whether a data row has some y value (a number after its x). */
+static int row_has_y(const char *row)
+{
+    char *end;
+    strtod(row, &end);
+    for (const char *p = end;; p = end) {
+        double v = strtod(p, &end);
+        if (end == p)
+            return 0;
+        if (isfinite(v))
+            return 1;
+    }
+}
+
+/* A block's rows in ascending x, and without the rows of no y value: the export writes them in
+ * the results' order, and a report of several files (pingpong's depths 0, 4, 16 from the
+ * languages' file, then 1, 2, 8... from the suite's) drew each line back and forth across the
+ * plot; a row of NaN alone broke a line in two (the languages' file has no simulated counts). */
+static void sort_rows(block *b)
+{
+    if (!b->rows)
+        return;
+    size_t n = 0, len = strlen(b->rows);
+    char **line = NULL, *save = NULL;
+    for (char *l = strtok_r(b->rows, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (!row_has_y(l))
+            continue;
+        line = cb_xrealloc(line, (n + 1) * sizeof *line);
+        line[n++] = l;
+    }
+    qsort(line, n, sizeof *line, by_x);
+    char *rows = cb_xrealloc(NULL, len + 2), *p = rows;
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s\n", line[i]);
+    *p = '\0';
+    free(line);
+    free(b->rows);
+    b->rows = rows;
+}
+
 /* Reads the export's text into blocks: comment lines before the first name line are the head
  * (the last of them is that block's "# name", written again at emit); a name line ("NAME")
  * opens a block; its "# x ..." line and data rows follow. */
@@ -201,6 +248,8 @@ static void parse_set(char *text, set_data *d)
         }
     }
     free(prev_comment);
+    for (size_t i = 0; i < d->nb; i++)
+        sort_rows(&d->b[i]);
 }
 
 /* Whether two series would draw as one line: the same x values, and every y equal within 1%,
