@@ -3,8 +3,9 @@
 # outside the data.
 # Line styles: the report (harness/common/style.c, the one place they are defined) passes every
 # implementation's colour and point type as lt_colours and lt_points, linetype k for its entry k,
-# and for each data file VAR the linetype of each of its series as VAR_lt ("3 1 7"), so an
-# implementation has the same colour and point in every plot. Run by hand without them, series i
+# then the plot's variants' (a second series of an implementation: a shade of its colour and
+# another point type), and for each data file VAR the linetype of each of its series as VAR_lt
+# ("3 1 7"), so an implementation has the same colour and point in every plot. Run by hand without them, series i
 # takes linetype i+1 of twelve distinct colours.
 # LT(list, i): the linetype of series i (from 0) of a data file; LOGY: after `stats`, a log
 # y axis when the values span more than 20x (a linear one otherwise).

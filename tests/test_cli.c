@@ -2716,6 +2716,31 @@ CB_TEST_T(report_cells_not_run_one_row_per_reason, 60)
     unlink(res);
 }
 
+/* Every series of a plot's data file in a colour and point type of its own (its "# style:"
+ * line); the number of series into *n. */
+static void styles_distinct(const char *dat, size_t *n)
+{
+    char *text = cb_test_slurp(dat);
+    if (!text)
+        CB_FAIL("no plot data %s", dat);
+    char seen[64][40];
+    *n = 0;
+    for (const char *p = text; (p = strstr(p, "\n# style: ")); p++) {
+        char colour[16];
+        int point;
+        size_t lt;
+        CB_CHECK(sscanf(p, "\n# style: linetype %zu, colour %15[^,], point type %d", &lt, colour,
+                        &point) == 3);
+        CB_CHECK(*n < 64);
+        snprintf(seen[*n], sizeof seen[*n], "%s %d", colour, point);
+        for (size_t k = 0; k < *n; k++)
+            if (!strcmp(seen[k], seen[*n]))
+                CB_FAIL("%s: two series share colour and point type %s:\n%s", dat, seen[k], text);
+        (*n)++;
+    }
+    free(text);
+}
+
 /* Issue 32, item 5: a results file of asm (fpu=0,1), sm and closure (alloc=malloc,pool) at
  * pingpong depths 0 and 1 (both sites, simulated return-stack counts) and spawn at n=100 into
  * out, closure's pingpong cells again under 16 more allocators' names (alloc=a0..a15, 10%
@@ -2843,6 +2868,32 @@ CB_TEST_T(report_plot_lines_left_to_right, 300)
     a1 = strchr(strchr(a1, '\n') + 1, '\n') + 1; /* past the block's "# depth ..." line */
     if (strncmp(a1, "0 ", 2) || a1[strcspn(a1, "\n") + 1] == '1')
         CB_FAIL("closure alloc=a1's rows: want depth 0 alone:\n%s", a1);
+    free(dat);
+    plot_cleanup(in, md);
+}
+
+/* Issue 32, item 5. Series of one implementation (asm fpu=0 and fpu=1, closure alloc=malloc
+ * and pool) shared its colour and point type (pingpong-depth-distinct of the default suite:
+ * three inline series one navy diamond); now each has its own, the first the
+ * implementation's, written on the series' "# style:" line of the data. */
+CB_TEST_T(report_plot_series_styles_distinct, 300)
+{
+    char in[256], md[256], f[600];
+    cb_test_tmp_path(in, sizeof in, "sty.json");
+    cb_test_tmp_path(md, sizeof md, "sty.md");
+    plot_fixture(in, 0, 0);
+    report_ok(in, md);
+    size_t n;
+    snprintf(f, sizeof f, "%.*s-plots/pingpong-depth-distinct-0.dat", (int)strlen(md) - 3, md);
+    styles_distinct(f, &n);
+    CB_CHECK_EQ_INT((long long)n, 2 + 1 + 2 + 16); /* asm x 2 fpu, sm, closure x 18 allocs */
+    char *dat = cb_test_slurp(f);
+    size_t nstyles;
+    const cb_plot_style *sty = cb_plot_styles(&nstyles);
+    char want[96];
+    snprintf(want, sizeof want, "# asm fpu=0\n# style: linetype %zu, colour %s,",
+             cb_plot_linetype("asm"), sty[cb_plot_linetype("asm") - 1].colour);
+    CB_CHECK_CONTAINS(dat, want);
     free(dat);
     plot_cleanup(in, md);
 }

@@ -346,6 +346,117 @@ static int in_set(const set_data *d, size_t linetype)
     return 0;
 }
 
+/* The styles of one plot's series. A series takes its implementation's linetype (style.h),
+ * the first of them in the plot; each further series of that implementation (closure
+ * alloc=pool beside alloc=malloc, inline fpu=0 beside fpu=1) a linetype of its own: a shade of
+ * the colour (darker, lighter, by turns and further each time) and another point type, so that
+ * no two series of a panel share a colour and a point type, and its key entry (its name) says
+ * which. The count starts again in each data file (a panel of its own, where a series of
+ * another is named otherwise: "asm fpu=1" beside "asm"), and a name keeps its style in every
+ * file of the plot. A series is known by its name without the build variant of its set
+ * ("asm-jmpret" is "asm"): the jmpret build keeps the plain build's style, dashed. */
+enum { PLOT_STYLED = 128 };
+typedef struct plot_styles {
+    const cb_plot_style *table;
+    size_t ntable;
+    size_t n, nvar;
+    size_t set_start; /* the first name of the set being written */
+    char name[PLOT_STYLED][128];
+    size_t lt[PLOT_STYLED];
+    char colour[PLOT_STYLED][8]; /* the variants', linetypes ntable+1.. */
+    int point[PLOT_STYLED];
+} plot_styles;
+
+/* A shade of hex: k=1 35% of the way to black, k=2 45% to white, then further each pair. */
+static void shade(const char *hex, int k, char out[8])
+{
+    unsigned c[3] = {0, 0, 0};
+    if (sscanf(hex, "#%2x%2x%2x", &c[0], &c[1], &c[2]) != 3)
+        c[0] = c[1] = c[2] = 0x80;
+    double t = (k % 2 ? 0.35 : 0.45) + 0.15 * ((k - 1) / 2);
+    t = t > 0.85 ? 0.85 : t;
+    double target = k % 2 ? 0 : 255;
+    for (int j = 0; j < 3; j++)
+        c[j] = (unsigned)lround(c[j] + (target - c[j]) * t);
+    snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+/* The point type of variant k (1..) of an implementation whose point type is p: first its
+ * open or filled twin, then the other shapes in turn. */
+static int variant_point(int p, int k)
+{
+    static const int order[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14, 1, 2, 3};
+    enum { N = sizeof order / sizeof order[0] };
+    int twin = p >= 5 && p <= 15 && p % 2 ? p - 1 : p >= 4 && p <= 14 && !(p % 2) ? p + 1 : p;
+    if (twin != p && k == 1)
+        return twin;
+    int cand[N], n = 0;
+    for (int i = 0; i < N; i++)
+        if (order[i] != p && order[i] != twin)
+            cand[n++] = order[i];
+    return cand[(k - (twin != p ? 2 : 1)) % n];
+}
+
+/* Whether colour and point are some style's of the table or of a variant already made. */
+static int style_taken(const plot_styles *ps, const char *colour, int point)
+{
+    for (size_t k = 0; k < ps->ntable; k++)
+        if (ps->table[k].point == point && !strcasecmp(ps->table[k].colour, colour))
+            return 1;
+    for (size_t k = 0; k < ps->nvar; k++)
+        if (ps->point[k] == point && !strcasecmp(ps->colour[k], colour))
+            return 1;
+    return 0;
+}
+
+/* The linetype of the series name in a set of the build variant (NULL: plain). */
+static size_t style_of(plot_styles *ps, const char *series, const char *variant)
+{
+    char name[128];
+    size_t w = strcspn(series, " ,"), vl = variant ? strlen(variant) : 0;
+    if (vl && w > vl + 1 && series[w - vl - 1] == '-' && !strncmp(series + w - vl, variant, vl))
+        snprintf(name, sizeof name, "%.*s%s", (int)(w - vl - 1), series, series + w);
+    else
+        snprintf(name, sizeof name, "%s", series);
+    size_t impl = cb_plot_linetype(name), same = 0;
+    for (size_t i = 0; i < ps->n; i++)
+        if (!strcmp(ps->name[i], name))
+            return ps->lt[i];
+    for (size_t i = ps->set_start; i < ps->n; i++)
+        same += cb_plot_linetype(ps->name[i]) == impl;
+    if (ps->n == PLOT_STYLED)
+        return impl;
+    size_t lt = impl;
+    if (same) {
+        const cb_plot_style *base = &ps->table[impl - 1];
+        char colour[8];
+        int point, k = (int)same;
+        do {
+            shade(base->colour, k, colour);
+            point = variant_point(base->point, k);
+            k++;
+        } while (style_taken(ps, colour, point) && k < 64);
+        memcpy(ps->colour[ps->nvar], colour, sizeof colour);
+        ps->point[ps->nvar++] = point;
+        lt = ps->ntable + ps->nvar;
+    }
+    snprintf(ps->name[ps->n], sizeof ps->name[ps->n], "%s", name);
+    ps->lt[ps->n++] = lt;
+    return lt;
+}
+
+/* The colour and point type of linetype lt. */
+static void style_get(const plot_styles *ps, size_t lt, const char **colour, int *point)
+{
+    if (lt > ps->ntable) {
+        *colour = ps->colour[lt - ps->ntable - 1];
+        *point = ps->point[lt - ps->ntable - 1];
+    } else {
+        *colour = ps->table[lt - 1].colour;
+        *point = ps->table[lt - 1].point;
+    }
+}
+
 /* A key entry's width: the title of identical series drawn as one ("asm, inline, ucontext, sm,
  * ...") keeps the names that fit in about this many characters and says how many more ("asm,
  * inline +5 more"; the report lists them all under the plot): one entry of 76 characters
@@ -381,9 +492,12 @@ static size_t put_key_title(FILE *f, const char *title)
     return len;
 }
 
-/* Writes the shaped data to path (a regular file there is replaced, nothing else is), with the
- * linetypes of its series in order into lt ("3 1 7") and what its columns hold into st. */
-static int emit_set(const set_data *d, const char *path, char *lt, size_t ltlen, set_stats *st)
+/* Writes the shaped data to path (a regular file there is replaced, nothing else is), each
+ * series with its style (from ps; variant: the set's build variant, NULL for plain) on a
+ * "# style:" line, with the linetypes of its series in order into lt ("3 1 7") and what its
+ * columns hold into st. */
+static int emit_set(const set_data *d, const char *path, plot_styles *ps, const char *variant,
+                    char *lt, size_t ltlen, set_stats *st)
 {
     cb_out out;
     memset(st, 0, sizeof *st);
@@ -396,10 +510,15 @@ static int emit_set(const set_data *d, const char *path, char *lt, size_t ltlen,
         const block *b = &d->b[i];
         if (b->dropped)
             continue;
-        fprintf(f, "%s# %s\n", st->series ? "\n\n" : "", b->name);
+        size_t t = style_of(ps, b->name, variant);
+        const char *colour;
+        int point;
+        style_get(ps, t, &colour, &point);
+        fprintf(f, "%s# %s\n# style: linetype %zu, colour %s, point type %d\n",
+                st->series ? "\n\n" : "", b->name, t, colour, point);
         size_t kw = put_key_title(f, b->title);
         fprintf(f, "%s%s", b->cols ? b->cols : "", b->rows);
-        cb_append(lt, ltlen, "%s%zu", *lt ? " " : "", cb_plot_linetype(b->name));
+        cb_append(lt, ltlen, "%s%zu", *lt ? " " : "", t);
         if (kw > st->keyw)
             st->keyw = kw;
         st->series++;
@@ -566,16 +685,10 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     char assign[8192] = "", path[4096], titles[1024] = "";
     size_t sets_with_data = 0, keyw = 0;
     set_str(assign, sizeof assign, "plotdir", scripts);
-    /* The line styles: linetype k is the style table's entry k (plots/common.gp sets them). */
-    size_t nstyles;
-    const cb_plot_style *sty = cb_plot_styles(&nstyles);
-    cb_append(assign, sizeof assign, "lt_colours='");
-    for (size_t k = 0; k < nstyles; k++)
-        cb_append(assign, sizeof assign, "%s%s", k ? " " : "", sty[k].colour);
-    cb_append(assign, sizeof assign, "'; lt_points='");
-    for (size_t k = 0; k < nstyles; k++)
-        cb_append(assign, sizeof assign, "%s%d", k ? " " : "", sty[k].point);
-    cb_append(assign, sizeof assign, "'; ");
+    /* The line styles: linetype k is the style table's entry k, then the variants' (common.gp
+     * sets them). */
+    plot_styles *ps = cb_xcalloc(1, sizeof *ps);
+    ps->table = cb_plot_styles(&ps->ntable);
     int hw = 0; /* a hardware count of mispredictions somewhere */
     set_data data[PLOT_SETS] = {{0}};
     size_t nsets = 0;
@@ -614,7 +727,12 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         set_stats st;
         char lt[512];
         snprintf(path, sizeof path, "%s/%s-%zu.dat", dir, p->name, i);
-        int rc = emit_set(&data[i], path, lt, sizeof lt, &st);
+        const char *variant = NULL;
+        for (size_t k = 0; k < PLOT_WHERE && s->where[k]; k++)
+            if (!strncmp(s->where[k], "variant=", 8) && strcmp(s->where[k] + 8, "plain"))
+                variant = s->where[k] + 8;
+        ps->set_start = ps->n;
+        int rc = emit_set(&data[i], path, ps, variant, lt, sizeof lt, &st);
         keyw = st.keyw > keyw ? st.keyw : keyw;
         hw |= s->y[1] && !strcmp(s->y[1], MISPREDICT_HW) && st.any[1];
         set_data_free(&data[i]);
@@ -659,6 +777,16 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
             cb_append(assign, sizeof assign, "%s_lt='%s'; ", s->var, lt);
         }
     }
+    char colours[4096] = "", points[1024] = "";
+    for (size_t k = 0; k < ps->ntable + ps->nvar; k++) {
+        const char *colour;
+        int point;
+        style_get(ps, k + 1, &colour, &point);
+        cb_append(colours, sizeof colours, "%s%s", k ? " " : "", colour);
+        cb_append(points, sizeof points, "%s%d", k ? " " : "", point);
+    }
+    cb_append(assign, sizeof assign, "lt_colours='%s'; lt_points='%s'; ", colours, points);
+    free(ps);
     /* A plot needs all its sets (a list plot: one), each with some value. */
     size_t need = 0;
     for (size_t i = 0; i < PLOT_SETS && p->sets[i].var; i++)
