@@ -9,8 +9,7 @@ if (!exists("model")) model = 'simulated RSB'
 if (!exists("hw")) hw = 1
 if (!exists("distinct_lt")) distinct_lt = ''
 if (!exists("same_lt")) same_lt = ''
-W = 1500
-H = 600
+NX = 2
 load plotdir.'/common.gp'
 set xlabel "depth"
 set ylabel "mispredicted returns per switch"

@@ -11,8 +11,7 @@ if (!exists("model")) model = 'simulated RSB'
 if (!exists("hw")) hw = 1
 if (!exists("sym_lt")) sym_lt = ''
 if (!exists("asym_lt")) asym_lt = ''
-W = 1500
-H = 600
+NX = 2
 load plotdir.'/common.gp'
 set xlabel "depth"
 set ylabel "mispredicted returns per op"

@@ -2716,6 +2716,21 @@ CB_TEST_T(report_cells_not_run_one_row_per_reason, 60)
     unlink(res);
 }
 
+/* The width and height of a PNG (its IHDR chunk), 0 when path is not one. */
+static void png_size(const char *path, unsigned *w, unsigned *h)
+{
+    unsigned char b[24] = {0};
+    FILE *f = fopen(path, "rb");
+    *w = *h = 0;
+    if (!f)
+        return;
+    if (fread(b, 1, sizeof b, f) == sizeof b && !memcmp(b + 12, "IHDR", 4)) {
+        *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+        *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    }
+    fclose(f);
+}
+
 /* Every series of a plot's data file in a colour and point type of its own (its "# style:"
  * line); the number of series into *n. */
 static void styles_distinct(const char *dat, size_t *n)
@@ -2811,6 +2826,25 @@ static void report_ok(const char *in, const char *md)
     free(c.err);
 }
 
+/* The fixture (plot_fixture) in NAME.json and its report in NAME.md, in the tests' directory:
+ * their paths into in and md (len bytes each). */
+static void plot_report(char *in, char *md, size_t len, const char *name, int few, int one)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.json", name);
+    cb_test_tmp_path(in, len, file);
+    snprintf(file, sizeof file, "%s.md", name);
+    cb_test_tmp_path(md, len, file);
+    plot_fixture(in, few, one);
+    report_ok(in, md);
+}
+
+/* The file name of the plots directory beside the report md into buf. */
+static void plot_file(char *buf, size_t len, const char *md, const char *name)
+{
+    snprintf(buf, len, "%.*s-plots/%s", (int)strlen(md) - 3, md, name);
+}
+
 /* Removes the files and the plots directory beside md. */
 static void plot_cleanup(const char *in, const char *md)
 {
@@ -2853,14 +2887,14 @@ CB_TEST_T(report_plot_lines_left_to_right, 300)
     CB_CHECK_EQ_INT(json_dump_file(doc, in, 0), 0);
     json_decref(doc);
     report_ok(in, md);
-    snprintf(f, sizeof f, "%.*s-plots/pingpong-depth-distinct-0.dat", (int)strlen(md) - 3, md);
+    plot_file(f, sizeof f, md, "pingpong-depth-distinct-0.dat");
     char *dat = cb_test_slurp(f);
     CB_CHECK(dat != NULL);
     CB_CHECK_CONTAINS(dat, "\"closure alloc=a0\"\n# depth ns_per_op.median ns_per_op.mad "
                            "ns_per_op.min ns_per_op.max\n0 ");
     CB_CHECK(!strstr(dat, "work="));
     free(dat);
-    snprintf(f, sizeof f, "%.*s-plots/pingpong-mispredict-0.dat", (int)strlen(md) - 3, md);
+    plot_file(f, sizeof f, md, "pingpong-mispredict-0.dat");
     dat = cb_test_slurp(f);
     CB_CHECK(dat != NULL);
     const char *a1 = strstr(dat, "\"closure alloc=a1\"\n");
@@ -2879,12 +2913,9 @@ CB_TEST_T(report_plot_lines_left_to_right, 300)
 CB_TEST_T(report_plot_series_styles_distinct, 300)
 {
     char in[256], md[256], f[600];
-    cb_test_tmp_path(in, sizeof in, "sty.json");
-    cb_test_tmp_path(md, sizeof md, "sty.md");
-    plot_fixture(in, 0, 0);
-    report_ok(in, md);
+    plot_report(in, md, sizeof in, "sty", 0, 0);
     size_t n;
-    snprintf(f, sizeof f, "%.*s-plots/pingpong-depth-distinct-0.dat", (int)strlen(md) - 3, md);
+    plot_file(f, sizeof f, md, "pingpong-depth-distinct-0.dat");
     styles_distinct(f, &n);
     CB_CHECK_EQ_INT((long long)n, 2 + 1 + 2 + 16); /* asm x 2 fpu, sm, closure x 18 allocs */
     char *dat = cb_test_slurp(f);
@@ -2895,5 +2926,55 @@ CB_TEST_T(report_plot_series_styles_distinct, 300)
              cb_plot_linetype("asm"), sty[cb_plot_linetype("asm") - 1].colour);
     CB_CHECK_CONTAINS(dat, want);
     free(dat);
+    plot_cleanup(in, md);
+}
+
+/* Issue 32, item 5. A plot of many series gets a larger canvas: pingpong-modes' panels of the
+ * default suite were 115 pixels wide beside their keys, the ticks run together ("8101214"). */
+CB_TEST_T(report_plot_canvas_grows_with_series, 300)
+{
+    char in[256], md[256], few[256], mdfew[256], f[600];
+    plot_report(in, md, sizeof in, "cv", 0, 0);
+    plot_report(few, mdfew, sizeof few, "cv-few", 1, 0);
+    unsigned wmany, hmany, wfew, hfew;
+    plot_file(f, sizeof f, md, "pingpong-depth-distinct.png");
+    png_size(f, &wmany, &hmany);
+    plot_file(f, sizeof f, mdfew, "pingpong-depth-distinct.png");
+    png_size(f, &wfew, &hfew);
+    CB_CHECK(wfew > 0 && hfew > 0);
+    /* 21 series, the longest key entry "closure alloc=malloc": wider and taller than asm alone */
+    if (!(wmany > wfew && hmany > hfew))
+        CB_FAIL("canvas %ux%u for 21 series, %ux%u for 1", wmany, hmany, wfew, hfew);
+    plot_cleanup(in, md);
+    plot_cleanup(few, mdfew);
+}
+
+/* Issue 32, item 5. A plot whose series have one x point is drawn as bars, a bar per series
+ * and none merged (spawn-memory in --quick, n=1000 alone, was dots over one tick, its key
+ * "asm, asmjmp, inline +2 more"), or, where its script draws no bars (pingpong-mispredict),
+ * left out with the reason. */
+CB_TEST_T(report_plot_one_x_point_bars_or_left_out, 300)
+{
+    char in[256], md[256], f[600];
+    plot_report(in, md, sizeof in, "one", 0, 1);
+    char *text = cb_test_slurp(md);
+    cb_test_md_unwrap(text);
+    CB_CHECK_CONTAINS(text, "- drawn as bars, a bar per series: every series of touched stack "
+                            "bytes per coroutine has one point (n=100)");
+    CB_CHECK_CONTAINS(text, "- drawn as bars, a bar per series: every series of median ns per "
+                            "switch has one point (depth=0)");
+    plot_file(f, sizeof f, md, "spawn-memory.png");
+    struct stat st;
+    CB_CHECK(stat(f, &st) == 0 && st.st_size > 1000);
+    /* bars hide nothing: no two series of depth 0 drawn as one */
+    plot_file(f, sizeof f, md, "pingpong-depth-distinct-0.dat");
+    size_t n;
+    styles_distinct(f, &n);
+    CB_CHECK_EQ_INT((long long)n, 2 + 1 + 2 + 16);
+    const char *mis = strstr(text, "\n### pingpong-mispredict\n");
+    CB_CHECK(mis != NULL);
+    CB_CHECK_CONTAINS(mis, "Not drawn: every series has one point (depth=0): lines would show "
+                           "nothing, the tables give its figures. To measure its data: `");
+    free(text);
     plot_cleanup(in, md);
 }

@@ -39,6 +39,8 @@ typedef struct plot_def {
     int list;           /* 1: pass the sets that have data as file1, file2... and `titles` */
     int pair;           /* 1: only the implementations that every set has (twins side by side) */
     const char *needs;  /* command that would measure what the plot needs */
+    int bars; /* 1: the script draws a data file whose series have one x point as bars (VAR_one,
+               * oneK); 0: a plot whose every file has one x point is not drawn */
 } plot_def;
 
 /* pingpong vs depth: work=chain, as work=none (the switches alone, claim 19) is measured at
@@ -57,12 +59,12 @@ static const plot_def plots[] = {
      "ns per switch vs depth, sides suspending at different call sites",
      {{"data", "pingpong", "depth", PP_DISTINCT, {0}, NULL, "median ns per switch"}},
      "subtitle='(sites=distinct)'", 0, 0,
-     "corobench run --workload pingpong --param depth=0,4,16 --param sites=distinct"},
+     "corobench run --workload pingpong --param depth=0,4,16 --param sites=distinct", 1},
     {"pingpong-depth-same", "pingpong-depth",
      "ns per switch vs depth, both sides suspending at the same call site",
      {{"data", "pingpong", "depth", PP_SAME, {0}, NULL, "median ns per switch"}},
      "subtitle='(sites=same)'", 0, 0,
-     "corobench run --workload pingpong --param depth=0,4,16 --param sites=same"},
+     "corobench run --workload pingpong --param depth=0,4,16 --param sites=same", 1},
     {"pingpong-mispredict", "pingpong-mispredict",
      "mispredicted returns per switch vs depth (simulated model; hardware counter where counted)",
      {{"distinct", "pingpong", "depth", PP_DISTINCT, MISPREDICT_Y, NULL,
@@ -71,7 +73,7 @@ static const plot_def plots[] = {
        "simulated / hardware mispredicted returns per switch, sites=same"}},
      NULL, 0, 0,
      "corobench run --workload pingpong --param depth=0,4,16,32 --param sites=distinct,same "
-     "--rsb sim [--events ret-mispredicts]"},
+     "--rsb sim [--events ret-mispredicts]", 0},
     {"pingpong-modes", "pingpong-modes",
      "mispredicted returns per op vs depth, symmetric against asymmetric switching (sites=distinct; "
      "simulated model; hardware counter where counted)",
@@ -80,7 +82,7 @@ static const plot_def plots[] = {
        {"sites=distinct", "variant=plain", "mode=asymmetric", "work=chain"}, MISPREDICT_Y, NULL, "simulated / hardware mispredicted returns per op, mode=asymmetric"}},
      NULL, 0, 0,
      "corobench run --workload pingpong --impl asm,asmjmp,fcontext --param depth=0,8,16,32 "
-     "--param mode=symmetric,asymmetric --rsb sim [--events ret-mispredicts]"},
+     "--param mode=symmetric,asymmetric --rsb sim [--events ret-mispredicts]", 0},
     {"pingpong-jmpret", "pingpong-jmpret",
      "plain build vs jmpret build (every ret a pop and jump) vs depth",
      {{"plain", "pingpong", "depth", PP_DISTINCT, {0}, NULL, "plain build"},
@@ -88,30 +90,30 @@ static const plot_def plots[] = {
        {"sites=distinct", "variant=jmpret", "mode=symmetric", "work=chain"}, {0}, NULL,
        "jmpret build"}},
      "subtitle='(sites=distinct)'", 0, 1,
-     "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret"},
+     "corobench run --workload pingpong --param depth=0,4,16 --variant plain,jmpret", 0},
     {"spawn-memory", "spawn-memory",
      "bytes per coroutine (touched stack, runtime heap, RSS, kernel) vs coroutines alive",
      {SPAWN_SET("touched", "memory.touched_bytes_per_coro", "touched stack bytes per coroutine"),
       SPAWN_SET("heap", "memory.heap_bytes_per_coro", "runtime heap bytes per coroutine"),
       SPAWN_SET("rss", "memory.rss_bytes_per_coro", "RSS bytes per coroutine"),
       SPAWN_SET("kernel", "memory.kernel_bytes_per_coro", "kernel bytes per coroutine")},
-     NULL, 1, 0, "corobench run --workload spawn --param n=1000,10000,100000"},
+     NULL, 1, 0, "corobench run --workload spawn --param n=1000,10000,100000", 1},
     {"recursive", "recursive", "recursive: ns per node and bytes per level vs height",
      {{"data", "recursive", "height", {"variant=plain"},
        {"ns_per_op.median", "memory.stack_used_bytes_per_coro", "memory.heap_bytes_per_coro"},
        NULL, "ns per node / stack bytes used / heap bytes"}},
-     NULL, 0, 0, "corobench run --workload recursive --param height=8,12,16,20"},
+     NULL, 0, 0, "corobench run --workload recursive --param height=8,12,16,20", 1},
     {"io", "io", "io: messages per second vs connections",
      {{"data", "io", "conns", {"transport=unix", "variant=plain", "style=explicit"}, {0}, NULL,
        "median ns per message"}},
      "subtitle='(transport=unix)'", 0, 0,
-     "corobench run --workload io --param conns=1,16,256"},
+     "corobench run --workload io --param conns=1,16,256", 1},
     {"overhead", "overhead", "overhead over the baseline without coroutines (direct)",
      {{"pingpong:depth", "pingpong", "depth", PP_DISTINCT, {"ns_per_op.median"}, "direct",
        "ns per switch / direct's"},
       {"recursive:height", "recursive", "height", {"variant=plain"}, {"ns_per_op.median"},
        "direct", "ns per node / direct's"}},
-     "base='direct'", 1, 0, "corobench run --workload pingpong,recursive --impl all"},
+     "base='direct'", 1, 0, "corobench run --workload pingpong,recursive --impl all", 1},
 };
 
 /* One series (block) of a data file, as the export wrote it. */
@@ -289,10 +291,11 @@ static int same_line(const char *a, const char *b, const double *colmax)
     return !*a && !*b;
 }
 
-/* Drops the series without data and draws series that would be one line once, labelled with
- * every name ("sm, closure"): the first of them keeps its colour. Returns the merges made
- * ("asm, ucontext; sm, closure") into merged, for the report's notes. */
-static void shape_set(set_data *d, char *merged, size_t len)
+/* Drops the series without data and, with merge, draws series that would be one line once,
+ * labelled with every name ("sm, closure"): the first of them keeps its colour. Returns the
+ * merges made ("asm, ucontext; sm, closure") into merged, for the report's notes. (Bars, a
+ * set of one x point, hide none: each series keeps its own.) */
+static void shape_set(set_data *d, int merge, char *merged, size_t len)
 {
     double colmax[PLOT_Y + 4] = {0}, colmin[PLOT_Y + 4];
     int nonpos[PLOT_Y + 4] = {0};
@@ -327,7 +330,7 @@ static void shape_set(set_data *d, char *merged, size_t len)
     for (size_t i = 0; i < d->nb; i++) {
         block *b = &d->b[i];
         b->dropped |= !b->has || !b->rows;
-        for (size_t j = 0; j < i && !b->dropped; j++)
+        for (size_t j = 0; merge && j < i && !b->dropped; j++)
             if (!d->b[j].dropped && same_line(d->b[j].rows, b->rows, colmax)) {
                 cb_append(d->b[j].title, sizeof d->b[j].title, ", %s", b->name);
                 b->dropped = 1;
@@ -336,6 +339,40 @@ static void shape_set(set_data *d, char *merged, size_t len)
     for (size_t i = 0; i < d->nb; i++)
         if (!d->b[i].dropped && strcmp(d->b[i].title, d->b[i].name))
             cb_append(merged, len, "%s%s", *merged ? "; " : "", d->b[i].title);
+}
+
+/* How many x values the series with data of d have, 2 meaning two or more; the one's text
+ * into x when there is one. */
+static int one_x(const set_data *d, char *x, size_t len)
+{
+    int n = 0;
+    double first = 0;
+    x[0] = '\0';
+    for (size_t i = 0; i < d->nb; i++) {
+        if (!d->b[i].has || !d->b[i].rows)
+            continue;
+        for (const char *r = d->b[i].rows; *r; r = strchr(r, '\n') + 1) {
+            double v = strtod(r, NULL);
+            if (!n++) {
+                first = v;
+                snprintf(x, len, "%.*s", (int)strcspn(r, " \n"), r);
+            } else if (v != first)
+                return 2;
+        }
+    }
+    return n ? 1 : 0;
+}
+
+/* Widens [*lo, *hi] to the x values of the series with data of d. */
+static void x_range(const set_data *d, double *lo, double *hi)
+{
+    for (size_t i = 0; i < d->nb; i++)
+        for (const char *r = d->b[i].has ? d->b[i].rows : NULL; r && *r;
+             r = strchr(r, '\n') + 1) {
+            double v = strtod(r, NULL);
+            *lo = fmin(*lo, v);
+            *hi = fmax(*hi, v);
+        }
 }
 
 static int in_set(const set_data *d, size_t linetype)
@@ -459,10 +496,11 @@ static void style_get(const plot_styles *ps, size_t lt, const char **colour, int
 
 /* A key entry's width: the title of identical series drawn as one ("asm, inline, ucontext, sm,
  * ...") keeps the names that fit in about this many characters and says how many more ("asm,
- * inline +5 more"; the report lists them all under the plot): one entry of 76 characters
- * squeezed pingpong-mispredict's panels to nothing, and gnuplot 5.4 draws an entry of several
- * lines over the next one. */
-enum { KEY_LINE = 32 };
+ * inline +5 more"; the report lists them all under the plot). The canvas widens with the
+ * longest entry (plots/common.gp), so this is only a bound on it: at 32 the default suite's
+ * spawn-memory hid names ("asm, asmjmp, inline +2 more"); gnuplot 5.4 draws an entry of
+ * several lines over the next one. */
+enum { KEY_LINE = 64 };
 
 /* Writes title as the column header gnuplot reads for the key; returns its length. */
 static size_t put_key_title(FILE *f, const char *title)
@@ -683,7 +721,7 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
                             "notes");
     json_t *notes = json_object_get(res, "notes");
     char assign[8192] = "", path[4096], titles[1024] = "";
-    size_t sets_with_data = 0, keyw = 0;
+    size_t sets_with_data = 0, keyw = 0, keyn = 0, bar_sets = 0, one_sets = 0;
     set_str(assign, sizeof assign, "plotdir", scripts);
     /* The line styles: linetype k is the style table's entry k, then the variants' (common.gp
      * sets them). */
@@ -691,11 +729,20 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
     ps->table = cb_plot_styles(&ps->ntable);
     int hw = 0; /* a hardware count of mispredictions somewhere */
     set_data data[PLOT_SETS] = {{0}};
+    char onex[PLOT_SETS][64];
+    int single[PLOT_SETS] = {0};
+    double xlo = INFINITY, xhi = -INFINITY; /* every set's x values */
+    double setlo[PLOT_SETS], sethi[PLOT_SETS];
     size_t nsets = 0;
     for (; nsets < PLOT_SETS && p->sets[nsets].var; nsets++) {
         export_set(doc, in, &p->sets[nsets], &data[nsets]);
+        single[nsets] = one_x(&data[nsets], onex[nsets], sizeof onex[nsets]) == 1;
+        setlo[nsets] = INFINITY, sethi[nsets] = -INFINITY;
+        x_range(&data[nsets], &setlo[nsets], &sethi[nsets]);
+        xlo = fmin(xlo, setlo[nsets]);
+        xhi = fmax(xhi, sethi[nsets]);
         char merged[1024];
-        shape_set(&data[nsets], merged, sizeof merged);
+        shape_set(&data[nsets], !(p->bars && single[nsets]), merged, sizeof merged);
         if (*merged)
             note(notes,
                  "drawn as one line (they overlap: equal within 1%%, or 0.5%% of a linear axis) "
@@ -733,7 +780,6 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
                 variant = s->where[k] + 8;
         ps->set_start = ps->n;
         int rc = emit_set(&data[i], path, ps, variant, lt, sizeof lt, &st);
-        keyw = st.keyw > keyw ? st.keyw : keyw;
         hw |= s->y[1] && !strcmp(s->y[1], MISPREDICT_HW) && st.any[1];
         set_data_free(&data[i]);
         if (rc != 0) {
@@ -765,6 +811,20 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         if (!some)
             continue;
         sets_with_data++;
+        /* bars (no key: each bar named under it) or lines with a key beside the panel */
+        char one[128] = "";
+        if (single[i]) {
+            one_sets++;
+            snprintf(one, sizeof one, "%s=%s", s->x, onex[i]);
+        }
+        if (single[i] && p->bars) {
+            bar_sets++;
+            note(notes, "drawn as bars, a bar per series: every series of %s has one point (%s)",
+                 s->label, one);
+        } else
+            one[0] = '\0';
+        keyw = st.keyw > keyw ? st.keyw : keyw;
+        keyn = st.series > keyn ? st.series : keyn;
         if (p->list) {
             /* one variable per file: a path may hold spaces, a word list could not */
             char var[32];
@@ -772,9 +832,17 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
             set_str(assign, sizeof assign, var, path);
             cb_append(titles, sizeof titles, "%s%s", *titles ? " " : "", s->var);
             cb_append(assign, sizeof assign, "lt%zu='%s'; ", sets_with_data, lt);
+            snprintf(var, sizeof var, "one%zu", sets_with_data);
+            set_str(assign, sizeof assign, var, one);
+            /* a panel of its own x: its own tick step (plots/common.gp, XSTEP) */
+            cb_append(assign, sizeof assign, "xspan%zu=%.17g; ", sets_with_data,
+                      sethi[i] - setlo[i]);
         } else {
             set_str(assign, sizeof assign, s->var, path);
             cb_append(assign, sizeof assign, "%s_lt='%s'; ", s->var, lt);
+            char var[64];
+            snprintf(var, sizeof var, "%s_one", s->var);
+            set_str(assign, sizeof assign, var, one);
         }
     }
     char colours[4096] = "", points[1024] = "";
@@ -796,11 +864,25 @@ static json_t *draw_one(const plot_def *p, json_t *doc, const char *in, const ch
         json_object_set_new(res, "command", json_string(p->needs));
         return res;
     }
+    /* One x point everywhere, and a script that draws no bars: lines would be dots over one
+     * tick, a plot that shows nothing the tables do not. */
+    if (!p->bars && one_sets == sets_with_data) {
+        char why[256];
+        snprintf(why, sizeof why,
+                 "every series has one point (%s=%s): lines would show nothing, the tables give "
+                 "its figures",
+                 p->sets[0].x, onex[0]);
+        json_object_set_new(res, "skipped", json_string(why));
+        json_object_set_new(res, "command", json_string(p->needs));
+        return res;
+    }
     if (p->list)
         cb_append(assign, sizeof assign, "titles='%s'; ", titles);
     if (p->vars)
         cb_append(assign, sizeof assign, "%s; ", p->vars);
-    cb_append(assign, sizeof assign, "keyw=%zu; ", keyw);
+    cb_append(assign, sizeof assign, "keyw=%zu; keyn=%zu; bars=%zu; ", keyw, keyn, bar_sets);
+    if (xhi >= xlo)
+        cb_append(assign, sizeof assign, "xspan=%.17g; ", xhi - xlo);
     if (!strcmp(p->name, "pingpong-mispredict") || !strcmp(p->name, "pingpong-modes")) {
         char model[128];
         model_text(doc, model, sizeof model);
