@@ -8,7 +8,7 @@
 # suite's pingpong-modes had panels 115 pixels wide, their ticks run together, "8101214", and
 # a panel title cut off at the canvas' edge). A panel of bars (bars > 0: a data file whose
 # series have one x point) names each bar under it, which takes height instead.
-# Line styles: the report (harness/common/style.c, the one place they are defined) passes every
+# Line styles: the report (harness/results/style.c, the one place they are defined) passes every
 # implementation's colour and point type as lt_colours and lt_points, linetype k for its entry k,
 # then the plot's variants' (a second series of an implementation: a shade of its colour and
 # another point type), and for each data file VAR the linetype of each of its series as VAR_lt
