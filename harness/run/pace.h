@@ -19,10 +19,11 @@
 
 /* The model's fixed seconds per process (exec, the batch calibration, the memory pass, exit)
  * for a C implementation, and what a language's own runtime adds to its start. Measured with
- * the default suite on the 2-core Zen 5 VM at load average 1.3-1.9: pingpong's 864 processes
- * (1 warm-up and 3 repetitions of 2 ms) took 23.2 s, about 27 ms each; a pingpong invocation
- * of node took 0.36 s, csharp 0.25, go and luajit 0.22, against asm's 0.12 (each with the
- * run's own start). Load stretches both; the run's ETA learns by how much. */
+ * the default suite on a 2-core Intel Xeon VM (family 6, model 167) at load average 1.3-1.9:
+ * pingpong's 864 processes (1 warm-up and 3 repetitions of 2 ms) took 23.2 s, about 27 ms
+ * each; a pingpong invocation of node took 0.36 s, csharp 0.25, go and luajit 0.22, against
+ * asm's 0.12 (each with the run's own start). Load stretches both; the run's ETA learns by how
+ * much. */
 #define CB_PACE_PROCESS_S 0.015
 #define CB_PACE_RUNTIME_S 0.25
 /* The batch calibration's repetitions before the warm-up, in the model. */
