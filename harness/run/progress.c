@@ -83,6 +83,12 @@ void cb_progress_timed(cb_progress *p, size_t cell, double wall_s)
     }
 }
 
+void cb_progress_settled(cb_progress *p, size_t cell)
+{
+    if (p->pace && cell < p->cells)
+        p->left[cell] = 0;
+}
+
 /* How long a pace of this source turns out to take, against what it says: the first
  * invocations so far, from 1 (a second of paces at their word weighs in, so that one cell's
  * outlier does not set the rest). */

@@ -52,6 +52,9 @@ void cb_progress_cells(cb_progress *p, const double *pace, const double *extra,
 /* The timed process of an invocation of cell took wall_s seconds (with cells' paces: the rest
  * of the cell's invocations are expected to take as long). */
 void cb_progress_timed(cb_progress *p, size_t cell, double wall_s);
+/* With cells' paces: cell will run no more invocations (unsupported, failed or timed out), so
+ * none of them counts in the ETA; the rounds still skip them (cb_progress_skip). */
+void cb_progress_settled(cb_progress *p, size_t cell);
 /* The seconds the ETA says are left, elapsed seconds into the run. */
 double cb_progress_left(const cb_progress *p, double elapsed);
 /* Invocation inv (from 0) of cell (from 0) begins: a terminal's line shows what runs now. */

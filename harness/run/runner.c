@@ -181,6 +181,8 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pac
                 started = i + 1;
                 done[i] = (char)unsupported(pc, cell[i]);
             }
+            if (done[i])
+                cb_progress_settled(&pr, i); /* its later rounds will skip it: no time left */
             double share = step_s + (r == 0 && pc->counter ? step_s : 0);
             if (done[i]) {
                 json_decref(req);
@@ -212,6 +214,7 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pac
             }
             if (!m) {
                 done[i] = 1; /* failed, timed out, or unsupported (said by the child) */
+                cb_progress_settled(&pr, i);
                 bad += failed(cell[i]);
                 char why[300];
                 snprintf(why, sizeof why, "%s: %s", cb_str(cell[i], "status"),
