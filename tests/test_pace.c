@@ -134,6 +134,15 @@ CB_TEST_T(pace_recorded_and_read_back, 180)
                           "--pace", rec, NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "field 'pace' is a string (valid: an array of 4 numbers");
+    /* a cell the file found unsupported is known to take no time (go has no pipeline) */
+    c = cb_test_corobench("run", "--impl", "sm,go", "--workload", "pipeline", "--invocations",
+                          "1", "--reps", "1", "--min-rep-ms", "1", "--no-table", "-o", out,
+                          "--force", NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    c = cb_test_corobench("run", "--impl", "sm,go", "--workload", "pipeline", "--dry-run",
+                          "--pace", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "2 of the 2 cells at their pace in ");
     c = cb_test_corobench("run", "--impl", "asm", "--workload", "pingpong", "--dry-run",
                           "--pace", "none", NULL);
     CB_CHECK_EQ_INT(c.status, 0);

@@ -148,14 +148,17 @@ int cb_pace_plan(const cb_run_opts *o, const cb_plan *plan, cb_pace *p, char *er
     size_t i;
     json_array_foreach(json_object_get(doc, "cells"), i, c)
     {
+        /* A cell that file found unsupported took no time there, nor will here. */
         json_t *pace = json_object_get(c, "pace");
-        if (!json_is_object(pace))
+        const char *st = json_string_value(json_object_get(c, "status"));
+        int unsupported = st && !strcmp(st, "unsupported");
+        if (!json_is_object(pace) && !unsupported)
             continue;
         char *k = cell_key(json_string_value(json_object_get(c, "workload")),
                            json_string_value(json_object_get(c, "impl")),
                            json_string_value(json_object_get(c, "variant")),
                            json_object_get(c, "params"));
-        json_object_set(index, k, pace);
+        json_object_set_new(index, k, unsupported ? json_integer(0) : json_incref(pace));
         free(k);
     }
     if (doc && !json_object_size(index))
@@ -166,8 +169,10 @@ int cb_pace_plan(const cb_run_opts *o, const cb_plan *plan, cb_pace *p, char *er
         json_t *h = cb_cell_header(pc);
         char *k = cell_key(pc->cell.wl->name, pc->cell.impl->name, pc->variant,
                            json_object_get(h, "params"));
-        double v = cb_pace_predict(json_object_get(index, k), o->measure.reps,
-                                   o->measure.min_rep_ms);
+        json_t *known = json_object_get(index, k);
+        double v = json_is_integer(known) ? 0
+                                          : cb_pace_predict(known, o->measure.reps,
+                                                            o->measure.min_rep_ms);
         free(k);
         json_decref(h);
         p->measured[j] = isfinite(v);

@@ -4,9 +4,10 @@
  * A cell measured before on this CPU kind takes its pace from there: the record of this CPU
  * kind in results/fleet/ (or --pace FILE, a record or a results file) keeps, per cell, each
  * invocation's wall time and how much of it was repetitions (a cell's `pace`), and
- * cb_pace_predict rescales that to this run's repetitions. Any other cell takes the model: the
- * repetitions at their minimum length, and a process's own start, memory pass and exit. While
- * the run goes, progress.c corrects both by what the invocations so far took. */
+ * cb_pace_predict rescales that to this run's repetitions (a cell it found unsupported, no
+ * time). Any other cell takes the model: the repetitions at their minimum length, and a
+ * process's own start, memory pass and exit. While the run goes, progress.c corrects both by
+ * what the invocations so far took. */
 #ifndef CB_PACE_H
 #define CB_PACE_H
 
