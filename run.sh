@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # The one command: install missing Debian packages, build, run the default suite, write results
 # and their report, this machine beside every other CPU kind of results/fleet/.
-#   ./run.sh                 the default suite (257 s wall once built, 254 CPU seconds, on a
-#                            2-core VM at load average 1.3; 300 s with other builds beside it;
-#                            the thread stage added since, claim 25, took 26 s alone at load
-#                            average 5: about 283 s in all, not measured whole;
-#                            a first run builds first, a line per step: minutes)
+#   ./run.sh                 the default suite (180 s wall once built, report included, on a
+#                            2-core Intel Xeon VM at load average 0.1-0.7; 196 s in a second
+#                            run; a first run builds first, a line per step: minutes)
 #   ./run.sh --quick         a small grid (72 s once built, same machine)
 #   ./run.sh --calibrate     first fit the return-stack model to this CPU (under a minute;
 #                            docs/rsb.md), then the suite, whose simulated counts then use it
