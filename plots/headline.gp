@@ -3,7 +3,10 @@
 # ratio's 95% interval, on a log axis with 1x dashed (under 1x: stackful faster); one colour per
 # workload (a block of the data each, its name the key's entry); a point a family wins (claim
 # 10's rule) a filled circle, an undecided one an open circle.
-# usage: gnuplot -e "data='headline-0.dat'; rows=12; xlo=0.3; xhi=4; out='headline.png'" plots/headline.gp
+# usage: gnuplot -e "data='headline-0.dat'; rows=12; xlo=0.3; xhi=4; label=40; out='headline.png'" plots/headline.gp
+# label: the longest row label's characters; the canvas widens with it (about 9 px a character
+# beside 500 px of axis and the key), so that a long point does not squash the axis or clip
+# the x label
 # data: written by the report (harness/report/plots.c, cb_plots_headline): per workload
 #       '"NAME"', then rows "row ratio lo hi won stackful stackless point" (NaN: no interval)
 if (!exists("data")) data = 'headline-0.dat'
@@ -11,7 +14,8 @@ if (!exists("plotdir")) plotdir = 'plots'
 if (!exists("rows")) rows = 10
 if (!exists("xlo")) xlo = 0.1
 if (!exists("xhi")) xhi = 10
-W = 1100
+if (!exists("label")) label = 40
+W = 670 + 9 * label < 1100 ? 1100 : 670 + 9 * label
 H = 150 + 20 * rows
 load plotdir.'/common.gp'
 # a colour per workload (block i), in order

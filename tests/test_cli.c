@@ -2949,6 +2949,38 @@ CB_TEST_T(report_plot_canvas_grows_with_series, 300)
     plot_cleanup(few, mdfew);
 }
 
+/* The headline's canvas widens with its longest row label: the default suite's spawn points
+ * ("spawn:n=1000,depth=32,frame=1024,layout=aligned,deep_once=0,deep_share=1", 75 characters)
+ * left its log axis 140 pixels wide on the fixed 1100 and clipped the x label. The report
+ * passes the label's length; the script run at two lengths on the report's data. */
+CB_TEST_T(report_headline_widens_with_its_labels, 300)
+{
+    char in[256], md[256], f[600], png[2][640];
+    plot_report(in, md, sizeof in, "hlw", 0, 0);
+    plot_file(f, sizeof f, md, "headline-0.dat");
+    CB_CHECK(access(f, R_OK) == 0);
+    unsigned w[2], h[2];
+    const int label[2] = {20, 90};
+    for (int k = 0; k < 2; k++) {
+        snprintf(png[k], sizeof png[k], "%s-%d.png", f, label[k]);
+        char e[2048];
+        snprintf(e, sizeof e, "data='%s'; plotdir='%s/plots'; rows=8; label=%d; out='%s'", f,
+                 cb_test_root(), label[k], png[k]);
+        char gp[600];
+        snprintf(gp, sizeof gp, "%s/plots/headline.gp", cb_test_root());
+        char *argv[] = {"/usr/bin/gnuplot", "-e", e, gp, NULL}, *out, *err;
+        int st = cb_test_spawn(argv, &out, &err);
+        if (st != 0)
+            CB_FAIL("gnuplot: exit %d: %s", st, err);
+        free(out), free(err);
+        png_size(png[k], &w[k], &h[k]);
+        unlink(png[k]);
+    }
+    if (!(w[0] == 1100 && w[1] == 670 + 9 * 90 && h[0] == h[1]))
+        CB_FAIL("headline canvas %ux%u at label 20, %ux%u at 90", w[0], h[0], w[1], h[1]);
+    plot_cleanup(in, md);
+}
+
 /* Issue 32, item 5. A plot whose series have one x point is drawn as bars, a bar per series
  * and none merged (spawn-memory in --quick, n=1000 alone, was dots over one tick, its key
  * "asm, asmjmp, inline +2 more"), or, where its script draws no bars (pingpong-mispredict),

@@ -950,11 +950,13 @@ json_t *cb_plots_headline(json_t *rows, const char *name, const char *dir, const
           f);
     const char *wl = NULL;
     double lo = 1, hi = 1;
+    size_t label = 0; /* the longest row label, WORKLOAD:POINT: the canvas widens with it */
     json_t *r;
     size_t i;
     json_array_foreach(rows, i, r)
     {
         const char *w = cb_str(r, "workload"), *pt = cb_str(r, "point") ?: "";
+        label = label > strlen(w) + 1 + strlen(pt) ? label : strlen(w) + 1 + strlen(pt);
         if (!wl || strcmp(w, wl))
             fprintf(f, "%s# %s\n\"%s\"\n# row ratio lo hi won stackful stackless point\n",
                     wl ? "\n\n" : "", w, w);
@@ -981,8 +983,8 @@ json_t *cb_plots_headline(json_t *rows, const char *name, const char *dir, const
     }
     set_str(assign, sizeof assign, "plotdir", scripts);
     set_str(assign, sizeof assign, "data", path);
-    cb_append(assign, sizeof assign, "rows=%zu; xlo=%.6g; xhi=%.6g; ", json_array_size(rows),
-              lo / 1.25, hi * 1.25);
+    cb_append(assign, sizeof assign, "rows=%zu; xlo=%.6g; xhi=%.6g; label=%zu; ",
+              json_array_size(rows), lo / 1.25, hi * 1.25, label);
     char script[4096];
     snprintf(script, sizeof script, "%s/%s.gp", scripts, name);
     draw_files(res, name, assign, script, dir);
