@@ -31,7 +31,7 @@ BIN       ?= bin
 LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
 # Every binary: threads (the thread backend) and Boost.Context when the probe found it.
-CORE_LIBS  = $(FCONTEXT_LIBS) $(CXX20_LIBS) -pthread
+CORE_LIBS  = $(FCONTEXT_LIBS) $(URCU_LIBS) $(CXX20_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -58,6 +58,17 @@ CS_BIN     := $(if $(shell command -v $(MCS) 2>/dev/null),$(BIN)/corobench-cshar
 HAVE_FCONTEXT ?= $(shell printf 'void jump_fcontext(void);\nint main(void){jump_fcontext();return 0;}\n' | \
 	$(CC) -x c - -o /dev/null -lboost_context 2>/dev/null && echo 1 || echo 0)
 FCONTEXT_LIBS := $(if $(filter 1,$(HAVE_FCONTEXT)),-lboost_context)
+
+# The scheduler layer's central queues (impls/sched/cqueue.c, docs/sched.md), probed the same
+# way: liburcu's wfcqueue (liburcu-dev; its functions are in -lurcu-common) and Concurrency Kit's
+# ck_fifo_mpmc (libck-dev; header-only, nothing to link). Without one its queue reports itself
+# unavailable (the AArch64 cross build sets both to 0: Debian's cross gcc would find the host's
+# x86-64 ck headers in /usr/include); the work-stealing deque (impls/sched/deque.c) needs neither and always builds.
+HAVE_URCU ?= $(shell printf '#include <urcu/wfcqueue.h>\nint main(void){struct cds_wfcq_head h; struct cds_wfcq_tail t; cds_wfcq_init(&h,&t);return 0;}\n' | \
+	$(CC) -x c - -o /dev/null -lurcu-common 2>/dev/null && echo 1 || echo 0)
+URCU_LIBS := $(if $(filter 1,$(HAVE_URCU)),-lurcu-common)
+HAVE_CK   ?= $(shell printf '#include <ck_fifo.h>\n#ifndef CK_F_FIFO_MPMC\n#error no MPMC FIFO\n#endif\nint main(void){return 0;}\n' | \
+	$(CC) -x c - -o /dev/null 2>/dev/null && echo 1 || echo 0)
 
 # C++20 coroutines (the cxx20 family: the task type impls/cxx20/task.hh, the workloads' bodies
 # workloads/<workload>_cxx20.cc, the only C++ sources): built when $(CXX) compiles a coroutine;
@@ -90,6 +101,7 @@ ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/as
 	-DCB_LEGACY_LIB='"$(BIN)/examples/liblegacy_client.so"' \
 	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
 	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) \
+	-DCB_HAVE_URCU=$(HAVE_URCU) -DCB_HAVE_CK=$(HAVE_CK) \
 	-DCB_HAVE_CXX20_CLANG=$(HAVE_CXX20_CLANG)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
 
@@ -113,7 +125,7 @@ CLOCK_SRC := $(or $(wildcard harness/measure/clock_$(ARCH).c),harness/measure/cl
 
 # The parameters, runtimes and workloads: portable to every ARCH, no third-party library but the
 # optional Lua (and the C++20 family where a C++ compiler is found).
-CORE_SRC    := $(wildcard params/*.c impls/*.c) $(LUA_SRC) $(ASM_SRC) $(wildcard workloads/*.c) \
+CORE_SRC    := $(wildcard params/*.c impls/*.c impls/sched/*.c) $(LUA_SRC) $(ASM_SRC) $(wildcard workloads/*.c) \
 	$(CXX_SRC)
 # The harness by layer (docs/architecture.md, checked by tests/test_layers.c): common/ what every
 # part uses, measure/ inside a cell's child, results/ the schema's writer and reader, run/ the
@@ -341,7 +353,8 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 build/aarch64/cbtest-core
+		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 HAVE_URCU=0 HAVE_CK=0 \
+		build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
 	$(QEMU) build/aarch64/cbtest-core

@@ -29,6 +29,7 @@ required=(
     libpfm4-dev                           # event names and encodings for perf_event_open
     valgrind                              # <valgrind/valgrind.h> stack annotations
     gnuplot-nox                           # the report's plots
+    liburcu-dev libck-dev                 # the scheduler's central queues (docs/sched.md)
 )
 # Optional runtimes: the Makefile probes each; a missing one makes its implementation unavailable.
 optional=(
