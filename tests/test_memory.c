@@ -265,7 +265,9 @@ CB_TEST(memory_spawn_deep_share_keeps_each_depth)
         for (int k = 0; k < 3; k++)
             kept[k] = (double)(sf ? used[k] : heap[k]);
         double few = kept[1] - kept[0], all = kept[2] - kept[0];
-        if (!(all > 100 * 8 * 1024) || fabs(few * 10 - all) > all / 100)
+        /* within 1%; 5% under AddressSanitizer, whose frames' redzones and fake stacks move a
+         * stack's high-water mark by more than its frames (it gave 104528 for 106069) */
+        if (!(all > 100 * 8 * 1024) || fabs(few * 10 - all) > all / (CB_UNDER_ASAN ? 20 : 100))
             CB_FAIL("%s: %s at rest %.0f at deep_share=0, %.0f at 10, %.0f at 100: the ten deep "
                     "coroutines add %.0f, not a tenth of what all 100 add (%.0f)",
                     im->name, sf ? "stack high-water" : "heap bytes", kept[0], kept[1], kept[2],

@@ -196,7 +196,8 @@ static void sort_rows(block *b)
         line = cb_xrealloc(line, (n + 1) * sizeof *line);
         line[n++] = l;
     }
-    qsort(line, n, sizeof *line, by_x);
+    if (n) /* no row with a value: line is NULL, which qsort may not be given */
+        qsort(line, n, sizeof *line, by_x);
     char *rows = cb_xrealloc(NULL, len + 2), *p = rows;
     for (size_t i = 0; i < n; i++)
         p += sprintf(p, "%s\n", line[i]);
