@@ -821,10 +821,13 @@ CB_TEST(list_plugin_text_through_terminal_sink)
                                           wide ? "--wide" : NULL, NULL);
         CB_CHECK_EQ_INT(r.status, 0);
         CB_CHECK(cb_text_is_clean(r.out, strlen(r.out)));
-        CB_CHECK_CONTAINS(r.out, ": ?[31mred?[0m ?]0;title? bad" CB_TEXT_REPLACEMENT
-                                 " byte, line?break ddd");
-        if (wide)
+        /* whole under --wide; without it the row is cut at 120 columns, after the plugin's
+         * path, which may take them all (the sanitize build's is 70 characters) */
+        if (wide) {
+            CB_CHECK_CONTAINS(r.out, ": ?[31mred?[0m ?]0;title? bad" CB_TEXT_REPLACEMENT
+                                     " byte, line?break ddd");
             CB_CHECK_CONTAINS(r.out, "ddd END-OF-DESCRIPTION\n");
+        }
         else
             for (const char *l = r.out, *nl; (nl = strchr(l, '\n')); l = nl + 1)
                 if (nl - l > 120)
