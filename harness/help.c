@@ -136,6 +136,9 @@ static const opt_row export_rows[] = {
     {"--fleet DIR", "none", "summary (implied), instead of -o: the record to "
                             "DIR/<vendor>-<family>-<model>.json from its machine.cpu, written or "
                             "refreshed (results/fleet/, docs/record.md)", NULL},
+    {"--cpu V,F,M", "the results' machine.cpu",
+     "summary: the CPU of results written before machine.cpu, as /proc/cpuinfo's vendor_id "
+     "(or amd, intel), cpu family and model; the record marks it given", NULL},
     {"--force", "off", "let -o replace an existing regular file", NULL},
     {"-h, --help", "", "this text", NULL},
     {NULL, NULL, NULL, NULL},

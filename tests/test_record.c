@@ -304,6 +304,45 @@ CB_TEST_T(record_fleet_names_writes_and_refuses_one_kind_twice, 90)
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK(one_line(c.err));
     CB_CHECK_CONTAINS(c.err, "machine.cpu.vendor is 'unknown'");
+    /* ... unless whoever kept them names the CPU (export --cpu), which the record marks as
+     * given; results that name their CPU keep it, and a --cpu of another kind is refused */
+    static const char *const bad_cpu[][2] = {
+        {"amd,26", "invalid --cpu 'amd,26' (valid: VENDOR,FAMILY,MODEL"},
+        {"amd,2x,2", "invalid --cpu 'amd,2x,2': family (valid:"},
+        {"amd,26,70000", "invalid --cpu 'amd,26,70000': model (valid:"},
+        {"a-md,26,2", "vendor 'a-md' (valid:"},
+        {"intel,6,207", "--cpu 'intel,6,207' is not the CPU the results name, amd-26-2"},
+    };
+    for (size_t k = 0; k < sizeof bad_cpu / sizeof bad_cpu[0]; k++) {
+        c = cb_test_corobench("export", "--fleet", dir, "--cpu", bad_cpu[k][0], k < 4 ? old : amd,
+                              NULL);
+        CB_CHECK_EQ_INT(c.status, 2);
+        CB_CHECK(one_line(c.err));
+        CB_CHECK_CONTAINS(c.err, bad_cpu[k][1]);
+    }
+    c = cb_test_corobench("export", "--cpu", "amd,26,2", "--format", "csv", old, NULL);
+    CB_CHECK_EQ_INT(c.status, 2);
+    CB_CHECK_CONTAINS(c.err, "--cpu 'amd,26,2' is for --format summary");
+    CB_CHECK_EQ_INT(files_in(dir), 2);
+    c = cb_test_corobench("export", "--fleet", dir, "--cpu", "GenuineIntel,6,85", old, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "intel-6-85.json' written: the record of CPU kind intel-6-85");
+    snprintf(renamed, sizeof renamed, "%s/intel-6-85.json", dir);
+    r = load_path(renamed);
+    json_t *cpu = json_object_get(json_object_get(r, "machine"), "cpu");
+    CB_CHECK(json_is_true(json_object_get(cpu, "given")));
+    CB_CHECK_STREQ(json_string_value(json_object_get(cpu, "vendor")), "GenuineIntel");
+    CB_CHECK_EQ_INT(json_integer_value(json_object_get(cpu, "family")), 6);
+    json_decref(r);
+    unlink(renamed);
+    c = cb_test_corobench("export", "--fleet", dir, "--cpu", "AuthenticAMD,26,2", amd, NULL);
+    CB_CHECK_EQ_INT(c.status, 0); /* the results' own CPU, with its stepping, stands */
+    r = load_path(path);
+    cpu = json_object_get(json_object_get(r, "machine"), "cpu");
+    CB_CHECK(!json_object_get(cpu, "given"));
+    CB_CHECK_STREQ(json_string_value(json_object_get(cpu, "microcode")), "0xb002");
+    json_decref(r);
+    snprintf(renamed, sizeof renamed, "%s/zen5.json", dir);
     c = cb_test_corobench("export", "--fleet", dir, "--format", "csv", amd, NULL);
     CB_CHECK_EQ_INT(c.status, 2);
     CB_CHECK_CONTAINS(c.err, "(valid: --format summary, no -o)");

@@ -653,7 +653,8 @@ static const char usage[] =
     "[--where NAME=VALUE]... [-o FILE [--force]]; gnuplot also needs --x PARAM and takes "
     "[--y FIELD]... "
     "[--relative-to IMPL]; gbench takes [--aggregates-only]; summary takes the machine's other "
-    "results files after the first, [--fleet DIR] instead of -o, and no --workload or --where";
+    "results files after the first, [--fleet DIR] instead of -o, [--cpu VENDOR,FAMILY,MODEL] "
+    "for results written before machine.cpu, and no --workload or --where";
 
 static int parse(int argc, char **argv, cb_export_opts *o)
 {
@@ -676,6 +677,8 @@ static int parse(int argc, char **argv, cb_export_opts *o)
             o->format = argv[++i];
         else if (!strcmp(a, "--fleet") && has && !o->fleet)
             o->fleet = argv[++i];
+        else if (!strcmp(a, "--cpu") && has && !o->cpu)
+            o->cpu = argv[++i];
         else if (!strcmp(a, "--relative-to") && has && !o->relative_to)
             o->relative_to = argv[++i];
         else if (!strcmp(a, "--y") && has) {
@@ -725,6 +728,9 @@ static int parse(int argc, char **argv, cb_export_opts *o)
         return cb_usage_error("unexpected argument '%s' for export (valid: one RESULTS.json; "
                               "several files of one machine for --format summary)",
                               cb_quote(o->more[0]));
+    if (o->cpu && !summary)
+        return cb_usage_error("--cpu '%s' is for --format summary (valid: %s)", cb_quote(o->cpu),
+                              usage);
     if (summary && (o->workload || o->nw))
         return cb_usage_error("--workload and --where are not for --format summary (valid: "
                               "a record of every cell of the machine's results, %s)",
@@ -837,6 +843,11 @@ static int one_machine(json_t **doc, const cb_export_opts *o)
             json_decref(docs[g]);
     }
     *doc = rc ? NULL : docs[0];
+    if (!rc && o->cpu && cb_record_give_cpu(*doc, o->cpu, &err)) {
+        json_decref(*doc);
+        *doc = NULL;
+        rc = cb_usage_error("export: %s", err.msg);
+    }
     return rc;
 }
 

@@ -10,6 +10,7 @@ enum { CB_EXPORT_MAX = 16 };
 typedef struct cb_export_opts {
     const char *in, *out, *format, *workload, *x, *relative_to;
     const char *fleet; /* summary: --fleet DIR, the record to DIR/<CPU kind>.json */
+    const char *cpu;   /* summary: --cpu VENDOR,FAMILY,MODEL for results without machine.cpu */
     const char *more[CB_EXPORT_MAX]; /* summary: the machine's other results files */
     size_t nmore;
     int force; /* --force: -o may replace a regular file (harness/common/output.h) */

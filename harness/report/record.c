@@ -2,8 +2,10 @@
 #include "record.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "claims.h"
 #include "harness/common/build.h"
@@ -242,5 +244,57 @@ int cb_record_one_per_kind(json_t **docs, const char **ins, size_t n, cb_error *
                                 cb_quote(ins[i]), cb_quote(ins[j]), a);
         }
     }
+    return 0;
+}
+
+int cb_record_give_cpu(json_t *doc, const char *spec, cb_error *e)
+{
+    static const char valid[] = "VENDOR,FAMILY,MODEL as /proc/cpuinfo gives them: a vendor_id "
+                                "(AuthenticAMD, GenuineIntel) or amd or intel, and two decimal "
+                                "integers 0..65535, e.g. AuthenticAMD,26,2";
+    const char *c1 = strchr(spec, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+    if (!c1 || !c2 || strchr(c2 + 1, ',') || c1 == spec || (size_t)(c1 - spec) >= 64)
+        return cb_error_set(e, "invalid --cpu '%s' (valid: %s)", cb_quote(spec), valid);
+    char vendor[64];
+    snprintf(vendor, sizeof vendor, "%.*s", (int)(c1 - spec), spec);
+    for (size_t k = 0; k < sizeof vendor_names / sizeof vendor_names[0]; k++)
+        if (!strcasecmp(vendor, vendor_names[k].name))
+            snprintf(vendor, sizeof vendor, "%s", vendor_names[k].vendor);
+    for (const char *p = vendor; *p; p++)
+        if (!isalnum((unsigned char)*p) || ((unsigned char)*p & 0x80))
+            return cb_error_set(e, "invalid --cpu '%s': vendor '%s' (valid: %s)", cb_quote(spec),
+                                cb_quote(vendor), valid);
+    long v[2];
+    const char *at[2] = {c1 + 1, c2 + 1};
+    for (int i = 0; i < 2; i++) {
+        char *end;
+        errno = 0;
+        v[i] = isdigit((unsigned char)at[i][0]) ? strtol(at[i], &end, 10) : -1;
+        if (v[i] < 0 || errno || v[i] > 65535 || (*end && *end != ','))
+            return cb_error_set(e, "invalid --cpu '%s': %s (valid: %s)", cb_quote(spec),
+                                i ? "model" : "family", valid);
+    }
+    json_t *m = json_object_get(doc, "machine");
+    if (!json_is_object(m))
+        json_object_set_new(doc, "machine", m = json_object());
+    json_t *cpu = json_pack("{s:s, s:I, s:I, s:O?, s:b}", "vendor", vendor, "family",
+                            (json_int_t)v[0], "model", (json_int_t)v[1], "model_name",
+                            json_object_get(m, "cpu_model"), "given", 1);
+    json_t *was = json_object_get(m, "cpu");
+    if (json_is_object(was)) {
+        json_t *probe = json_pack("{s:{s:O}}", "machine", "cpu", cpu);
+        char a[96], b[96];
+        int same = !cb_record_kind(doc, a, sizeof a, NULL) &&
+                   !cb_record_kind(probe, b, sizeof b, NULL) && !strcmp(a, b);
+        json_decref(probe);
+        json_decref(cpu);
+        if (!same)
+            return cb_error_set(e, "--cpu '%s' is not the CPU the results name, %s (valid: "
+                                   "--cpu for results written before machine.cpu, or the kind "
+                                   "they name)",
+                                cb_quote(spec), cb_record_kind(doc, a, sizeof a, NULL) ? "?" : a);
+        return 0; /* the results' own, with its stepping and microcode, stand */
+    }
+    json_object_set_new(m, "cpu", cpu);
     return 0;
 }

@@ -26,5 +26,12 @@ int cb_record_kind(json_t *doc, char *buf, size_t len, cb_error *e);
 /* Records of one CPU kind among docs (read from ins) are refused: 0, or -1 with e naming both
  * files and the kind. Results files and records without a kind are not compared. */
 int cb_record_one_per_kind(json_t **docs, const char **ins, size_t n, cb_error *e);
+/* `export --cpu VENDOR,FAMILY,MODEL`: the CPU that measured results written before machine.cpu
+ * (df6a541's), given by whoever kept them. VENDOR is a vendor_id (AuthenticAMD, GenuineIntel,
+ * another of letters and digits) or amd or intel; FAMILY and MODEL decimal integers 0..65535.
+ * Sets doc's machine.cpu to {vendor, family, model, model_name: machine.cpu_model, given: true};
+ * results that name a CPU keep it when it is the same kind and are refused when it is not. 0,
+ * or -1 with e naming the bad value and the valid ones. */
+int cb_record_give_cpu(json_t *doc, const char *spec, cb_error *e);
 
 #endif
