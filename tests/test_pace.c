@@ -103,7 +103,8 @@ CB_TEST_T(pace_recorded_and_read_back, 180)
     json_decref(doc);
     c = cb_test_corobench("run", "--impl", "asm,sm", "--workload", "pingpong", "--param",
                           "depth=0,4,8", "--param", "switches=1000", "--invocations", "3",
-                          "--reps", "3", "--min-rep-ms", "2", "--dry-run", "--pace", out, NULL);
+                          "--reps", "3", "--warmup", "1", "--min-rep-ms", "2", "--dry-run", "--pace",
+                          out, NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "4 of the 6 cells at their pace in ");
     CB_CHECK_CONTAINS(c.out, "; the others by the model:");
