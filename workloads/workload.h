@@ -93,7 +93,7 @@ extern const cb_workload *const cb_workloads[];
 extern const size_t cb_nworkloads;
 /* The workloads by name, for code that names one (the report's claims) without writing it. */
 extern const cb_workload cb_wl_pingpong, cb_wl_recursive, cb_wl_io, cb_wl_spawn, cb_wl_await,
-    cb_wl_pipeline;
+    cb_wl_pipeline, cb_wl_forkjoin, cb_wl_yieldstorm;
 const cb_workload *cb_workload_find(const char *name);
 /* wl compiled with the coroutine verbs inlined at their call sites, whose stackful body the inline
  * backend runs (workloads.c); NULL if the build has none. */

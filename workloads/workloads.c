@@ -5,9 +5,10 @@
 
 extern const cb_workload cb_wl_fault; /* the others: workload.h */
 
-const cb_workload *const cb_workloads[] = {&cb_wl_pingpong, &cb_wl_recursive, &cb_wl_io,
-                                           &cb_wl_spawn,    &cb_wl_await,     &cb_wl_pipeline,
-                                           &cb_wl_fault};
+const cb_workload *const cb_workloads[] = {
+    &cb_wl_pingpong, &cb_wl_recursive, &cb_wl_io,       &cb_wl_spawn,
+    &cb_wl_await,    &cb_wl_pipeline,  &cb_wl_forkjoin, &cb_wl_yieldstorm,
+    &cb_wl_fault};
 
 /* The same workloads compiled again with CB_CO_INLINE (the Makefile's INLINE_WL, each object
  * keeping only this symbol global): their stackful bodies take the inline backend's switch at

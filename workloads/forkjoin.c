@@ -1,0 +1,152 @@
+/* forkjoin: a tree of tasks (docs/sched.md, "Workloads"). Every task spawns its children, awaits
+ * them all and returns its own value plus the sum of theirs (wrapping), so the root's return, the
+ * checksum, is the sum of every node's value whatever the schedule. shape=balanced: every node
+ * above `depth` has `fanout` children; shape=unbalanced (UTS-like, a binomial tree cut at
+ * `depth`): the root has `fanout` children and any other node above `depth` has `fanout` children
+ * iff mix(id) % 1000 < q, else none. A leaf makes `leaf_work` mixing steps. One op = one task.
+ * direct is the reference: a plain recursion on one thread, no task, no scheduler.
+ * Setup and finish are untimed; run is the whole tree. */
+#include <stdio.h>
+#include <string.h>
+
+#include "forkjoin.h"
+#include "impls/runtime.h"
+#include "workload.h"
+
+static const char *const fj_shapes[] = {"balanced", "unbalanced", NULL};
+
+static const cb_param_def fj_params[] = {
+    {"fanout", CB_PARAM_INT, "2", 1, 1024, NULL, "children of an inner node", NULL},
+    {"depth", CB_PARAM_INT, "16", 0, 100000, NULL,
+     "levels below the root (a node at level `depth` has no children; balanced: "
+     "(fanout^(depth+1) - 1) / (fanout - 1) tasks)",
+     NULL},
+    {"leaf_work", CB_PARAM_INT, "0", 0, 1000000000, NULL,
+     "mixing steps each leaf makes, each depending on the last (docs/sched.md: about 3.6 ns "
+     "each here)",
+     NULL},
+    {"shape", CB_PARAM_ENUM, "balanced", 0, 0, fj_shapes,
+     "balanced: every node above `depth` has `fanout` children; unbalanced: the root has "
+     "`fanout` children, any other node above `depth` has `fanout` iff mix(id) % 1000 < q",
+     NULL},
+    {"q", CB_PARAM_INT, "900", 0, 1000, NULL,
+     "shape=unbalanced: per mille of the non-root nodes above `depth` that have children "
+     "(ignored when balanced)",
+     NULL},
+    CB_SWL_PARAMS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* The most tasks a point may make: a run is one tree. */
+#define FJ_MAX_TASKS 2147483648.0
+
+
+static void fj_tree_init(fj_tree *t, const cb_params *p)
+{
+    t->fanout = (uint64_t)cb_params_int(p, "fanout");
+    t->depth = cb_params_int(p, "depth");
+    t->leaf_work = (uint64_t)cb_params_int(p, "leaf_work");
+    t->unbalanced = strcmp(cb_params_str(p, "shape"), "unbalanced") == 0;
+    t->q = (uint64_t)cb_params_int(p, "q");
+}
+
+/* The expected number of tasks: exact when balanced; unbalanced, each non-root node above
+ * `depth` has fanout * q / 1000 children on average. */
+static double fj_expected_tasks(const fj_tree *t)
+{
+    double m = t->unbalanced ? (double)t->fanout * (double)t->q / 1000 : (double)t->fanout;
+    double level = t->depth > 0 ? (double)t->fanout : 0, sum = 1;
+    for (int64_t l = 1; l <= t->depth && sum <= FJ_MAX_TASKS; l++, level *= m)
+        sum += level;
+    return sum;
+}
+
+static int fj_check(const cb_params *p, char *err, size_t errlen)
+{
+    fj_tree t;
+    fj_tree_init(&t, p);
+    double n = fj_expected_tasks(&t);
+    if (n > FJ_MAX_TASKS) {
+        snprintf(err, errlen,
+                 "forkjoin: fanout=%llu depth=%lld %s makes more than 2^31 tasks%s (valid: a "
+                 "smaller depth or fanout%s)",
+                 (unsigned long long)t.fanout, (long long)t.depth,
+                 t.unbalanced ? "shape=unbalanced" : "shape=balanced",
+                 t.unbalanced ? " on average" : "", t.unbalanced ? ", or a smaller q" : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* One worker's depth-first descent keeps each level's unstarted children. */
+static uint64_t fj_alive(const cb_params *p)
+{
+    return (uint64_t)cb_params_int(p, "fanout") * (uint64_t)cb_params_int(p, "depth") + 1;
+}
+
+/* ---- direct: the reference, a plain recursion ---------------------------------------------- */
+
+typedef struct fj_dr {
+    fj_tree t;
+    uint64_t tasks, checksum;
+} fj_dr;
+
+static uint64_t fj_dr_node(fj_dr *w, uint64_t id, int64_t level)
+{
+    uint64_t n = fj_nchildren(&w->t, id, level), sum = fj_value(&w->t, id, n);
+    w->tasks++;
+    for (uint64_t i = 0; i < n; i++)
+        sum += fj_dr_node(w, fj_child(&w->t, id, i), level + 1);
+    return sum;
+}
+
+static void *fj_dr_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    fj_dr *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    fj_tree_init(&w->t, p);
+    return w;
+}
+
+static int fj_dr_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fj_dr *w = inst;
+    w->tasks = 0;
+    w->checksum = fj_dr_node(w, 0, 0);
+    return 0;
+}
+
+static int fj_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fj_dr *w = inst;
+    out->ops = w->tasks;
+    out->checksum = w->checksum;
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"fanout", "2", "depth", "4"},
+    {"fanout", "3", "depth", "6", "shape", "unbalanced", "q", "500"},
+    {NULL},
+};
+
+const cb_workload cb_wl_forkjoin = {
+    .check_points = check_points,
+    .name = "forkjoin",
+    .description = "a tree of tasks, `fanout` children per inner node, `depth` levels, balanced "
+                   "or unbalanced (UTS-like); each task spawns its children on the scheduler, "
+                   "awaits them and returns its value plus theirs",
+    .unit = "task",
+    .params = fj_params,
+    .check = fj_check,
+    .max_batch = NULL,
+    .alive = fj_alive,
+    .family =
+        {
+            [CB_BODY_DIRECT] = {fj_dr_setup, fj_dr_run, fj_dr_finish},
+        },
+};

@@ -1,0 +1,42 @@
+/* What the scheduler's workloads (forkjoin and yieldstorm, docs/sched.md "Workloads") share: the
+ * mixing function their data path and checksum are made of, written out in docs/sched.md so that
+ * every port computes the same values, and the two parameters that say how the scheduler runs:
+ * `workers` (threads) and `queue` (per-worker deques with stealing, or one central queue). */
+#ifndef CB_SCHED_WL_H
+#define CB_SCHED_WL_H
+
+#include <stdint.h>
+
+#include "params/params.h"
+
+/* splitmix64's output function applied to x + the golden gamma (Steele, Lea and Flood, "Fast
+ * splittable pseudorandom number generators", OOPSLA 2014): a bijection of 64-bit words in which
+ * every input bit reaches every output bit; mix(0) is not 0. */
+static inline uint64_t cb_swl_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ x >> 27) * 0x94d049bb133111ebULL;
+    return x ^ x >> 31;
+}
+
+/* queue=: the scheduler's run queues (impls/sched/: steal, the per-worker Chase-Lev deques with
+ * random-victim stealing; wfcq and ck, one central FIFO on liburcu's wfcqueue or Concurrency
+ * Kit's CAS queue). */
+extern const char *const cb_swl_queues[];
+
+/* The rows of `workers` and `queue` in a workload's parameter table. */
+#define CB_SWL_PARAMS                                                                             \
+    {"workers", CB_PARAM_INT, "1", 1, 1024, NULL,                                                 \
+     "worker threads of the scheduler (more than this machine's CPUs run too, time-shared: the " \
+     "cell's sched.oversubscribed says so)",                                                      \
+     NULL},                                                                                       \
+    {                                                                                             \
+        "queue", CB_PARAM_ENUM, "steal", 0, 0, cb_swl_queues,                                     \
+            "steal: a Chase-Lev deque per worker, idle workers steal from a random victim; "      \
+            "wfcq: one central FIFO, liburcu's wfcqueue (wait-free enqueue); ck: one central "    \
+            "FIFO, Concurrency Kit's ck_fifo_mpmc (CAS at both ends)",                            \
+            NULL                                                                                  \
+    }
+
+#endif

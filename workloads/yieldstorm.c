@@ -1,0 +1,83 @@
+/* yieldstorm: `coros` coroutines that each yield `yields` times (docs/sched.md, "Workloads").
+ * Coroutine id's state starts at mix(id); after its k-th yield (k from 0) returns, the state
+ * becomes mix(state ^ k). The checksum is the wrapping sum of the final states, whatever the
+ * order. On the scheduler each yield requeues the coroutine on its worker's run queue (steal: the
+ * local deque, where idle workers steal it). One op = one yield. direct is the reference: each
+ * coroutine's states computed in turn on one thread, no yield.
+ * Setup and finish are untimed; run is every coroutine from its start to its end. */
+#include <string.h>
+
+#include "impls/runtime.h"
+#include "sched_wl.h"
+#include "workload.h"
+#include "yieldstorm.h"
+
+static const cb_param_def ys_params[] = {
+    {"coros", CB_PARAM_INT, "1000", 1, 10000000, NULL, "coroutines, all started at once", NULL},
+    {"yields", CB_PARAM_INT, "100", 1, 1000000000, NULL, "yields each coroutine makes", NULL},
+    CB_SWL_PARAMS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static uint64_t ys_alive(const cb_params *p) { return (uint64_t)cb_params_int(p, "coros"); }
+
+/* ---- direct: the reference -------------------------------------------------------------- */
+
+typedef struct ys_dr {
+    uint64_t coros, yields, checksum;
+} ys_dr;
+
+static void *ys_dr_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl, (void)err, (void)errlen;
+    ys_dr *w = cb_rt_alloc(sizeof *w);
+    w->coros = (uint64_t)cb_params_int(p, "coros");
+    w->yields = (uint64_t)cb_params_int(p, "yields");
+    w->checksum = 0;
+    return w;
+}
+
+static int ys_dr_run(void *inst, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ys_dr *w = inst;
+    uint64_t sum = 0;
+    for (uint64_t id = 0; id < w->coros; id++) {
+        uint64_t s = ys_start(id);
+        for (uint64_t k = 0; k < w->yields; k++)
+            s = ys_step(s, k);
+        sum += s;
+    }
+    w->checksum = sum;
+    return 0;
+}
+
+static int ys_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ys_dr *w = inst;
+    out->ops = w->coros * w->yields;
+    out->checksum = w->checksum;
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
+static const char *const check_points[][CB_WL_CHECK_SET] = {
+    {"coros", "10", "yields", "5"},
+    {"coros", "64", "yields", "3"},
+    {NULL},
+};
+
+const cb_workload cb_wl_yieldstorm = {
+    .check_points = check_points,
+    .name = "yieldstorm",
+    .description = "`coros` coroutines each yield `yields` times; each yield requeues the "
+                   "coroutine on its worker's run queue, where idle workers steal it",
+    .unit = "yield",
+    .params = ys_params,
+    .alive = ys_alive,
+    .family =
+        {
+            [CB_BODY_DIRECT] = {ys_dr_setup, ys_dr_run, ys_dr_finish},
+        },
+};
