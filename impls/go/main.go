@@ -121,13 +121,19 @@ type workload struct {
 }
 
 var workloads = map[string]workload{
-	"pingpong":  {ppSetup},
-	"recursive": {rcSetup},
-	"spawn":     {spSetup},
-	"io":        {ioSetup},
-	"await":     {awSetup},
-	"fault":     {flSetup},
+	"pingpong":   {ppSetup},
+	"recursive":  {rcSetup},
+	"spawn":      {spSetup},
+	"io":         {ioSetup},
+	"await":      {awSetup},
+	"fault":      {flSetup},
+	"forkjoin":   {fjSetup},
+	"yieldstorm": {ysSetup},
 }
+
+// schedWorkloads run on a scheduler of W workers (docs/sched.md): their `workers` sets
+// GOMAXPROCS, and their `queue` must be steal, what Go's own scheduler does.
+var schedWorkloads = map[string]bool{"forkjoin": true, "yieldstorm": true}
 
 type reply struct {
 	Protocol       string    `json:"protocol"`
@@ -146,9 +152,12 @@ type reply struct {
 	RestRSS        *int64    `json:"rest_rss_bytes,omitempty"`
 }
 
+// runtimeNote follows the version in the reply's runtime: a scheduler workload's GOMAXPROCS.
+var runtimeNote string
+
 func answer(r reply) {
 	r.Protocol = protocol
-	r.Runtime = runtime.Version()
+	r.Runtime = runtime.Version() + runtimeNote
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		r.PeakRSS = ru.Maxrss * 1024
@@ -161,6 +170,28 @@ func fail(unsupported bool, format string, a ...interface{}) {
 	msg := fmt.Sprintf(format, a...)
 	answer(reply{Error: &msg, Unsupported: unsupported})
 	os.Exit(0)
+}
+
+// schedProcs is GOMAXPROCS for a scheduler workload: its `workers`. procs, the parameter of
+// the other workloads, must be left at 1 or say the same; a queue other than steal is
+// unsupported (Go's scheduler has per-P queues with stealing, whatever the request says).
+func schedProcs(wl string, p params, procs int64) int64 {
+	r := paramReader{p: p}
+	workers := r.int("workers")
+	queue := r.choice("queue", "steal", "wfcq", "ck")
+	if r.err != nil || workers < 1 {
+		fail(false, "go: %s: parameter workers %s or queue %s (valid: workers an integer >= 1, "+
+			"queue steal, wfcq or ck)", wl, p["workers"], p["queue"])
+	}
+	if queue != "steal" {
+		fail(true, "go: %s queue=%s: Go's scheduler has its own run queues (per-P deques with "+
+			"stealing, and a global queue), so only queue=steal describes it", wl, queue)
+	}
+	if procs != 1 && procs != workers {
+		fail(false, "go: %s: procs=%d with workers=%d; workers sets GOMAXPROCS here (valid: "+
+			"procs=1, or procs equal to workers)", wl, procs, workers)
+	}
+	return workers
 }
 
 // reexecWithoutAsyncPreemption restarts the program with GODEBUG=asyncpreemptoff=1 unless it
@@ -218,6 +249,10 @@ func main() {
 		if procs = r.int("procs"); r.err != nil || procs < 1 {
 			fail(false, "go: parameter procs %s (valid: an integer >= 1)", p["procs"])
 		}
+	}
+	if schedWorkloads[req.Workload] {
+		procs = schedProcs(req.Workload, p, procs)
+		runtimeNote = fmt.Sprintf(" GOMAXPROCS=%d", procs)
 	}
 	runtime.GOMAXPROCS(int(procs))
 	batch, auto := uint64(1), true

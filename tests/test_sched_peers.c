@@ -1,0 +1,190 @@
+/* The scheduler workloads' peers (docs/sched.md, "Peers"): go at GOMAXPROCS = workers, omp
+ * (OpenMP tasks) and fiber (Boost.Fiber's work_stealing) must do direct's work at workers=1 and
+ * workers=2: the same ops and checksum, and the suspension count their rows define (the same at
+ * every W). A peer that is not built here is skipped with the reason. */
+#include <jansson.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/measure/external.h"
+#include "test.h"
+#include "workloads/forkjoin.h"
+#include "workloads/run_once.h"
+#include "workloads/workload.h"
+
+typedef struct point {
+    const char *workload;
+    const char *set[13]; /* name, value, ..., NULL; workers is added */
+} point;
+
+static const point points[] = {
+    {"forkjoin", {"fanout", "2", "depth", "10"}},
+    {"forkjoin", {"fanout", "3", "depth", "6", "shape", "unbalanced", "q", "500"}},
+    {"forkjoin", {"fanout", "2", "depth", "12", "shape", "unbalanced"}},
+    {"forkjoin", {"fanout", "5", "depth", "4", "leaf_work", "7"}},
+    {"forkjoin", {"fanout", "1", "depth", "50"}},
+    {"yieldstorm", {"coros", "10", "yields", "5"}},
+    {"yieldstorm", {"coros", "64", "yields", "3"}},
+    {"yieldstorm", {"coros", "1000", "yields", "20"}},
+};
+
+typedef struct outcome {
+    uint64_t ops, checksum, suspensions;
+} outcome;
+
+/* The point's params for impl, with workers=W (w: "1" or "2"). */
+static void point_params(const point *pt, const cb_impl *im, const char *w, cb_params *p)
+{
+    const char *set[16];
+    size_t n = 0;
+    for (; pt->set[n]; n++)
+        set[n] = pt->set[n];
+    set[n++] = "workers", set[n++] = w, set[n] = NULL;
+    cb_test_params(cb_workload_find(pt->workload), im, set, p);
+}
+
+/* forkjoin's inner nodes (tasks that wait for children), from the definition. */
+static uint64_t inner_nodes(const fj_tree *t, uint64_t id, int64_t level)
+{
+    uint64_t n = fj_nchildren(t, id, level), inner = n > 0;
+    for (uint64_t i = 0; i < n; i++)
+        inner += inner_nodes(t, fj_child(t, id, i), level + 1);
+    return inner;
+}
+
+static uint64_t param_u(const cb_params *p, const char *name)
+{
+    return (uint64_t)cb_params_int(p, name);
+}
+
+/* What a peer that counts a suspension per wait for children (forkjoin) and per yield
+ * (yieldstorm) reports: go and fiber. */
+static uint64_t waits(const point *pt, const cb_params *p)
+{
+    if (!strcmp(pt->workload, "yieldstorm"))
+        return param_u(p, "coros") * param_u(p, "yields");
+    fj_tree t = {.fanout = param_u(p, "fanout"), .depth = cb_params_int(p, "depth"),
+                 .leaf_work = param_u(p, "leaf_work"),
+                 .unbalanced = !strcmp(cb_params_str(p, "shape"), "unbalanced"),
+                 .q = param_u(p, "q")};
+    return inner_nodes(&t, 0, 0);
+}
+
+static outcome in_process(const cb_workload *wl, const cb_impl *im, const cb_params *p)
+{
+    cb_wl_once once;
+    char why[512];
+    if (cb_wl_run_once(wl, im, p, NULL, &once, why, sizeof why))
+        CB_FAIL("%s %s: %s", im->name, wl->name, why);
+    return (outcome){once.res.ops, once.res.checksum, once.suspensions};
+}
+
+static outcome external(const cb_workload *wl, const cb_impl *im, const cb_params *p,
+                        const char *w)
+{
+    cb_ext_request rq = {.workload = wl->name, .params = p, .warmup = 0, .reps = 1, .batch = 1,
+                         .min_rep_ms = 0, .max_batch = 1};
+    cb_ext_reply rp;
+    char why[512], want[64];
+    if (cb_ext_run(im->name, &rq, 60, &rp, why, sizeof why))
+        CB_FAIL("%s %s workers=%s: %s", im->name, wl->name, w, why);
+    /* the program says the GOMAXPROCS it ran with */
+    snprintf(want, sizeof want, " GOMAXPROCS=%s", w);
+    CB_CHECK_CONTAINS(json_string_value(json_object_get(rp.doc, "runtime")), want);
+    outcome o = {rp.ops, rp.checksum, rp.suspensions};
+    json_decref(rp.doc);
+    return o;
+}
+
+/* Every point at workers=1 and 2 against direct; want_susp: the count the peer defines. */
+static void same_work_as_direct(const char *name, uint64_t (*want_susp)(const point *,
+                                                                         const cb_params *))
+{
+    const cb_impl *im = cb_impl_find(name), *direct = cb_impl_find("direct");
+    const char *why = cb_impl_unavailable(im);
+    if (why)
+        CB_SKIP("%s unavailable: %s", name, why);
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+        const cb_workload *wl = cb_workload_find(points[i].workload);
+        for (const char *const *w = (const char *const[]){"1", "2", NULL}; *w; w++) {
+            cb_params p, pd;
+            point_params(&points[i], im, *w, &p);
+            point_params(&points[i], direct, *w, &pd);
+            outcome want = in_process(wl, direct, &pd);
+            outcome got = im->external ? external(wl, im, &p, *w) : in_process(wl, im, &p);
+            uint64_t susp = want_susp(&points[i], &p);
+            if (got.ops != want.ops || got.checksum != want.checksum || got.suspensions != susp)
+                CB_FAIL("%s point %zu (%s) workers=%s: ops %llu checksum 0x%016llx suspensions "
+                        "%llu; direct: ops %llu checksum 0x%016llx, and %llu suspensions wanted",
+                        name, i, wl->name, *w, (unsigned long long)got.ops,
+                        (unsigned long long)got.checksum, (unsigned long long)got.suspensions,
+                        (unsigned long long)want.ops, (unsigned long long)want.checksum,
+                        (unsigned long long)susp);
+        }
+    }
+}
+
+CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
+{
+    same_work_as_direct("go", waits);
+}
+
+/* go refuses what its scheduler is not: a central queue (unsupported), and a procs that is
+ * not workers (an error). */
+CB_TEST(sched_peer_go_refuses_central_queue_and_other_procs)
+{
+    const cb_impl *im = cb_impl_find("go");
+    const char *why = cb_impl_unavailable(im);
+    if (why)
+        CB_SKIP("go unavailable: %s", why);
+    static const char *const central[] = {"queue", "wfcq", NULL}, *procs[] = {"procs", "3", NULL};
+    cb_params p;
+    cb_ext_reply rp;
+    char err[512];
+    cb_test_params(cb_workload_find("yieldstorm"), im, central, &p);
+    cb_ext_request rq = {.workload = "yieldstorm", .params = &p, .reps = 1, .batch = 1,
+                         .max_batch = 1};
+    CB_CHECK_EQ_INT(cb_ext_run("go", &rq, 60, &rp, err, sizeof err), 1);
+    CB_CHECK_CONTAINS(err, "queue=wfcq");
+    cb_test_params(cb_workload_find("forkjoin"), im, procs, &p);
+    rq.workload = "forkjoin";
+    CB_CHECK_EQ_INT(cb_ext_run("go", &rq, 60, &rp, err, sizeof err), -1);
+    CB_CHECK_CONTAINS(err, "procs=3 with workers=1");
+}
+
+/* Through the harness: go's cells of both workloads at workers=1,2 are ok with direct's
+ * checksum (sm has no body for them yet, so the cell is checked against direct). */
+CB_TEST_T(sched_peer_go_cells_ok_through_run, 180)
+{
+    const char *why = cb_impl_unavailable(cb_impl_find("go"));
+    if (why)
+        CB_SKIP("go unavailable: %s", why);
+    char out[256];
+    cb_test_tmp_path(out, sizeof out, "sched-peers.json");
+    cb_test_cli r = cb_test_corobench("run", "--invocations", "1", "--reps", "1", "--warmup", "0",
+                                      "--impl", "go,direct", "--workload", "forkjoin,yieldstorm",
+                                      "--param", "forkjoin.depth=8", "--param",
+                                      "yieldstorm.coros=50", "--param", "workers=1,2",
+                                      "--no-table", "-o", out, NULL);
+    CB_CHECK_EQ_INT(r.status, 0);
+    json_error_t je;
+    json_t *doc = json_load_file(out, 0, &je), *c, *d;
+    if (!doc)
+        CB_FAIL("%s: %s", out, je.text);
+    size_t i, k, go = 0;
+    json_array_foreach(json_object_get(doc, "cells"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "impl")), "go"))
+            continue;
+        CB_CHECK_STREQ(json_string_value(json_object_get(c, "status")), "ok");
+        json_array_foreach(json_object_get(doc, "cells"), k, d) {
+            if (!strcmp(json_string_value(json_object_get(d, "impl")), "direct") &&
+                json_equal(json_object_get(d, "workload"), json_object_get(c, "workload")))
+                CB_CHECK_STREQ(json_string_value(json_object_get(c, "checksum")),
+                               json_string_value(json_object_get(d, "checksum")));
+        }
+        go++;
+    }
+    CB_CHECK_EQ_INT(go, 4);
+    json_decref(doc);
+    unlink(out);
+}
