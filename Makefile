@@ -388,16 +388,18 @@ check-sanitize-all-build:
 check-sanitize-all: check-sanitize-all-build
 	$(SANALL_RUN)
 
-# ThreadSanitizer over the scheduler layer's work-stealing deque (docs/sched.md): its tests
-# (tests/test_sched.c, deque_*) built alone with -fsanitize=thread, any race report fatal (a stage
-# of make check). The deque is C11 atomics only, which TSan models; the central queues' libraries
-# are not built with TSan, so their synchronisation (liburcu's and ck's own atomics) is invisible
-# to it and their tests are not run here.
+# ThreadSanitizer over the scheduler layer's work-stealing deque and its runtime with work stealing
+# (docs/sched.md): their tests (tests/test_sched.c, deque_* and sched_runtime_steal_*) built alone
+# with -fsanitize=thread, any race report fatal (a stage of make check). The deque and the
+# runtime are C11 atomics and futexes only, which TSan models; the central queues' libraries are
+# not built with TSan, so their synchronisation (liburcu's and ck's own atomics) is invisible to
+# it and their tests (central_queue_*, sched_runtime_central_*) are not run here.
 TSAN_BUILD := build/$(ARCH)-tsan
 TSAN_FLAGS ?= -fsanitize=thread
 TSAN_SRC   := tests/runner.c tests/test_sched.c impls/sched/deque.c impls/sched/cqueue.c \
+	impls/sched/sched.c \
 	harness/common/proc.c harness/common/alloc.c harness/common/untrusted.c
-TSAN_RUN   ?= TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/cbtest-sched deque_
+TSAN_RUN   ?= TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/cbtest-sched deque_ sched_runtime_steal_
 $(TSAN_BUILD)/cbtest-sched: $(TSAN_SRC) $(wildcard impls/sched/*.h tests/test.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(CSTD) $(OPT) -g -Wall -Wextra -Werror $(TSAN_FLAGS) -o $@ \

@@ -4,11 +4,14 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <time.h>
 
 #include "impls/sched/cqueue.h"
 #include "impls/sched/deque.h"
+#include "impls/sched/sched.h"
 #include "tests/test.h"
+#include "workloads/sched_wl.h"
 
 /* A task as a scheduler's would be: memory the pusher wrote before handing it over, which the
  * taker must see (push's release, steal's acquire). */
@@ -309,4 +312,212 @@ CB_TEST(central_queue_unknown_kind_refused)
 {
     CB_CHECK(cb_cq_create(CB_CQ_NKINDS) == NULL);
     CB_CHECK(cb_cq_unavailable(CB_CQ_NKINDS) != NULL);
+}
+
+/* ---- The runtime (impls/sched/sched.h) with plain tasks: a run function that returns DONE,
+ * YIELD or WAIT is the stackless form; the workloads' bodies build on it. ---- */
+/* A node of a balanced fork-join tree (docs/sched.md, forkjoin: ids n * fanout + i + 1, a
+ * node's value mix(id), its return that plus its children's returns). */
+typedef struct fj_node {
+    cb_sched_task t; /* first: the scheduler hands back this pointer */
+    uint64_t id, ret;
+    unsigned level, depth, fanout;
+    struct fj_node *kids;
+    _Atomic uint64_t *runs; /* every call of the run function, over the whole tree */
+} fj_node;
+
+static cb_sched_status fj_run(cb_sched_task *t, cb_sched_worker *w)
+{
+    fj_node *n = (fj_node *)t;
+    atomic_fetch_add_explicit(n->runs, 1, memory_order_relaxed);
+    if (n->kids) { /* resumed: every child has finished */
+        n->ret = cb_swl_mix(n->id);
+        for (unsigned i = 0; i < n->fanout; i++)
+            n->ret += n->kids[i].ret;
+        free(n->kids);
+        n->kids = NULL;
+        return CB_SCHED_DONE;
+    }
+    if (n->level == n->depth) {
+        n->ret = cb_swl_mix(n->id);
+        return CB_SCHED_DONE;
+    }
+    n->kids = calloc(n->fanout, sizeof *n->kids);
+    if (!n->kids)
+        abort();
+    cb_sched_fork(t, n->fanout);
+    for (unsigned i = 0; i < n->fanout; i++) {
+        fj_node *k = &n->kids[i];
+        *k = (fj_node){.t = {.run = fj_run, .parent = t, .last_worker = -1},
+                       .id = n->id * n->fanout + i + 1, .level = n->level + 1,
+                       .depth = n->depth, .fanout = n->fanout, .runs = n->runs};
+        cb_sched_spawn(w, &k->t);
+    }
+    return CB_SCHED_WAIT;
+}
+
+/* The same tree's checksum, on this thread, and its nodes. */
+static uint64_t fj_reference(uint64_t id, unsigned level, unsigned depth, unsigned fanout,
+                             uint64_t *nodes)
+{
+    uint64_t v = cb_swl_mix(id);
+    ++*nodes;
+    for (unsigned i = 0; level < depth && i < fanout; i++)
+        v += fj_reference(id * fanout + i + 1, level + 1, depth, fanout, nodes);
+    return v;
+}
+
+static uint64_t sum_stat(const cb_sched *s, size_t off)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < cb_sched_workers(s); i++) {
+        cb_sched_stats st = cb_sched_worker_stats(s, i);
+        x += *(const uint64_t *)((const char *)&st + off);
+    }
+    return x;
+}
+
+/* Runs the tree `runs` times on one scheduler (each run an epoch); every task ran exactly twice
+ * (inner nodes: spawn, then resumed) or once (leaves), the checksum is the reference's. */
+static void fj_on(cb_sched_queue q, unsigned workers, unsigned runs, uint64_t *steals)
+{
+    enum { DEPTH = 14, FANOUT = 2 };
+    char err[256];
+    cb_sched *s = cb_sched_create(workers, q, err, sizeof err);
+    if (!s)
+        CB_FAIL("%s", err);
+    uint64_t nodes = 0, want = fj_reference(0, 0, DEPTH, FANOUT, &nodes);
+    uint64_t leaves = 1ull << DEPTH;
+    for (unsigned r = 0; r < runs; r++) {
+        _Atomic uint64_t count = 0;
+        fj_node root = {.t = {.run = fj_run, .last_worker = -1}, .depth = DEPTH,
+                        .fanout = FANOUT, .runs = &count};
+        cb_sched_task *roots[] = {&root.t};
+        CB_CHECK_EQ_INT(cb_sched_run(s, roots, 1), 0);
+        if (root.ret != want)
+            CB_FAIL("queue %s, %u workers, run %u: checksum %#llx, not %#llx",
+                    cb_sched_queue_name(q), workers, r, (unsigned long long)root.ret,
+                    (unsigned long long)want);
+        uint64_t got = atomic_load(&count), expect = 2 * nodes - leaves;
+        if (got != expect)
+            CB_FAIL("queue %s, %u workers, run %u: %llu calls of the tasks, not %llu",
+                    cb_sched_queue_name(q), workers, r, (unsigned long long)got,
+                    (unsigned long long)expect);
+    }
+    uint64_t tasks = sum_stat(s, offsetof(cb_sched_stats, tasks));
+    CB_CHECK(tasks == (uint64_t)runs * (2 * nodes - leaves));
+    CB_CHECK(sum_stat(s, offsetof(cb_sched_stats, suspensions)) ==
+             (uint64_t)runs * (nodes - leaves));
+    *steals = sum_stat(s, offsetof(cb_sched_stats, steals));
+    fprintf(stderr, "  queue %s, %u workers: %u runs of %llu tasks, %llu steals\n",
+            cb_sched_queue_name(q), workers, runs, (unsigned long long)nodes,
+            (unsigned long long)*steals);
+    cb_sched_destroy(s);
+}
+
+/* Work stealing: 1, 2 and 3 workers (3 on 2 CPUs: time-shared) give the reference's checksum
+ * and run every task exactly once per run, over several runs of one scheduler; with 2 or more
+ * workers, the others steal (over 8 runs of 32,767 tasks, waking a parked worker at the first
+ * spawn). Runs under ThreadSanitizer (make check-tsan). */
+CB_TEST_T(sched_runtime_steal_forkjoin_every_task_once, 300)
+{
+    uint64_t steals;
+    fj_on(CB_SCHED_STEAL, 1, 2, &steals);
+    CB_CHECK(steals == 0);
+    for (unsigned w = 2; w <= 3; w++) {
+        fj_on(CB_SCHED_STEAL, w, 8, &steals);
+        CB_CHECK(steals > 0);
+    }
+}
+
+/* The central queues: the same at 1 and 2 workers (not under TSan: liburcu's and ck's own
+ * atomics are invisible to it, see check-tsan). */
+CB_TEST_T(sched_runtime_central_forkjoin_every_task_once, 300)
+{
+    static const cb_sched_queue qs[] = {CB_SCHED_WFCQ, CB_SCHED_CK};
+    for (size_t i = 0; i < 2; i++) {
+        const char *why = cb_sched_queue_unavailable(qs[i]);
+        if (why)
+            CB_SKIP("queue %s: %s", cb_sched_queue_name(qs[i]), why);
+        uint64_t steals;
+        for (unsigned w = 1; w <= 2; w++) {
+            fj_on(qs[i], w, 4, &steals);
+            CB_CHECK(steals == 0);
+        }
+    }
+}
+
+/* yieldstorm's shape (docs/sched.md): a task's state starts at mix(id) and after its k-th
+ * resumption becomes mix(state ^ k); it yields `yields` times, each yield requeued at once. */
+typedef struct ys_task {
+    cb_sched_task t;
+    uint64_t id, state;
+    unsigned k, yields;
+} ys_task;
+
+static cb_sched_status ys_run(cb_sched_task *t, cb_sched_worker *w)
+{
+    (void)w;
+    ys_task *y = (ys_task *)t;
+    if (y->k == y->yields)
+        return CB_SCHED_DONE;
+    y->state = cb_swl_mix(y->state ^ y->k);
+    y->k++;
+    return CB_SCHED_YIELD;
+}
+
+static void ys_on(cb_sched_queue q, unsigned workers)
+{
+    enum { M = 500, K = 40 };
+    char err[256];
+    cb_sched *s = cb_sched_create(workers, q, err, sizeof err);
+    if (!s)
+        CB_FAIL("%s", err);
+    ys_task *t = calloc(M, sizeof *t);
+    cb_sched_task **roots = calloc(M, sizeof *roots);
+    CB_CHECK(t && roots);
+    uint64_t want = 0;
+    for (unsigned i = 0; i < M; i++) {
+        t[i] = (ys_task){.t = {.run = ys_run, .last_worker = -1}, .id = i,
+                         .state = cb_swl_mix(i), .yields = K};
+        roots[i] = &t[i].t;
+        uint64_t v = cb_swl_mix(i);
+        for (unsigned k = 0; k < K; k++)
+            v = cb_swl_mix(v ^ k);
+        want += v;
+    }
+    CB_CHECK_EQ_INT(cb_sched_run(s, roots, M), 0);
+    uint64_t got = 0;
+    for (unsigned i = 0; i < M; i++) {
+        CB_CHECK(t[i].k == K);
+        got += t[i].state;
+    }
+    if (got != want)
+        CB_FAIL("queue %s, %u workers: checksum %#llx, not %#llx", cb_sched_queue_name(q),
+                workers, (unsigned long long)got, (unsigned long long)want);
+    CB_CHECK(sum_stat(s, offsetof(cb_sched_stats, suspensions)) == (uint64_t)M * K);
+    CB_CHECK(sum_stat(s, offsetof(cb_sched_stats, tasks)) == (uint64_t)M * (K + 1));
+    cb_sched_destroy(s);
+    free(roots);
+    free(t);
+}
+
+/* Yields requeue the task and the run ends when every root has finished, at 1, 2 and 3
+ * workers on each queue (the central ones where they are built). */
+CB_TEST_T(sched_runtime_steal_yields_requeue, 120)
+{
+    for (unsigned w = 1; w <= 3; w++)
+        ys_on(CB_SCHED_STEAL, w);
+}
+
+CB_TEST_T(sched_runtime_central_yields_requeue, 120)
+{
+    static const cb_sched_queue qs[] = {CB_SCHED_WFCQ, CB_SCHED_CK};
+    for (size_t i = 0; i < 2; i++) {
+        const char *why = cb_sched_queue_unavailable(qs[i]);
+        if (why)
+            CB_SKIP("queue %s: %s", cb_sched_queue_name(qs[i]), why);
+        for (unsigned w = 1; w <= 2; w++)
+            ys_on(qs[i], w);
+    }
 }
