@@ -1,7 +1,7 @@
-/* The scheduler workloads' peers (docs/sched.md, "Peers"): go at GOMAXPROCS = workers, omp
- * (OpenMP tasks) and fiber (Boost.Fiber's work_stealing) must do direct's work at workers=1 and
- * workers=2: the same ops and checksum, and the suspension count their rows define (the same at
- * every W). A peer that is not built here is skipped with the reason. */
+/* The scheduler workloads beside direct (docs/sched.md): go at GOMAXPROCS = workers, and sm's
+ * tasks on corobench's scheduler, must do direct's work at workers=1 and workers=2 (sm also at
+ * 3, on every queue): the same ops and checksum, and the suspension count their rows define (the
+ * same at every W). An implementation that is not built here is skipped with the reason. */
 #include <jansson.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,14 +32,18 @@ typedef struct outcome {
     uint64_t ops, checksum, suspensions;
 } outcome;
 
-/* The point's params for impl, with workers=W (w: "1" or "2"). */
-static void point_params(const point *pt, const cb_impl *im, const char *w, cb_params *p)
+/* The point's params for impl, with workers=W (w: "1" or "2") and queue=q (NULL: its default). */
+static void point_params(const point *pt, const cb_impl *im, const char *w, const char *q,
+                         cb_params *p)
 {
-    const char *set[16];
+    const char *set[18];
     size_t n = 0;
     for (; pt->set[n]; n++)
         set[n] = pt->set[n];
-    set[n++] = "workers", set[n++] = w, set[n] = NULL;
+    set[n++] = "workers", set[n++] = w;
+    if (q)
+        set[n++] = "queue", set[n++] = q;
+    set[n] = NULL;
     cb_test_params(cb_workload_find(pt->workload), im, set, p);
 }
 
@@ -96,9 +100,10 @@ static outcome external(const cb_workload *wl, const cb_impl *im, const cb_param
     return o;
 }
 
-/* Every point at workers=1 and 2 against direct; want_susp: the count the peer defines. */
-static void same_work_as_direct(const char *name, uint64_t (*want_susp)(const point *,
-                                                                         const cb_params *))
+/* Every point at workers=1 and 2 (and 3, more than this machine's 2 CPUs, for corobench's own)
+ * on queue q (NULL: the default) against direct; want_susp: the count the peer defines. */
+static void same_work_as_direct(const char *name, const char *q,
+                                uint64_t (*want_susp)(const point *, const cb_params *))
 {
     const cb_impl *im = cb_impl_find(name), *direct = cb_impl_find("direct");
     const char *why = cb_impl_unavailable(im);
@@ -106,10 +111,12 @@ static void same_work_as_direct(const char *name, uint64_t (*want_susp)(const po
         CB_SKIP("%s unavailable: %s", name, why);
     for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
         const cb_workload *wl = cb_workload_find(points[i].workload);
-        for (const char *const *w = (const char *const[]){"1", "2", NULL}; *w; w++) {
+        for (const char *const *w = (const char *const[]){"1", "2", "3", NULL}; *w; w++) {
+            if (im->external && !strcmp(*w, "3"))
+                break;
             cb_params p, pd;
-            point_params(&points[i], im, *w, &p);
-            point_params(&points[i], direct, *w, &pd);
+            point_params(&points[i], im, *w, q, &p);
+            point_params(&points[i], direct, *w, q, &pd);
             outcome want = in_process(wl, direct, &pd);
             outcome got = im->external ? external(wl, im, &p, *w) : in_process(wl, im, &p);
             uint64_t susp = want_susp(&points[i], &p);
@@ -124,9 +131,22 @@ static void same_work_as_direct(const char *name, uint64_t (*want_susp)(const po
     }
 }
 
+/* sm's tasks on corobench's scheduler (workloads/forkjoin.c, yieldstorm.c), on every queue:
+ * a suspension per wait for children and per yield, as go's. */
+CB_TEST(sched_sm_same_work_as_direct_every_queue_and_workers)
+{
+    static const cb_sched_queue qs[] = {CB_SCHED_STEAL, CB_SCHED_WFCQ, CB_SCHED_CK};
+    for (size_t i = 0; i < sizeof qs / sizeof *qs; i++) {
+        const char *why = cb_sched_queue_unavailable(qs[i]);
+        if (why)
+            CB_SKIP("queue %s: %s", cb_sched_queue_name(qs[i]), why);
+        same_work_as_direct("sm", cb_sched_queue_name(qs[i]), waits);
+    }
+}
+
 CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
 {
-    same_work_as_direct("go", waits);
+    same_work_as_direct("go", NULL, waits);
 }
 
 /* go refuses what its scheduler is not: a central queue (unsupported), and a procs that is

@@ -7,6 +7,7 @@
  * direct is the reference: a plain recursion on one thread, no task, no scheduler.
  * Setup and finish are untimed; run is the whole tree. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "forkjoin.h"
@@ -128,6 +129,88 @@ static int fj_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- sm: each task a state machine on the scheduler (impls/sched/sched.h): its first call
+ * spawns its children and waits (a suspension), the call after the last child finished sums
+ * them; the children's frames are one malloc per inner node, freed by the parent once it has
+ * their returns (on whichever worker runs it: glibc's arenas are per thread, and the runtime's
+ * heap count, kept by this thread alone, does not see them). ---- */
+typedef struct fj_task {
+    cb_sched_task t; /* first: the scheduler hands back this pointer */
+    const fj_tree *tree;
+    uint64_t id, ret;
+    int64_t level;
+    uint64_t n;           /* children */
+    struct fj_task *kids; /* while it waits */
+} fj_task;
+
+static cb_sched_status fj_sm_step(cb_sched_task *t, cb_sched_worker *w)
+{
+    fj_task *x = (fj_task *)t;
+    if (x->kids) { /* every child has finished */
+        uint64_t sum = fj_value(x->tree, x->id, x->n);
+        for (uint64_t i = 0; i < x->n; i++)
+            sum += x->kids[i].ret;
+        free(x->kids);
+        x->kids = NULL;
+        x->ret = sum;
+        return CB_SCHED_DONE;
+    }
+    x->n = fj_nchildren(x->tree, x->id, x->level);
+    if (x->n == 0) {
+        x->ret = fj_value(x->tree, x->id, 0);
+        return CB_SCHED_DONE;
+    }
+    x->kids = malloc(x->n * sizeof *x->kids);
+    if (!x->kids)
+        abort(); /* a worker has no way to fail the run: as the runtime's own allocator does */
+    cb_sched_fork(t, x->n);
+    for (uint64_t i = 0; i < x->n; i++) {
+        x->kids[i] = (fj_task){.t = {.run = fj_sm_step, .parent = t, .last_worker = -1},
+                               .tree = x->tree, .id = fj_child(x->tree, x->id, i),
+                               .level = x->level + 1};
+        cb_sched_spawn(w, &x->kids[i].t);
+    }
+    return CB_SCHED_WAIT;
+}
+
+typedef struct fj_sm {
+    fj_tree t;
+    cb_sched *s;
+    fj_task root;
+    uint64_t tasks;
+} fj_sm;
+
+static void *fj_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl;
+    cb_sched *s = cb_swl_sched(p, err, errlen);
+    if (!s)
+        return NULL;
+    fj_sm *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    fj_tree_init(&w->t, p);
+    w->s = s;
+    return w;
+}
+
+static int fj_sm_run(void *inst, char *err, size_t errlen)
+{
+    fj_sm *w = inst;
+    w->root = (fj_task){.t = {.run = fj_sm_step, .last_worker = -1}, .tree = &w->t};
+    cb_sched_task *root = &w->root.t;
+    return cb_swl_run(w->s, &root, 1, &w->tasks, err, errlen);
+}
+
+static int fj_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fj_sm *w = inst;
+    out->ops = w->tasks;
+    out->checksum = w->root.ret;
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
 static const char *const check_points[][CB_WL_CHECK_SET] = {
     {"fanout", "2", "depth", "4"},
     {"fanout", "3", "depth", "6", "shape", "unbalanced", "q", "500"},
@@ -148,5 +231,6 @@ const cb_workload cb_wl_forkjoin = {
     .family =
         {
             [CB_BODY_DIRECT] = {fj_dr_setup, fj_dr_run, fj_dr_finish},
+            [CB_BODY_SM] = {fj_sm_setup, fj_sm_run, fj_sm_finish},
         },
 };

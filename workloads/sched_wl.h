@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "impls/sched/sched.h"
 #include "params/params.h"
 
 /* splitmix64's output function applied to x + the golden gamma (Steele, Lea and Flood, "Fast
@@ -38,5 +39,16 @@ extern const char *const cb_swl_queues[];
             "FIFO, Concurrency Kit's ck_fifo_mpmc (CAS at both ends)",                            \
             NULL                                                                                  \
     }
+
+/* The process's scheduler for p's workers and queue, created (its workers started and parked)
+ * at the first call, in a body's untimed setup, and kept for the process: the instances of a
+ * batch and the repetitions share it, and a run's time holds no thread creation. Another
+ * workers or queue than the kept one's replaces it. NULL with a one-line reason in err. */
+cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen);
+/* Runs the roots on s and adds the suspensions its workers counted (a WAIT or a YIELD each) to
+ * the runtime's count (impls/runtime.h), from this thread: the workers never touch it. The tasks
+ * that finished in the run in *finished. 0, or -1 with a reason. */
+int cb_swl_run(cb_sched *s, cb_sched_task *const *roots, size_t nroots, uint64_t *finished,
+               char *err, size_t errlen);
 
 #endif

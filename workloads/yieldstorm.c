@@ -62,6 +62,73 @@ static int ys_dr_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- sm: each coroutine a state machine on the scheduler: a call makes one step and yields
+ * (requeued on its worker's deque, or the central queue), the call after its last step
+ * finishes it. The tasks are allocated in setup, untimed. ---- */
+typedef struct ys_task {
+    cb_sched_task t;
+    uint64_t state, k, yields;
+} ys_task;
+
+static cb_sched_status ys_sm_step(cb_sched_task *t, cb_sched_worker *w)
+{
+    (void)w;
+    ys_task *x = (ys_task *)t;
+    if (x->k == x->yields)
+        return CB_SCHED_DONE;
+    x->state = ys_step(x->state, x->k);
+    x->k++;
+    return CB_SCHED_YIELD;
+}
+
+typedef struct ys_sm {
+    cb_sched *s;
+    uint64_t coros, yields, finished;
+    ys_task *task;
+    cb_sched_task **roots;
+} ys_sm;
+
+static void *ys_sm_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl;
+    cb_sched *s = cb_swl_sched(p, err, errlen);
+    if (!s)
+        return NULL;
+    ys_sm *w = cb_rt_alloc(sizeof *w);
+    w->s = s;
+    w->coros = (uint64_t)cb_params_int(p, "coros");
+    w->yields = (uint64_t)cb_params_int(p, "yields");
+    w->task = cb_rt_alloc(w->coros * sizeof *w->task);
+    w->roots = cb_rt_alloc(w->coros * sizeof *w->roots);
+    return w;
+}
+
+static int ys_sm_run(void *inst, char *err, size_t errlen)
+{
+    ys_sm *w = inst;
+    for (uint64_t i = 0; i < w->coros; i++) {
+        w->task[i] = (ys_task){.t = {.run = ys_sm_step, .last_worker = -1},
+                               .state = ys_start(i), .yields = w->yields};
+        w->roots[i] = &w->task[i].t;
+    }
+    return cb_swl_run(w->s, w->roots, w->coros, &w->finished, err, errlen);
+}
+
+static int ys_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ys_sm *w = inst;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < w->coros; i++)
+        sum += w->task[i].state;
+    out->ops = w->coros * w->yields;
+    out->checksum = sum;
+    cb_rt_free(w->roots, w->coros * sizeof *w->roots);
+    cb_rt_free(w->task, w->coros * sizeof *w->task);
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
 static const char *const check_points[][CB_WL_CHECK_SET] = {
     {"coros", "10", "yields", "5"},
     {"coros", "64", "yields", "3"},
@@ -79,5 +146,6 @@ const cb_workload cb_wl_yieldstorm = {
     .family =
         {
             [CB_BODY_DIRECT] = {ys_dr_setup, ys_dr_run, ys_dr_finish},
+            [CB_BODY_SM] = {ys_sm_setup, ys_sm_run, ys_sm_finish},
         },
 };

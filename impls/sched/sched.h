@@ -92,6 +92,7 @@ cb_sched_worker *cb_sched_self(void);
 unsigned cb_sched_worker_id(const cb_sched_worker *w);
 cb_sched *cb_sched_of(const cb_sched_worker *w);
 unsigned cb_sched_workers(const cb_sched *s);
+cb_sched_queue cb_sched_queue_of(const cb_sched *s);
 /* Counted by a task kind on worker w (its own thread only). */
 void cb_sched_count_migration(cb_sched_worker *w);
 /* A pointer per worker that a task kind keeps there (its stack pool), with what frees it at
