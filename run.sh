@@ -225,6 +225,14 @@ elif [ -n "$tp_most" ]; then
 fi
 tp_grid=(--workload io --param conns="$tp_conns" --param msgs=4 "${suite_reps[@]}")
 tp_sel=(--impl thread,asm,sm)
+# The scheduler (claims 26 to 28, docs/sched.md): forkjoin and yieldstorm at their defaults on
+# 1 worker and on every CPU (nproc), on each run queue (steal, wfcq, ck), sm's tasks beside
+# direct (one thread, no scheduler), in a file of their own: 24 cells.
+sc_grid=(--workload forkjoin,yieldstorm --param workers="1,$(nproc)" --param queue=steal,wfcq,ck
+         "${suite_reps[@]}")
+[ "$(nproc)" -gt 1 ] || sc_grid=(--workload forkjoin,yieldstorm --param workers=1
+                                  --param queue=steal,wfcq,ck "${suite_reps[@]}")
+sc_sel=(--impl sm,direct)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 "${suite_reps[@]}")
@@ -251,7 +259,7 @@ wl_sel=(--impl "$(printf '%s\n' "${c_impls//,/$'\n'}" | grep -vx thread | paste 
 # alloc=pool, a free list per task (a parameter only closure has, so it goes with this selection).
 pp_sel=(--impl asm,asmjmp,inline,ucontext,sm,closure,direct --param alloc=malloc,pool)
 for a in "${extra[@]}"; do
-    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() dp_sel=() ds_sel=() tp_sel=() ;; esac
+    case "$a" in --impl | --impl=*) impl_sel=() wl_sel=() pp_sel=() sw_sel=() dl_sel=() dp_sel=() ds_sel=() tp_sel=() sc_sel=() ;; esac
 done
 wl_out="${out%.json}-workloads.json"
 sw_out="${out%.json}-switch.json"
@@ -259,11 +267,12 @@ dl_out="${out%.json}-dead-locals.json"
 dp_out="${out%.json}-deep-once.json"
 ds_out="${out%.json}-deep-share.json"
 tp_out="${out%.json}-threads.json"
+sc_out="${out%.json}-scheduler.json"
 # Each stage's place in the whole, on its progress lines (COROBENCH_STAGE, harness/run/progress.h).
-nstages=8
-[ ${#impl_sel[@]} -gt 0 ] && nstages=9
+nstages=9
+[ ${#impl_sel[@]} -gt 0 ] && nstages=10
 stage=0
-for run in pingpong switch dead-locals deep-once deep-share threads workloads; do
+for run in pingpong switch dead-locals deep-once deep-share threads scheduler workloads; do
     if [ "$run" = pingpong ]; then
         args=("${pp_grid[@]}" "${variants[@]}") file=$out sel=("${pp_sel[@]}")
     elif [ "$run" = switch ]; then
@@ -276,6 +285,8 @@ for run in pingpong switch dead-locals deep-once deep-share threads workloads; d
         args=("${ds_grid[@]}") file=$ds_out sel=("${ds_sel[@]}")
     elif [ "$run" = threads ]; then
         args=("${tp_grid[@]}") file=$tp_out sel=("${tp_sel[@]}")
+    elif [ "$run" = scheduler ]; then
+        args=("${sc_grid[@]}") file=$sc_out sel=("${sc_sel[@]}")
     else
         args=("${wl_grid[@]}" "${rsb[@]}") file=$wl_out sel=("${wl_sel[@]}")
     fi
@@ -300,16 +311,17 @@ for run in pingpong switch dead-locals deep-once deep-share threads workloads; d
         ds_out=
         continue
     fi
-    # the thread stage is io alone: a parameter after -- that io does not take (depth=4) is the
-    # other stages', and run would refuse it here (its plan, checked without running, says so)
-    if [ "$run" = threads ]; then
+    # the thread stage is io alone, the scheduler's forkjoin and yieldstorm: a parameter after
+    # -- that they do not take (work=none) is the other stages', and run would refuse it here
+    # (its plan, checked without running, says so)
+    if [ "$run" = threads ] || [ "$run" = scheduler ]; then
         probe=("${own[@]}" "${extra[@]}")
         user_gave --dry-run || probe+=(--dry-run)
         if ! why=$(bin/corobench run "${quick[@]}" "${probe[@]}" 2>&1 >/dev/null) &&
             [[ "$why" == *"unknown parameter"* ]]; then
-            echo "run.sh: [stage $stage/$nstages: threads] left out: the arguments after --" \
-                "give io a parameter it does not take (${why#corobench: })" >&2
-            tp_out=
+            echo "run.sh: [stage $stage/$nstages: $run] left out: the arguments after --" \
+                "give its workloads a parameter they do not take (${why#corobench: })" >&2
+            if [ "$run" = threads ]; then tp_out=; else sc_out=; fi
             continue
         fi
     fi
@@ -323,10 +335,11 @@ done
 if [ "$dry" -eq 0 ]; then
     ln -sfn "$(basename "$out")" results/latest.json # pingpong's, the suite's first file
     echo "run.sh: results in $out (pingpong; results/latest.json points at it)," \
-        "${sw_out:+$sw_out, }$dl_out, $dp_out${ds_out:+, $ds_out}${tp_out:+, $tp_out} and $wl_out"
+        "${sw_out:+$sw_out, }$dl_out, $dp_out${ds_out:+, $ds_out}${tp_out:+, $tp_out}${sc_out:+, $sc_out}" \
+        "and $wl_out"
 fi
 reports=("$out" ${sw_out:+"$sw_out"} "$dl_out" "$dp_out" ${ds_out:+"$ds_out"} ${tp_out:+"$tp_out"}
-         "$wl_out")
+         ${sc_out:+"$sc_out"} "$wl_out")
 if [ ${#impl_sel[@]} -gt 0 ]; then
     lang_out="${out%.json}-languages.json"
     # await (every family, the languages' own included) and io's style=blocking and

@@ -89,8 +89,8 @@ CB_TEST_T(runsh_ci_and_stages_take_the_user_arguments, 240)
     st = cb_test_spawn(quick, &out, &err);
     if (st != 0)
         CB_FAIL("run.sh --quick: exit %d: %s", st, err);
-    CB_CHECK_CONTAINS(err, "[stage 2/9: switch] left out");
-    CB_CHECK_CONTAINS(err, "[stage 5/9: deep-share] left out");
+    CB_CHECK_CONTAINS(err, "[stage 2/10: switch] left out");
+    CB_CHECK_CONTAINS(err, "[stage 5/10: deep-share] left out");
     CB_CHECK(strstr(err, "given twice") == NULL);
     CB_CHECK_CONTAINS(out, "run.sh: the stages' estimates add up to ");
     free(out), free(err);
