@@ -416,18 +416,74 @@ static void fj_on(cb_sched_queue q, unsigned workers, unsigned runs, uint64_t *s
 }
 
 /* Work stealing: 1, 2 and 3 workers (3 on 2 CPUs: time-shared) give the reference's checksum
- * and run every task exactly once per run, over several runs of one scheduler; with 2 or more
- * workers, the others steal (over 8 runs of 32,767 tasks, waking a parked worker at the first
- * spawn). Runs under ThreadSanitizer (make check-tsan). */
+ * and run every task exactly once per run, over several runs of one scheduler. Whether the
+ * other workers stole there depends on when the kernel ran them (on a loaded machine, none did
+ * in 8 runs); sched_runtime_steal_takes_a_waiting_task makes it certain. Runs under
+ * ThreadSanitizer (make check-tsan). */
 CB_TEST_T(sched_runtime_steal_forkjoin_every_task_once, 300)
 {
     uint64_t steals;
     fj_on(CB_SCHED_STEAL, 1, 2, &steals);
     CB_CHECK(steals == 0);
-    for (unsigned w = 2; w <= 3; w++) {
+    for (unsigned w = 2; w <= 3; w++)
         fj_on(CB_SCHED_STEAL, w, 8, &steals);
-        CB_CHECK(steals > 0);
+}
+
+/* A root forks a flagger, then a spinner: its worker pops the spinner (the newest), which spins
+ * until the flag is up, so only another worker can run the flagger, by stealing it from the top
+ * of the first worker's deque. */
+typedef struct probe {
+    cb_sched_task t;
+    _Atomic int *flag;
+    int spinner, forked;
+    unsigned ran_on;
+    struct probe *kids;
+} probe;
+
+static cb_sched_status probe_run(cb_sched_task *t, cb_sched_worker *w)
+{
+    probe *x = (probe *)t;
+    x->ran_on = cb_sched_worker_id(w);
+    if (x->kids) {
+        if (x->forked) /* resumed: both children have finished */
+            return CB_SCHED_DONE;
+        x->forked = 1;
+        cb_sched_fork(t, 2);
+        for (int i = 0; i < 2; i++)
+            cb_sched_spawn(w, &x->kids[i].t);
+        return CB_SCHED_WAIT;
     }
+    if (!x->spinner) {
+        atomic_store(x->flag, 1);
+        return CB_SCHED_DONE;
+    }
+    for (time_t end = time(NULL) + 60; !atomic_load(x->flag) && time(NULL) < end;)
+        sched_yield();
+    return CB_SCHED_DONE;
+}
+
+CB_TEST_T(sched_runtime_steal_takes_a_waiting_task, 120)
+{
+    char err[256];
+    cb_sched *s = cb_sched_create(2, CB_SCHED_STEAL, err, sizeof err);
+    if (!s)
+        CB_FAIL("%s", err);
+    _Atomic int flag = 0;
+    probe kids[2], root = {.t = {.run = probe_run, .last_worker = -1}, .kids = kids};
+    kids[0] = (probe){.t = {.run = probe_run, .parent = &root.t, .last_worker = -1},
+                      .flag = &flag};
+    kids[1] = (probe){.t = {.run = probe_run, .parent = &root.t, .last_worker = -1},
+                      .flag = &flag, .spinner = 1};
+    cb_sched_task *roots[] = {&root.t};
+    CB_CHECK_EQ_INT(cb_sched_run(s, roots, 1), 0);
+    CB_CHECK(atomic_load(&flag) == 1);
+    if (kids[0].ran_on == kids[1].ran_on)
+        CB_FAIL("the flagger ran on worker %u, the spinner's: not stolen", kids[1].ran_on);
+    uint64_t steals = sum_stat(s, offsetof(cb_sched_stats, steals));
+    CB_CHECK(steals >= 1);
+    fprintf(stderr, "  spinner on worker %u, flagger on %u, %llu steals\n", kids[1].ran_on,
+            kids[0].ran_on, (unsigned long long)steals);
+    cb_sched_destroy(s);
 }
 
 /* The central queues: the same at 1 and 2 workers (not under TSan: liburcu's and ck's own

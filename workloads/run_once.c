@@ -1,5 +1,6 @@
 /* One instance, setup to finish (run_once.h). */
 #include "run_once.h"
+#include "sched_wl.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +75,9 @@ const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const 
     cb_impl_point pt = {wl->name, wl->alive(p)};
     if (impl->check && impl->check(&pt, p, buf, len))
         return buf;
+    /* a body on the scheduler (sm's forkjoin and yieldstorm) needs its queue built */
+    if (impl->body == CB_BODY_SM && cb_wl_family(wl, impl))
+        return cb_swl_unavailable(p, buf, len);
     return NULL;
 }
 

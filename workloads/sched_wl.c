@@ -22,13 +22,33 @@ static void counts(const cb_sched *s, uint64_t *calls, uint64_t *susp)
     }
 }
 
+/* p's queue; CB_SCHED_NQUEUES when p has none. */
+static cb_sched_queue queue_of(const cb_params *p)
+{
+    const char *qn = NULL;
+    for (size_t i = 0; i < p->n && !qn; i++)
+        if (!strcmp(p->v[i].def->name, "queue"))
+            qn = p->v[i].s;
+    cb_sched_queue q = CB_SCHED_STEAL;
+    while (qn && q < CB_SCHED_NQUEUES && strcmp(cb_sched_queue_name(q), qn))
+        q++;
+    return qn ? q : CB_SCHED_NQUEUES;
+}
+
+const char *cb_swl_unavailable(const cb_params *p, char *buf, size_t len)
+{
+    cb_sched_queue q = queue_of(p);
+    const char *why = q < CB_SCHED_NQUEUES ? cb_sched_queue_unavailable(q) : NULL;
+    if (!why)
+        return NULL;
+    snprintf(buf, len, "queue=%s: %s", cb_sched_queue_name(q), why);
+    return buf;
+}
+
 cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen)
 {
     unsigned workers = (unsigned)cb_params_int(p, "workers");
-    const char *qn = cb_params_str(p, "queue");
-    cb_sched_queue q = CB_SCHED_STEAL;
-    while (q < CB_SCHED_NQUEUES && strcmp(cb_sched_queue_name(q), qn))
-        q++;
+    cb_sched_queue q = queue_of(p);
     if (kept && cb_sched_workers(kept) == workers && cb_sched_queue_of(kept) == q)
         return kept;
     cb_sched_destroy(kept);

@@ -40,6 +40,9 @@ extern const char *const cb_swl_queues[];
             NULL                                                                                  \
     }
 
+/* Why a body on the scheduler cannot run p here: its queue not built (liburcu or ck missing at
+ * build time, as on a cross build); NULL when it can, or when p has no queue. */
+const char *cb_swl_unavailable(const cb_params *p, char *buf, size_t len);
 /* The process's scheduler for p's workers and queue, created (its workers started and parked)
  * at the first call, in a body's untimed setup, and kept for the process: the instances of a
  * batch and the repetitions share it, and a run's time holds no thread creation. Another
