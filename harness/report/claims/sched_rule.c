@@ -46,7 +46,9 @@ cq_pair *cq_sched_pairs(const ctx *c, const cb_workload *wl, long W, const char 
     *n = 0;
     json_array_foreach(c->all, i, x)
     {
-        if (!cq_own_impl(x) || !cq_at_defaults(x) || !cq_matches(x, wl->name, NULL, "plain", m))
+        /* a coroutine family's (direct runs on one thread, whatever its workers and queue) */
+        if (!cq_own_impl(x) || cq_family_index(x) < 0 || !cq_at_defaults(x) ||
+            !cq_matches(x, wl->name, NULL, "plain", m))
             continue;
         json_t *y = point_with(c, x, cq_file_of(x), name, value);
         if (y && cq_num(x, "ops") == cq_num(y, "ops") &&

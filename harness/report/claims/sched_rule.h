@@ -15,7 +15,8 @@ extern const cb_workload *const cq_sched_wls[2];
 long cq_cpus(const ctx *c);
 
 /* Each ok plain cell of one of corobench's own runtimes at workload wl, workers=W and match
- * ("queue=steal"), its own parameters at their defaults, as .own, with the cell of the same
+ * ("queue=steal"), of a coroutine family (not direct, which runs on one thread whatever its
+ * workers and queue), its own parameters at their defaults, as .own, with the cell of the same
  * implementation, file and point but parameter name at value ("workers", "1"; "queue", "ck") as
  * .other; a pair whose two cells did not do the same work (ops and checksum) is left out. *n of
  * them (free() the array). */
