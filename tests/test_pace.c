@@ -123,6 +123,11 @@ CB_TEST_T(pace_recorded_and_read_back, 180)
                           NULL);
     CB_CHECK_EQ_INT(c.status, 0);
     CB_CHECK_CONTAINS(c.out, "4 of the 4 cells at their pace in ");
+    /* a record without these cells: the model, saying so */
+    c = cb_test_corobench("run", "--impl", "asm", "--workload", "recursive", "--dry-run", "--pace",
+                          rec, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.out, "by the model (none of these cells is in ");
     /* a record keeps it as an array of four numbers; anything else is refused */
     json_t *r = json_load_file(rec, 0, NULL);
     CB_CHECK(r != NULL);

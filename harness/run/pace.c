@@ -183,6 +183,8 @@ int cb_pace_plan(const cb_run_opts *o, const cb_plan *plan, cb_pace *p, char *er
     }
     if (p->nmeasured)
         snprintf(p->source, sizeof p->source, "%s", path);
+    else if (!p->why[0]) /* a file with paces, none of them these cells' */
+        snprintf(p->why, sizeof p->why, "none of these cells is in %s", cb_quote(path));
     json_decref(index);
     json_decref(doc);
     return 0;
