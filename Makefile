@@ -116,7 +116,7 @@ endif
 # symbol, so the twin's copies of the workload's functions stay its own. workloads/workloads.c
 # lists the twins; the objects come last in the link, so the code of the plain build keeps its
 # place.
-INLINE_WL    := pingpong recursive io spawn await pipeline fault
+INLINE_WL    := pingpong recursive io spawn await pipeline fault forkjoin yieldstorm
 OBJCOPY      ?= objcopy
 INLINE_DEFS   = -DCB_CO_INLINE=1 -Dcb_wl_$*=cb_wl_$*_inline
 INLINE_COPY   = $(OBJCOPY) -G cb_wl_$*_inline
@@ -396,11 +396,13 @@ check-sanitize-all: check-sanitize-all-build
 # it and their tests (central_queue_*, sched_runtime_central_*) are not run here.
 TSAN_BUILD := build/$(ARCH)-tsan
 TSAN_FLAGS ?= -fsanitize=thread
-TSAN_SRC   := tests/runner.c tests/test_sched.c impls/sched/deque.c impls/sched/cqueue.c \
-	impls/sched/sched.c \
+TSAN_SRC   := tests/runner.c tests/test_sched.c tests/test_stask.c impls/sched/deque.c \
+	impls/sched/cqueue.c impls/sched/sched.c impls/tasks.c impls/coro.c impls/stack.c \
+	impls/runtime.c impls/backend_asm.c impls/backend_inline.c $(ASM_SRC) \
 	harness/common/proc.c harness/common/alloc.c harness/common/untrusted.c
-TSAN_RUN   ?= TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/cbtest-sched deque_ sched_runtime_steal_
-$(TSAN_BUILD)/cbtest-sched: $(TSAN_SRC) $(wildcard impls/sched/*.h tests/test.h)
+TSAN_RUN   ?= TSAN_OPTIONS=halt_on_error=1 $(TSAN_BUILD)/cbtest-sched deque_ sched_runtime_steal_ \
+	stask_
+$(TSAN_BUILD)/cbtest-sched: $(TSAN_SRC) $(wildcard impls/sched/*.h impls/*.h tests/test.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(CSTD) $(OPT) -g -Wall -Wextra -Werror $(TSAN_FLAGS) -o $@ \
 		$(TSAN_SRC) $(URCU_LIBS) -pthread

@@ -286,7 +286,10 @@ void cb_co_misuse_(const char *what)
 
 
 #if CB_ASAN
-static cb_co *switched_from; /* the side that made the last jump */
+/* The side that made this thread's last jump through this file: a worker of the scheduler that
+ * enters a stackful task's carrier (impls/tasks.c) for the first time never set it, and must not
+ * take the main thread's. */
+static __thread cb_co *switched_from;
 
 /* On arrival: close the switch and, coming from the thread's own stack, learn its bounds. */
 static void asan_arrived(void *fake_stack)

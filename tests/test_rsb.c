@@ -644,7 +644,14 @@ CB_TEST_T(rsb_jmpret_same_work, 600)
              * AddressSanitizer); both variants say so */
             const cb_workload *wl =
                 cb_workload_find(json_string_value(json_object_get(c, "workload")));
-            if (!cb_impl_unavailable(im) && (!wl || cb_wl_family(wl, im)))
+            cb_params dp;
+            char r[512];
+            if (wl && im)
+                cb_test_params(wl, im, NULL, &dp);
+            /* or a body that cannot run here at its defaults (copystack's and thread's
+             * coroutines as the scheduler's tasks, docs/sched.md) */
+            if (!cb_impl_unavailable(im) && (!wl || cb_wl_family(wl, im)) &&
+                !(wl && im && cb_wl_unsupported(wl, im, &dp, r, sizeof r)))
                 CB_FAIL("%s %s unsupported: %s", json_string_value(json_object_get(c, "impl")),
                         json_string_value(json_object_get(c, "workload")),
                         json_string_value(json_object_get(c, "error")));

@@ -144,6 +144,48 @@ CB_TEST(sched_sm_same_work_as_direct_every_queue_and_workers)
     }
 }
 
+/* Stackful coroutines as the scheduler's tasks (impls/tasks.h), on every backend that can carry
+ * one and every queue: the same suspensions as sm's, a wait being one whether the coroutine
+ * resumes where it was or on another worker. */
+CB_TEST_T(sched_stackful_same_work_as_direct_every_backend_queue_and_workers, 300)
+{
+    static const char *const impls[] = {"asm", "asmjmp", "inline", "fcontext", "ucontext"};
+    static const cb_sched_queue qs[] = {CB_SCHED_STEAL, CB_SCHED_WFCQ, CB_SCHED_CK};
+    for (size_t k = 0; k < sizeof impls / sizeof *impls; k++) {
+        const char *why = cb_impl_unavailable(cb_impl_find(impls[k]));
+        if (why) {
+            fprintf(stderr, "  %s unavailable: %s\n", impls[k], why);
+            continue;
+        }
+        for (size_t i = 0; i < sizeof qs / sizeof *qs; i++)
+            if (!cb_sched_queue_unavailable(qs[i]))
+                same_work_as_direct(impls[k], cb_sched_queue_name(qs[i]), waits);
+    }
+}
+
+/* Backends whose coroutines cannot move between workers say why, as an unsupported cell. */
+CB_TEST(sched_stackful_unsupported_backends_say_why)
+{
+    static const char *const impls[][2] = {
+        {"copystack", "share one stack"},
+        {"thread", "threads of their own"},
+    };
+    for (size_t k = 0; k < sizeof impls / sizeof *impls; k++) {
+        const cb_impl *im = cb_impl_find(impls[k][0]);
+        CB_CHECK(im != NULL);
+        for (const char *const *wl = (const char *const[]){"forkjoin", "yieldstorm", NULL}; *wl;
+             wl++) {
+            cb_params p;
+            char why[512];
+            cb_test_params(cb_workload_find(*wl), im, NULL, &p);
+            const char *r = cb_wl_unsupported(cb_workload_find(*wl), im, &p, why, sizeof why);
+            if (!r)
+                CB_FAIL("%s %s: supported", impls[k][0], *wl);
+            CB_CHECK_CONTAINS(r, impls[k][1]);
+        }
+    }
+}
+
 CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
 {
     same_work_as_direct("go", NULL, waits);

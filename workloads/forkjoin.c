@@ -12,6 +12,7 @@
 
 #include "forkjoin.h"
 #include "impls/runtime.h"
+#include "impls/tasks.h"
 #include "workload.h"
 
 static const char *const fj_shapes[] = {"balanced", "unbalanced", NULL};
@@ -211,6 +212,91 @@ static int fj_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- stackful: each task a coroutine of the cell's backend on the scheduler (impls/tasks.h):
+ * its body spawns its children, waits for them in the middle of its call (the coroutine suspends,
+ * and may be resumed by another worker: it migrates) and sums their returns. The children's
+ * frames live on the parent's own stack up to FJ_SF_ON_STACK children (the stackful style: locals
+ * survive the suspension where they are), in one malloc beyond. ---- */
+enum { FJ_SF_ON_STACK = 16 };
+
+typedef struct fj_sf_task {
+    cb_stask x; /* first */
+    const fj_tree *tree;
+    uint64_t id, ret;
+    int64_t level;
+} fj_sf_task;
+
+static void fj_sf_body(cb_stask *s)
+{
+    fj_sf_task *x = (fj_sf_task *)s;
+    uint64_t n = fj_nchildren(x->tree, x->id, x->level), sum = fj_value(x->tree, x->id, n);
+    if (n) {
+        fj_sf_task near[FJ_SF_ON_STACK];
+        fj_sf_task *kids = n <= FJ_SF_ON_STACK ? near : malloc(n * sizeof *kids);
+        if (!kids)
+            abort(); /* as fj_sm_step */
+        cb_sched_fork(&s->t, n);
+        for (uint64_t i = 0; i < n; i++) {
+            cb_stask_make(&kids[i].x, fj_sf_body, &s->t);
+            kids[i].tree = x->tree;
+            kids[i].id = fj_child(x->tree, x->id, i);
+            kids[i].level = x->level + 1;
+            cb_sched_spawn(s->w, &kids[i].x.t);
+        }
+        cb_stask_wait(s);
+        for (uint64_t i = 0; i < n; i++)
+            sum += kids[i].ret;
+        if (kids != near)
+            free(kids);
+    }
+    x->ret = sum;
+}
+
+typedef struct fj_sf {
+    fj_tree t;
+    cb_sched *s;
+    fj_sf_task root;
+    uint64_t tasks;
+} fj_sf;
+
+static int fj_sf_run(void *inst, char *err, size_t errlen)
+{
+    fj_sf *w = inst;
+    memset(&w->root, 0, sizeof w->root);
+    cb_stask_make(&w->root.x, fj_sf_body, NULL);
+    w->root.tree = &w->t;
+    cb_sched_task *root = &w->root.x.t;
+    return cb_swl_run(w->s, &root, 1, &w->tasks, err, errlen);
+}
+
+static void *fj_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    int fresh;
+    cb_sched *s = cb_swl_stackful(impl, p, &fresh, err, errlen);
+    if (!s)
+        return NULL;
+    fj_sf *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    fj_tree_init(&w->t, p);
+    w->s = s;
+    /* new pools: one untimed run maps the stacks a run needs */
+    if (fresh && cb_swl_prime(fj_sf_run, w, err, errlen) != 0) {
+        cb_rt_free(w, sizeof *w);
+        return NULL;
+    }
+    return w;
+}
+
+static int fj_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fj_sf *w = inst;
+    out->ops = w->tasks;
+    out->checksum = w->root.ret;
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
 static const char *const check_points[][CB_WL_CHECK_SET] = {
     {"fanout", "2", "depth", "4"},
     {"fanout", "3", "depth", "6", "shape", "unbalanced", "q", "500"},
@@ -232,5 +318,6 @@ const cb_workload cb_wl_forkjoin = {
         {
             [CB_BODY_DIRECT] = {fj_dr_setup, fj_dr_run, fj_dr_finish},
             [CB_BODY_SM] = {fj_sm_setup, fj_sm_run, fj_sm_finish},
+            [CB_BODY_STACKFUL] = {fj_sf_setup, fj_sf_run, fj_sf_finish},
         },
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "impls/runtime.h"
+#include "impls/tasks.h"
 
 const char *const cb_swl_queues[] = {"steal", "wfcq", "ck", NULL};
 
@@ -35,14 +36,24 @@ static cb_sched_queue queue_of(const cb_params *p)
     return qn ? q : CB_SCHED_NQUEUES;
 }
 
-const char *cb_swl_unavailable(const cb_params *p, char *buf, size_t len)
+const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *buf, size_t len)
 {
     cb_sched_queue q = queue_of(p);
-    const char *why = q < CB_SCHED_NQUEUES ? cb_sched_queue_unavailable(q) : NULL;
-    if (!why)
+    if (q == CB_SCHED_NQUEUES)
         return NULL;
-    snprintf(buf, len, "queue=%s: %s", cb_sched_queue_name(q), why);
-    return buf;
+    const char *why = cb_sched_queue_unavailable(q);
+    if (why) {
+        snprintf(buf, len, "queue=%s: %s", cb_sched_queue_name(q), why);
+        return buf;
+    }
+    if (impl->body == CB_BODY_STACKFUL) {
+        cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+        if ((why = cb_stask_unsupported(&cfg))) {
+            snprintf(buf, len, "%s's coroutines as the scheduler's tasks: %s", impl->name, why);
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen)
@@ -54,6 +65,26 @@ cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen)
     cb_sched_destroy(kept);
     kept = cb_sched_create(workers, q, err, errlen);
     return kept;
+}
+
+cb_sched *cb_swl_stackful(const cb_impl *impl, const cb_params *p, int *fresh, char *err,
+                          size_t errlen)
+{
+    cb_sched *s = cb_swl_sched(p, err, errlen);
+    if (!s)
+        return NULL;
+    cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
+    *fresh = cb_stask_prepare(s, &cfg, err, errlen);
+    return *fresh < 0 ? NULL : s;
+}
+
+int cb_swl_prime(int (*run)(void *inst, char *err, size_t errlen), void *inst, char *err,
+                 size_t errlen)
+{
+    uint64_t susp = cb_rt.suspensions;
+    int rc = run(inst, err, errlen);
+    cb_rt.suspensions = susp;
+    return rc;
 }
 
 int cb_swl_run(cb_sched *s, cb_sched_task *const *roots, size_t nroots, uint64_t *finished,

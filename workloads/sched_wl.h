@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "impls/impls.h"
 #include "impls/sched/sched.h"
 #include "params/params.h"
 
@@ -40,14 +41,24 @@ extern const char *const cb_swl_queues[];
             NULL                                                                                  \
     }
 
-/* Why a body on the scheduler cannot run p here: its queue not built (liburcu or ck missing at
- * build time, as on a cross build); NULL when it can, or when p has no queue. */
-const char *cb_swl_unavailable(const cb_params *p, char *buf, size_t len);
+/* Why impl's body on the scheduler cannot run p here: its queue not built (liburcu or ck missing
+ * at build time, as on a cross build), or a stackful backend whose coroutines cannot be tasks
+ * (impls/tasks.h); NULL when it can, or when p has no queue (not a scheduler workload). */
+const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *buf, size_t len);
 /* The process's scheduler for p's workers and queue, created (its workers started and parked)
  * at the first call, in a body's untimed setup, and kept for the process: the instances of a
  * batch and the repetitions share it, and a run's time holds no thread creation. Another
  * workers or queue than the kept one's replaces it. NULL with a one-line reason in err. */
 cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen);
+/* cb_swl_sched for a stackful body: the scheduler with its pools of carriers prepared for
+ * impl's backend and stack (impls/tasks.h, cb_stask_prepare); *fresh is 1 when they are new
+ * (the caller primes them with cb_swl_prime). NULL with a one-line reason in err. */
+cb_sched *cb_swl_stackful(const cb_impl *impl, const cb_params *p, int *fresh, char *err,
+                          size_t errlen);
+/* An untimed run of a body's run function from its setup (mapping a stackful body's stacks),
+ * the suspensions it counted taken back. 0, or -1 with run's reason. */
+int cb_swl_prime(int (*run)(void *inst, char *err, size_t errlen), void *inst, char *err,
+                 size_t errlen);
 /* Runs the roots on s and adds the suspensions its workers counted (a WAIT or a YIELD each) to
  * the runtime's count (impls/runtime.h), from this thread: the workers never touch it. The tasks
  * that finished in the run in *finished. 0, or -1 with a reason. */

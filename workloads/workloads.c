@@ -14,10 +14,12 @@ const cb_workload *const cb_workloads[] = {
  * keeping only this symbol global): their stackful bodies take the inline backend's switch at
  * every call site of the coroutine verbs (impls/coro_inline.h). Only their stackful body runs. */
 extern const cb_workload cb_wl_pingpong_inline, cb_wl_recursive_inline, cb_wl_io_inline,
-    cb_wl_spawn_inline, cb_wl_await_inline, cb_wl_pipeline_inline, cb_wl_fault_inline;
+    cb_wl_spawn_inline, cb_wl_await_inline, cb_wl_pipeline_inline, cb_wl_fault_inline,
+    cb_wl_forkjoin_inline, cb_wl_yieldstorm_inline;
 static const cb_workload *const inline_twins[] = {
     &cb_wl_pingpong_inline, &cb_wl_recursive_inline, &cb_wl_io_inline,   &cb_wl_spawn_inline,
-    &cb_wl_await_inline,    &cb_wl_pipeline_inline,  &cb_wl_fault_inline};
+    &cb_wl_await_inline,    &cb_wl_pipeline_inline,  &cb_wl_fault_inline,
+    &cb_wl_forkjoin_inline, &cb_wl_yieldstorm_inline};
 
 const cb_workload *cb_workload_inline_twin(const cb_workload *wl)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "impls/runtime.h"
+#include "impls/tasks.h"
 #include "sched_wl.h"
 #include "workload.h"
 #include "yieldstorm.h"
@@ -129,6 +130,88 @@ static int ys_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- stackful: each coroutine a task of the cell's backend on the scheduler (impls/tasks.h),
+ * its loop the reference's with a yield in it: the coroutine suspends mid-loop, is requeued on
+ * its worker's run queue and resumed by whichever worker takes it (a migration when another
+ * does). The tasks are allocated in setup, and their stacks mapped there by a priming run. ---- */
+typedef struct ys_sf_task {
+    cb_stask x; /* first */
+    uint64_t id, yields, state;
+} ys_sf_task;
+
+static void ys_sf_body(cb_stask *s)
+{
+    ys_sf_task *x = (ys_sf_task *)s;
+    uint64_t st = ys_start(x->id);
+    for (uint64_t k = 0; k < x->yields; k++) {
+        cb_stask_yield(s);
+        st = ys_step(st, k);
+    }
+    x->state = st;
+}
+
+typedef struct ys_sf {
+    cb_sched *s;
+    uint64_t coros, yields, finished;
+    ys_sf_task *task;
+    cb_sched_task **roots;
+} ys_sf;
+
+static int ys_sf_run(void *inst, char *err, size_t errlen)
+{
+    ys_sf *w = inst;
+    for (uint64_t i = 0; i < w->coros; i++) {
+        cb_stask_make(&w->task[i].x, ys_sf_body, NULL);
+        w->task[i].id = i;
+        w->task[i].yields = w->yields;
+        w->task[i].state = 0;
+        w->roots[i] = &w->task[i].x.t;
+    }
+    return cb_swl_run(w->s, w->roots, w->coros, &w->finished, err, errlen);
+}
+
+static void ys_sf_free(ys_sf *w)
+{
+    cb_rt_free(w->roots, w->coros * sizeof *w->roots);
+    cb_rt_free(w->task, w->coros * sizeof *w->task);
+    cb_rt_free(w, sizeof *w);
+}
+
+static void *ys_sf_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    int fresh;
+    cb_sched *s = cb_swl_stackful(impl, p, &fresh, err, errlen);
+    if (!s)
+        return NULL;
+    ys_sf *w = cb_rt_alloc(sizeof *w);
+    w->s = s;
+    w->coros = (uint64_t)cb_params_int(p, "coros");
+    w->yields = (uint64_t)cb_params_int(p, "yields");
+    w->task = cb_rt_alloc(w->coros * sizeof *w->task);
+    w->roots = cb_rt_alloc(w->coros * sizeof *w->roots);
+    /* every coroutine is alive at once: the pools need `coros` stacks, which a priming run maps
+     * when they are new or hold fewer */
+    if ((fresh || cb_stask_counts_now().carriers < w->coros) &&
+        cb_swl_prime(ys_sf_run, w, err, errlen) != 0) {
+        ys_sf_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static int ys_sf_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ys_sf *w = inst;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < w->coros; i++)
+        sum += w->task[i].state;
+    out->ops = w->coros * w->yields;
+    out->checksum = sum;
+    ys_sf_free(w);
+    return 0;
+}
+
 static const char *const check_points[][CB_WL_CHECK_SET] = {
     {"coros", "10", "yields", "5"},
     {"coros", "64", "yields", "3"},
@@ -147,5 +230,6 @@ const cb_workload cb_wl_yieldstorm = {
         {
             [CB_BODY_DIRECT] = {ys_dr_setup, ys_dr_run, ys_dr_finish},
             [CB_BODY_SM] = {ys_sm_setup, ys_sm_run, ys_sm_finish},
+            [CB_BODY_STACKFUL] = {ys_sf_setup, ys_sf_run, ys_sf_finish},
         },
 };

@@ -81,6 +81,7 @@ __attribute__((noinline)) cb_sched_worker *cb_sched_self(void)
 unsigned cb_sched_worker_id(const cb_sched_worker *w) { return w->id; }
 cb_sched *cb_sched_of(const cb_sched_worker *w) { return w->s; }
 unsigned cb_sched_workers(const cb_sched *s) { return s->n; }
+cb_sched_worker *cb_sched_worker_at(cb_sched *s, unsigned i) { return &s->w[i]; }
 cb_sched_queue cb_sched_queue_of(const cb_sched *s) { return s->q; }
 void cb_sched_count_migration(cb_sched_worker *w) { w->st.migrations++; }
 void **cb_sched_worker_slot(cb_sched_worker *w) { return &w->slot; }

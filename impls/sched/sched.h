@@ -90,6 +90,8 @@ void cb_sched_spawn(cb_sched_worker *w, cb_sched_task *child);
  * thread-local address computed before a switch would be the old thread's (docs/sched.md). */
 cb_sched_worker *cb_sched_self(void);
 unsigned cb_sched_worker_id(const cb_sched_worker *w);
+/* Worker i (i < cb_sched_workers(s)). */
+cb_sched_worker *cb_sched_worker_at(cb_sched *s, unsigned i);
 cb_sched *cb_sched_of(const cb_sched_worker *w);
 unsigned cb_sched_workers(const cb_sched *s);
 cb_sched_queue cb_sched_queue_of(const cb_sched *s);
