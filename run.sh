@@ -226,13 +226,14 @@ fi
 tp_grid=(--workload io --param conns="$tp_conns" --param msgs=4 "${suite_reps[@]}")
 tp_sel=(--impl thread,asm,sm)
 # The scheduler (claims 26 to 28, docs/sched.md): forkjoin and yieldstorm at their defaults on
-# 1 worker and on every CPU (nproc), on each run queue (steal, wfcq, ck), sm's tasks and asm's
-# stackful ones beside direct (one thread, no scheduler), in a file of their own: 36 cells.
+# 1 worker and on every CPU (nproc), on each run queue (steal, wfcq, ck), sm's and closure's
+# stackless tasks and asm's stackful ones beside direct (one thread, no scheduler), in a file of
+# their own: 48 cells.
 sc_grid=(--workload forkjoin,yieldstorm --param workers="1,$(nproc)" --param queue=steal,wfcq,ck
          "${suite_reps[@]}")
 [ "$(nproc)" -gt 1 ] || sc_grid=(--workload forkjoin,yieldstorm --param workers=1
                                   --param queue=steal,wfcq,ck "${suite_reps[@]}")
-sc_sel=(--impl sm,asm,direct)
+sc_sel=(--impl sm,closure,asm,direct)
 if [ ${#quick[@]} -ne 0 ]; then
     pp_grid=(--workload pingpong --param depth=0,16 --param sites=distinct,same
              --param switches=20000 "${suite_reps[@]}")

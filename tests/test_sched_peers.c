@@ -145,11 +145,12 @@ CB_TEST(sched_sm_same_work_as_direct_every_queue_and_workers)
 }
 
 /* Stackful coroutines as the scheduler's tasks (impls/tasks.h), on every backend that can carry
- * one and every queue: the same suspensions as sm's, a wait being one whether the coroutine
- * resumes where it was or on another worker. */
-CB_TEST_T(sched_stackful_same_work_as_direct_every_backend_queue_and_workers, 300)
+ * one, and closure's heap frames, on every queue: the same suspensions as sm's, a wait being one
+ * whether the coroutine resumes where it was or on another worker. */
+CB_TEST_T(sched_stackful_and_closure_same_work_as_direct_every_queue_and_workers, 300)
 {
-    static const char *const impls[] = {"asm", "asmjmp", "inline", "fcontext", "ucontext"};
+    static const char *const impls[] = {"asm", "asmjmp", "inline", "fcontext", "ucontext",
+                                        "closure"};
     static const cb_sched_queue qs[] = {CB_SCHED_STEAL, CB_SCHED_WFCQ, CB_SCHED_CK};
     for (size_t k = 0; k < sizeof impls / sizeof *impls; k++) {
         const char *why = cb_impl_unavailable(cb_impl_find(impls[k]));
@@ -164,12 +165,23 @@ CB_TEST_T(sched_stackful_same_work_as_direct_every_backend_queue_and_workers, 30
 }
 
 /* Backends whose coroutines cannot move between workers say why, as an unsupported cell. */
-CB_TEST(sched_stackful_unsupported_backends_say_why)
+CB_TEST(sched_unsupported_stackful_backends_and_closure_pool_say_why)
 {
     static const char *const impls[][2] = {
         {"copystack", "share one stack"},
         {"thread", "threads of their own"},
     };
+    /* and closure's frames from a per-task pool */
+    {
+        const cb_impl *cl = cb_impl_find("closure");
+        static const char *const pool[] = {"alloc", "pool", NULL};
+        cb_params p;
+        char why[512];
+        cb_test_params(cb_workload_find("forkjoin"), cl, pool, &p);
+        const char *r = cb_wl_unsupported(cb_workload_find("forkjoin"), cl, &p, why, sizeof why);
+        CB_CHECK(r != NULL);
+        CB_CHECK_CONTAINS(r, "alloc=malloc");
+    }
     for (size_t k = 0; k < sizeof impls / sizeof *impls; k++) {
         const cb_impl *im = cb_impl_find(impls[k][0]);
         CB_CHECK(im != NULL);

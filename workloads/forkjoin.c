@@ -212,6 +212,106 @@ static int fj_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- closure: each task an async call's heap frame, as impls/closure.h's runtime and C#'s Tasks
+ * have them: one malloc per task, made by its parent when it spawns it, with the task's live
+ * locals, its resume point and its continuation (the parent, which the last child to finish makes
+ * runnable); the parent frees its children's frames once it has their results. The frame is the
+ * scheduler's task. glibc's arenas are per thread, the runtime's heap count (one thread's) does
+ * not see these frames: as sm's. ---- */
+typedef struct fj_cl_frame {
+    cb_sched_task t; /* first */
+    const fj_tree *tree;
+    uint64_t id, ret, n;
+    int64_t level;
+    int state;                  /* 0: not started; 1: awaiting its children */
+    struct fj_cl_frame *kid[];  /* n: the children it awaits */
+} fj_cl_frame;
+
+static cb_sched_status fj_cl_resume(cb_sched_task *t, cb_sched_worker *w);
+
+/* A frame for node id at level, its continuation parent. Aborts when out of memory, as
+ * fj_sm_step. */
+static fj_cl_frame *fj_cl_new(const fj_tree *tree, uint64_t id, int64_t level,
+                              cb_sched_task *parent)
+{
+    uint64_t n = fj_nchildren(tree, id, level);
+    fj_cl_frame *f = malloc(sizeof *f + n * sizeof f->kid[0]);
+    if (!f)
+        abort();
+    f->t = (cb_sched_task){.run = fj_cl_resume, .parent = parent, .last_worker = -1};
+    f->tree = tree;
+    f->id = id;
+    f->level = level;
+    f->n = n;
+    f->state = 0;
+    return f;
+}
+
+static cb_sched_status fj_cl_resume(cb_sched_task *t, cb_sched_worker *w)
+{
+    fj_cl_frame *f = (fj_cl_frame *)t;
+    uint64_t sum = fj_value(f->tree, f->id, f->n);
+    if (f->state == 1) { /* every child has finished */
+        for (uint64_t i = 0; i < f->n; i++) {
+            sum += f->kid[i]->ret;
+            free(f->kid[i]);
+        }
+        f->ret = sum;
+        return CB_SCHED_DONE;
+    }
+    if (f->n == 0) {
+        f->ret = sum;
+        return CB_SCHED_DONE;
+    }
+    cb_sched_fork(t, f->n);
+    f->state = 1;
+    for (uint64_t i = 0; i < f->n; i++) {
+        f->kid[i] = fj_cl_new(f->tree, fj_child(f->tree, f->id, i), f->level + 1, t);
+        cb_sched_spawn(w, &f->kid[i]->t);
+    }
+    return CB_SCHED_WAIT;
+}
+
+typedef struct fj_cl {
+    fj_tree t;
+    cb_sched *s;
+    fj_cl_frame *root; /* the last run's, freed by the next run or finish */
+    uint64_t tasks, checksum;
+} fj_cl;
+
+static void *fj_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl;
+    cb_sched *s = cb_swl_sched(p, err, errlen);
+    if (!s)
+        return NULL;
+    fj_cl *w = cb_rt_alloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    fj_tree_init(&w->t, p);
+    w->s = s;
+    return w;
+}
+
+static int fj_cl_run(void *inst, char *err, size_t errlen)
+{
+    fj_cl *w = inst;
+    free(w->root);
+    w->root = fj_cl_new(&w->t, 0, 0, NULL);
+    cb_sched_task *root = &w->root->t;
+    return cb_swl_run(w->s, &root, 1, &w->tasks, err, errlen);
+}
+
+static int fj_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    fj_cl *w = inst;
+    out->ops = w->tasks;
+    out->checksum = w->root ? w->root->ret : 0;
+    free(w->root);
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
 /* ---- stackful: each task a coroutine of the cell's backend on the scheduler (impls/tasks.h):
  * its body spawns its children, waits for them in the middle of its call (the coroutine suspends,
  * and may be resumed by another worker: it migrates) and sums their returns. The children's
@@ -319,5 +419,6 @@ const cb_workload cb_wl_forkjoin = {
             [CB_BODY_DIRECT] = {fj_dr_setup, fj_dr_run, fj_dr_finish},
             [CB_BODY_SM] = {fj_sm_setup, fj_sm_run, fj_sm_finish},
             [CB_BODY_STACKFUL] = {fj_sf_setup, fj_sf_run, fj_sf_finish},
+            [CB_BODY_CLOSURE] = {fj_cl_setup, fj_cl_run, fj_cl_finish},
         },
 };

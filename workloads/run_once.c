@@ -75,9 +75,11 @@ const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const 
     cb_impl_point pt = {wl->name, wl->alive(p)};
     if (impl->check && impl->check(&pt, p, buf, len))
         return buf;
-    /* a body on the scheduler (forkjoin and yieldstorm) needs its queue built, and a stackful
-     * one a backend whose coroutines can move between workers */
-    if ((impl->body == CB_BODY_SM || impl->body == CB_BODY_STACKFUL) && cb_wl_family(wl, impl))
+    /* a body on the scheduler (forkjoin and yieldstorm) needs its queue built, a stackful one a
+     * backend whose coroutines can move between workers, a closure one malloc's frames */
+    if ((impl->body == CB_BODY_SM || impl->body == CB_BODY_STACKFUL ||
+         impl->body == CB_BODY_CLOSURE) &&
+        cb_wl_family(wl, impl))
         return cb_swl_unavailable(impl, p, buf, len);
     return NULL;
 }

@@ -46,6 +46,13 @@ const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *bu
         snprintf(buf, len, "queue=%s: %s", cb_sched_queue_name(q), why);
         return buf;
     }
+    if (impl->body == CB_BODY_CLOSURE && cb_impl_cl_pool(p)) {
+        snprintf(buf, len,
+                 "alloc=pool keeps a free list per task, which one worker's frames and another's "
+                 "cannot share; on the scheduler closure's frames come from malloc (valid here: "
+                 "alloc=malloc)");
+        return buf;
+    }
     if (impl->body == CB_BODY_STACKFUL) {
         cb_co_cfg cfg = cb_impl_co_cfg(impl, p);
         if ((why = cb_stask_unsupported(&cfg))) {

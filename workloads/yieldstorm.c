@@ -130,6 +130,81 @@ static int ys_sm_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- closure: each coroutine an async call's heap frame (impls/closure.h's model): malloc'd
+ * when the run starts it, its locals and resume point in it, each call one step and a yield;
+ * freed once it has completed and its result is read, all inside the timed run (the frames are
+ * made and freed by the thread that runs the scheduler, the steps run on the workers). ---- */
+typedef struct ys_cl_frame {
+    cb_sched_task t; /* first */
+    uint64_t state, k, yields;
+} ys_cl_frame;
+
+static cb_sched_status ys_cl_resume(cb_sched_task *t, cb_sched_worker *w)
+{
+    (void)w;
+    ys_cl_frame *f = (ys_cl_frame *)t;
+    if (f->k) /* resumed after its yield number k - 1 */
+        f->state = ys_step(f->state, f->k - 1);
+    if (f->k == f->yields)
+        return CB_SCHED_DONE;
+    f->k++;
+    return CB_SCHED_YIELD;
+}
+
+typedef struct ys_cl {
+    cb_sched *s;
+    uint64_t coros, yields, finished, checksum;
+    cb_sched_task **roots;
+} ys_cl;
+
+static void *ys_cl_setup(const cb_impl *impl, const cb_params *p, char *err, size_t errlen)
+{
+    (void)impl;
+    cb_sched *s = cb_swl_sched(p, err, errlen);
+    if (!s)
+        return NULL;
+    ys_cl *w = cb_rt_alloc(sizeof *w);
+    w->s = s;
+    w->coros = (uint64_t)cb_params_int(p, "coros");
+    w->yields = (uint64_t)cb_params_int(p, "yields");
+    w->checksum = 0;
+    w->roots = cb_rt_alloc(w->coros * sizeof *w->roots);
+    return w;
+}
+
+static int ys_cl_run(void *inst, char *err, size_t errlen)
+{
+    ys_cl *w = inst;
+    for (uint64_t i = 0; i < w->coros; i++) {
+        ys_cl_frame *f = malloc(sizeof *f);
+        if (!f)
+            cb_rt_alloc_failed_(sizeof *f);
+        *f = (ys_cl_frame){.t = {.run = ys_cl_resume, .last_worker = -1},
+                           .state = ys_start(i), .yields = w->yields};
+        w->roots[i] = &f->t;
+    }
+    int rc = cb_swl_run(w->s, w->roots, w->coros, &w->finished, err, errlen);
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < w->coros; i++) {
+        ys_cl_frame *f = (ys_cl_frame *)w->roots[i];
+        sum += f->state;
+        free(f);
+    }
+    w->checksum = sum;
+    return rc;
+}
+
+static int ys_cl_finish(void *inst, cb_wl_result *out, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ys_cl *w = inst;
+    out->ops = w->coros * w->yields;
+    out->checksum = w->checksum;
+    cb_rt_free(w->roots, w->coros * sizeof *w->roots);
+    cb_rt_free(w, sizeof *w);
+    return 0;
+}
+
 /* ---- stackful: each coroutine a task of the cell's backend on the scheduler (impls/tasks.h),
  * its loop the reference's with a yield in it: the coroutine suspends mid-loop, is requeued on
  * its worker's run queue and resumed by whichever worker takes it (a migration when another
@@ -231,5 +306,6 @@ const cb_workload cb_wl_yieldstorm = {
             [CB_BODY_DIRECT] = {ys_dr_setup, ys_dr_run, ys_dr_finish},
             [CB_BODY_SM] = {ys_sm_setup, ys_sm_run, ys_sm_finish},
             [CB_BODY_STACKFUL] = {ys_sf_setup, ys_sf_run, ys_sf_finish},
+            [CB_BODY_CLOSURE] = {ys_cl_setup, ys_cl_run, ys_cl_finish},
         },
 };
