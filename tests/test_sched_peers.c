@@ -92,8 +92,8 @@ static outcome external(const cb_workload *wl, const cb_impl *im, const cb_param
     char why[512], want[64];
     if (cb_ext_run(im->name, &rq, 60, &rp, why, sizeof why))
         CB_FAIL("%s %s workers=%s: %s", im->name, wl->name, w, why);
-    /* the program says the GOMAXPROCS it ran with */
-    snprintf(want, sizeof want, " GOMAXPROCS=%s", w);
+    /* the program says the workers it ran with: go its GOMAXPROCS, csharp its pool's CPUs */
+    snprintf(want, sizeof want, strcmp(im->name, "go") ? "(workers=%s)" : " GOMAXPROCS=%s", w);
     CB_CHECK_CONTAINS(json_string_value(json_object_get(rp.doc, "runtime")), want);
     outcome o = {rp.ops, rp.checksum, rp.suspensions};
     json_decref(rp.doc);
@@ -201,6 +201,12 @@ CB_TEST(sched_unsupported_stackful_backends_and_closure_pool_say_why)
 CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
 {
     same_work_as_direct("go", NULL, waits);
+}
+
+/* C#'s Tasks on Mono's thread pool (impls/csharp/Sched.cs: the pool on `workers` CPUs). */
+CB_TEST_T(sched_peer_csharp_same_work_as_direct_at_1_and_2_workers, 300)
+{
+    same_work_as_direct("csharp", NULL, waits);
 }
 
 /* go refuses what its scheduler is not: a central queue (unsupported), and a procs that is

@@ -23,6 +23,8 @@ static class Program
             {"io", Io.Setup},
             {"await", Await.Setup},
             {"fault", Fault.Setup},
+            {"forkjoin", Forkjoin.Setup},
+            {"yieldstorm", Yieldstorm.Setup},
         };
 
     [DllImport("libc")]
@@ -37,7 +39,7 @@ static class Program
                                  : t.GetMethod("GetDisplayName",
                                                BindingFlags.NonPublic | BindingFlags.Static);
         string mono = m == null ? "unknown" : (string)m.Invoke(null, null);
-        return "mono " + mono + "; " + BuildInfo.Compiler;
+        return "mono " + mono + "; " + BuildInfo.Compiler + Sched.Described();
     }
 
     static void Answer(StringBuilder body)
