@@ -31,7 +31,7 @@ BIN       ?= bin
 LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
 # Every binary: threads (the thread backend) and Boost.Context when the probe found it.
-CORE_LIBS  = $(FCONTEXT_LIBS) $(URCU_LIBS) $(CXX20_LIBS) -pthread
+CORE_LIBS  = $(FCONTEXT_LIBS) $(URCU_LIBS) $(CXX20_LIBS) $(FIBER_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -97,10 +97,20 @@ CLANG_OBJ  := $(if $(filter 1,$(HAVE_CXX20_CLANG)),$(patsubst %.cc,$(BUILD)/%.cl
 CXX20_CLANG_RENAME := -Dcbx=cbx_clang $(foreach w,$(patsubst workloads/%_cxx20.cc,%,$(CXX_SRC)),\
 	$(foreach f,setup run finish,-Dcb_cxx20_$(w)_$(f)=cb_cxx20_clang_$(w)_$(f)))
 
+# Boost.Fiber (the `fiber` peer of the scheduler's workloads, workloads/sched_fiber.cc, docs/sched.md):
+# built when $(CXX) links a fiber against Debian's libboost-fiber-dev; its own flags (C++17, with
+# the exceptions and RTTI Boost.Fiber's headers use). Cross builds set HAVE_FIBER=0.
+HAVE_FIBER ?= $(shell printf '#include <boost/fiber/all.hpp>\nint main(){boost::fibers::fiber f([]{}); f.join(); return 0;}\n' | \
+	$(CXX) -std=c++17 -x c++ - -o /dev/null -lboost_fiber -lboost_context 2>/dev/null && echo 1 || echo 0)
+FIBER_SRC  := $(if $(filter 1,$(HAVE_FIBER)),workloads/sched_fiber.cc)
+FIBER_OBJ  := $(patsubst %.cc,$(BUILD)/%.o,$(FIBER_SRC))
+FIBER_LIBS := $(if $(filter 1,$(HAVE_FIBER)),-lboost_fiber -lboost_context -lstdc++)
+FIBER_CXXFLAGS = -std=c++17 $(CFLAGS)
+
 ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/asm/$(ARCH)/switch_inline.h"' \
 	-DCB_LEGACY_LIB='"$(BIN)/examples/liblegacy_client.so"' \
 	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
-	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) \
+	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) -DCB_HAVE_FIBER=$(HAVE_FIBER) \
 	-DCB_HAVE_URCU=$(HAVE_URCU) -DCB_HAVE_CK=$(HAVE_CK) \
 	-DCB_HAVE_CXX20_CLANG=$(HAVE_CXX20_CLANG)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
@@ -141,7 +151,7 @@ TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJ    := $(call obj,$(CORE_SRC)) $(patsubst %,$(BUILD)/workloads/inline/%.o,$(INLINE_WL)) \
-	$(CLANG_OBJ)
+	$(CLANG_OBJ) $(FIBER_OBJ)
 HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
@@ -256,7 +266,7 @@ $(1)_RW := $$($(1)_ASM:.s=.rw.s)
 # The C++ objects (cxx20) are the plain build's, not rewritten (docs/rsb.md says what that means).
 $(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
 	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o) $(call obj,$(CXX_SRC)) \
-	$(CLANG_OBJ)
+	$(CLANG_OBJ) $(FIBER_OBJ)
 
 # Static pattern rules only: no generic rule in these directories (make must not chain them).
 $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
@@ -307,6 +317,10 @@ $(BUILD)/%.o: %.cc
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -MMD -MP -c -o $@ $<
 
+$(FIBER_OBJ): $(BUILD)/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CPPFLAGS) $(FIBER_CXXFLAGS) -MMD -MP -c -o $@ $<
+
 $(CLANG_OBJ): $(BUILD)/%.clang.o: %.cc
 	@mkdir -p $(@D)
 	$(CLANGXX) $(ALL_CPPFLAGS) -std=c++20 -fno-exceptions -fno-rtti $(CXX20_CLANG_FLAGS) \
@@ -354,7 +368,7 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 HAVE_URCU=0 HAVE_CK=0 \
+		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 HAVE_FIBER=0 HAVE_URCU=0 HAVE_CK=0 \
 		build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
@@ -430,7 +444,7 @@ FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes 
 FUZZ_TARGETS := $(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c)))
 .PHONY: fuzz fuzz-build
 fuzz-build:
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) HAVE_CXX20=0 \
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) HAVE_CXX20=0 HAVE_FIBER=0 \
 		CFLAGS="-O1 -g -Wall -Wextra -Werror $(FUZZ_WNO) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
 		$(patsubst %,$(FUZZ_BUILD)/%,$(FUZZ_TARGETS))
 

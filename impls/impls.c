@@ -150,6 +150,21 @@ static const char *cxx20_unavailable(void)
 #endif
 }
 
+/* The fiber bodies exist where the Makefile linked a fiber against Boost.Fiber. */
+static const char *fiber_unavailable(void)
+{
+#if CB_HAVE_FIBER && defined(__SANITIZE_ADDRESS__)
+    return "under AddressSanitizer: Debian's Boost.Context, which Boost.Fiber switches with, is "
+           "not built with BOOST_USE_ASAN, so ASan cannot follow its stack switches";
+#elif CB_HAVE_FIBER
+    return NULL;
+#else
+    return "built without Boost.Fiber: the Makefile's probe of $(CXX) linking a fiber with "
+           "-lboost_fiber failed (Debian: libboost-fiber-dev, installed by "
+           "scripts/install-deps.sh; cross builds have no C++ compiler for the target)";
+#endif
+}
+
 /* cxx20-clang's objects exist where g++'s do and clang++ compiled the same sources. */
 static const char *cxx20_clang_unavailable(void)
 {
@@ -436,6 +451,20 @@ static const cb_impl builtins[] = {
             .colour = "#c49c94",
             .point = 8,
         },
+    [CB_IMPL_FIBER] =
+        {
+            .name = "fiber",
+            .body = CB_BODY_FIBER,
+            .family = "stackful",
+            .description =
+                "Boost.Fiber's fibers (Debian's libboost-fiber-dev) on its work_stealing "
+                "scheduler, `workers` threads each with a ready queue: forkjoin and yieldstorm "
+                "only (workloads/sched_fiber.cc, docs/sched.md)",
+            .unavailable = fiber_unavailable,
+            .kind = CB_KIND_PEER,
+            .colour = "#e7ba52",
+            .point = 3,
+        },
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == CB_IMPL_BUILTINS,
                "a row of builtins[] without its cb_impl_id, or the other way round");
@@ -541,6 +570,7 @@ static const char *const bodies[CB_BODY_COUNT] = {
     [CB_BODY_CLOSURE] = "closure",   [CB_BODY_DIRECT] = "direct",
     [CB_BODY_LUA] = "lua",           [CB_BODY_CXX20] = "cxx20",
     [CB_BODY_CXX20_CLANG] = "cxx20-clang", [CB_BODY_EXTERNAL] = "external",
+    [CB_BODY_FIBER] = "fiber",
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return impl->family; }

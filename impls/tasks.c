@@ -311,6 +311,10 @@ int cb_stask_prepare(cb_sched *s, const cb_co_cfg *cfg, char *err, size_t errlen
         snprintf(err, errlen, "%s on the scheduler: %s", cfg->be->name, why);
         return -1;
     }
+    /* here, not on a worker at its first carrier: the reporter's alternate signal stack is the
+     * installing thread's (one buffer), and a worker's would be taken for the sanitizer's own
+     * at the thread's end (ASan: "failed to deallocate" it) */
+    cb_co_install_fault_reporter();
     cb_sched_set_slot_free(s, pool_free);
     int fresh = 0;
     for (unsigned i = 0; i < cb_sched_workers(s); i++) {

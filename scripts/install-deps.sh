@@ -36,6 +36,7 @@ optional=(
     pkg-config liblua5.4-dev              # the lua implementation, embedded (docs/external.md)
     golang-go                             # the go implementation: make builds bin/corobench-go
     libboost-context-dev                  # the fcontext backend (Boost.Context's own switch)
+    libboost-fiber-dev                    # the fiber peer (Boost.Fiber's work_stealing, docs/sched.md)
     g++                                   # the cxx20 family (C++20 coroutines)
     clang                                 # cxx20-clang: the same C++20 sources by clang++ 14
     mono-runtime mono-mcs                 # the csharp implementation: make builds bin/corobench-csharp.exe

@@ -14,6 +14,8 @@
 
 #include "harness/common/proc.h"
 #include "impls/impls.h"
+#include "workloads/run_once.h"
+#include "workloads/workload.h"
 #include "test.h"
 
 static json_t *load_cells(const char *path)
@@ -152,6 +154,9 @@ static size_t available_impls(int languages, char *buf, size_t len)
     for (size_t i = 0; i < cb_nimpls; i++) {
         const char *why = cb_impl_unavailable(&cb_impls[i]);
         if (cb_impl_is_language(&cb_impls[i]) != languages)
+            continue;
+        /* fiber runs the scheduler's workloads only */
+        if (!languages && !cb_wl_family(cb_workload_find("fault"), &cb_impls[i]))
             continue;
         if (why) {
             fprintf(stderr, "%s: skipped: %s\n", cb_impls[i].name, why);

@@ -284,6 +284,8 @@ CB_TEST(memory_rest_point_contract)
         const cb_impl *im = &cb_impls[i];
         if (cb_impl_unavailable(im) || im->external)
             continue; /* go, node: another process; their memory comes from their runtime */
+        if (!cb_wl_family(cb_workload_find("spawn"), im))
+            continue; /* fiber: the scheduler's workloads only */
         /* spawn: all n alive and suspended once each; stackful ones each hold a stack, except
          * copystack's, which share one (and its copier's). */
         int direct = im->body == CB_BODY_DIRECT; /* no coroutine: nothing suspends */

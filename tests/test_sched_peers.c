@@ -4,6 +4,7 @@
  * same at every W). An implementation that is not built here is skipped with the reason. */
 #include <jansson.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/measure/external.h"
@@ -83,6 +84,42 @@ static outcome in_process(const cb_workload *wl, const cb_impl *im, const cb_par
     return (outcome){once.res.ops, once.res.checksum, once.suspensions};
 }
 
+/* The same in a child process of its own, which exits normally after it: a runtime whose
+ * threads are set up once per process (fiber: work_stealing's threads meet once), as each cell is
+ * a process of its own. */
+static outcome in_child(const cb_workload *wl, const cb_impl *im, const cb_params *p)
+{
+    int fd[2];
+    CB_CHECK(pipe(fd) == 0);
+    pid_t pid = fork();
+    CB_CHECK(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        cb_wl_once once;
+        char why[512];
+        outcome o = {0, 0, 0};
+        if (cb_wl_run_once(wl, im, p, NULL, &once, why, sizeof why) == 0)
+            o = (outcome){once.res.ops, once.res.checksum, once.suspensions};
+        else
+            fprintf(stderr, "  %s %s: %s\n", im->name, wl->name, why);
+        if (write(fd[1], &o, sizeof o) != (ssize_t)sizeof o)
+            _exit(3);
+        exit(0);
+    }
+    close(fd[1]);
+    outcome o;
+    ssize_t n = read(fd[0], &o, sizeof o);
+    close(fd[0]);
+    int st;
+    CB_CHECK(waitpid(pid, &st, 0) == pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        CB_FAIL("%s %s: the child %s %d", im->name, wl->name,
+                WIFSIGNALED(st) ? "died of signal" : "exited with", WIFSIGNALED(st) ? WTERMSIG(st)
+                                                                                  : WEXITSTATUS(st));
+    CB_CHECK(n == (ssize_t)sizeof o);
+    return o;
+}
+
 static outcome external(const cb_workload *wl, const cb_impl *im, const cb_params *p,
                         const char *w)
 {
@@ -118,7 +155,9 @@ static void same_work_as_direct(const char *name, const char *q,
             point_params(&points[i], im, *w, q, &p);
             point_params(&points[i], direct, *w, q, &pd);
             outcome want = in_process(wl, direct, &pd);
-            outcome got = im->external ? external(wl, im, &p, *w) : in_process(wl, im, &p);
+            outcome got = im->external                ? external(wl, im, &p, *w)
+                          : im->body == CB_BODY_FIBER ? in_child(wl, im, &p)
+                                                      : in_process(wl, im, &p);
             uint64_t susp = want_susp(&points[i], &p);
             if (got.ops != want.ops || got.checksum != want.checksum || got.suspensions != susp)
                 CB_FAIL("%s point %zu (%s) workers=%s: ops %llu checksum 0x%016llx suspensions "
@@ -185,6 +224,8 @@ CB_TEST(sched_unsupported_stackful_backends_and_closure_pool_say_why)
     for (size_t k = 0; k < sizeof impls / sizeof *impls; k++) {
         const cb_impl *im = cb_impl_find(impls[k][0]);
         CB_CHECK(im != NULL);
+        if (cb_impl_unavailable(im)) /* copystack under AddressSanitizer */
+            continue;
         for (const char *const *wl = (const char *const[]){"forkjoin", "yieldstorm", NULL}; *wl;
              wl++) {
             cb_params p;
@@ -201,6 +242,13 @@ CB_TEST(sched_unsupported_stackful_backends_and_closure_pool_say_why)
 CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
 {
     same_work_as_direct("go", NULL, waits);
+}
+
+/* Boost.Fiber's fibers on its work_stealing scheduler (workloads/sched_fiber.cc), a process per
+ * point and workers. */
+CB_TEST_T(sched_peer_fiber_same_work_as_direct_at_1_2_and_3_workers, 300)
+{
+    same_work_as_direct("fiber", NULL, waits);
 }
 
 /* C#'s Tasks on Mono's thread pool (impls/csharp/Sched.cs: the pool on `workers` CPUs). */

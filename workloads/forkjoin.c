@@ -12,6 +12,7 @@
 
 #include "forkjoin.h"
 #include "impls/runtime.h"
+#include "sched_fiber.h"
 #include "impls/tasks.h"
 #include "workload.h"
 
@@ -420,5 +421,6 @@ const cb_workload cb_wl_forkjoin = {
             [CB_BODY_SM] = {fj_sm_setup, fj_sm_run, fj_sm_finish},
             [CB_BODY_STACKFUL] = {fj_sf_setup, fj_sf_run, fj_sf_finish},
             [CB_BODY_CLOSURE] = {fj_cl_setup, fj_cl_run, fj_cl_finish},
+            [CB_BODY_FIBER] = CB_FIBER_OPS(forkjoin),
         },
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "impls/runtime.h"
+#include "sched_fiber.h"
 #include "impls/tasks.h"
 #include "sched_wl.h"
 #include "workload.h"
@@ -307,5 +308,6 @@ const cb_workload cb_wl_yieldstorm = {
             [CB_BODY_SM] = {ys_sm_setup, ys_sm_run, ys_sm_finish},
             [CB_BODY_STACKFUL] = {ys_sf_setup, ys_sf_run, ys_sf_finish},
             [CB_BODY_CLOSURE] = {ys_cl_setup, ys_cl_run, ys_cl_finish},
+            [CB_BODY_FIBER] = CB_FIBER_OPS(yieldstorm),
         },
 };
