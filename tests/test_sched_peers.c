@@ -316,3 +316,60 @@ CB_TEST_T(sched_peer_go_cells_ok_through_run, 180)
     json_decref(doc);
     unlink(out);
 }
+
+/* A cell on the scheduler records its workers and what they counted (the `sched` object,
+ * docs/results-schema.md); direct's, on one thread, has none. Workers one more than this
+ * machine's CPUs are oversubscribed. */
+CB_TEST_T(sched_cell_records_workers_and_counts, 240)
+{
+    char out[256], workers[32];
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    cb_test_tmp_path(out, sizeof out, "sched-cells.json");
+    snprintf(workers, sizeof workers, "workers=1,%ld", nproc + 1);
+    cb_test_cli c = cb_test_corobench("run", "--quick", "--invocations", "1", "--impl",
+                                      "sm,asm,direct", "--workload", "forkjoin,yieldstorm",
+                                      "--param", "depth=10", "--param", workers, "--no-table",
+                                      "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e), *cell;
+    CB_CHECK(doc != NULL);
+    size_t i, seen = 0;
+    json_array_foreach(json_object_get(doc, "cells"), i, cell)
+    {
+        const char *impl = json_string_value(json_object_get(cell, "impl"));
+        json_t *s = json_object_get(cell, "sched");
+        if (!strcmp(impl, "direct")) {
+            CB_CHECK(s == NULL);
+            continue;
+        }
+        CB_CHECK(json_is_object(s));
+        long long w = json_integer_value(json_object_get(json_object_get(cell, "params"),
+                                                         "workers"));
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(s, "workers")), w);
+        CB_CHECK_EQ_INT(json_integer_value(json_object_get(s, "nproc")), nproc);
+        CB_CHECK(json_is_true(json_object_get(s, "oversubscribed")) == (w > nproc));
+        CB_CHECK_STREQ(json_string_value(json_object_get(s, "queue")), "steal");
+        for (const char *const *k = (const char *const[]){"steals_per_op", "failed_steals_per_op",
+                                                          "migrations_per_op", "parks_per_op",
+                                                          NULL};
+             *k; k++)
+            CB_CHECK(json_real_value(json_object_get(s, *k)) >= 0);
+        double share = json_real_value(json_object_get(s, "idle_share"));
+        CB_CHECK(share >= 0 && share <= 1);
+        json_t *per = json_object_get(s, "idle_share_per_worker"), *x;
+        CB_CHECK_EQ_INT((long long)json_array_size(per), w);
+        size_t j;
+        json_array_foreach(per, j, x) CB_CHECK(json_real_value(x) >= 0 && json_real_value(x) <= 1);
+        /* one worker steals from nobody and nothing migrates */
+        if (w == 1)
+            CB_CHECK(json_real_value(json_object_get(s, "steals_per_op")) == 0 &&
+                     json_real_value(json_object_get(s, "migrations_per_op")) == 0);
+        seen++;
+    }
+    CB_CHECK_EQ_INT((long long)seen, 8);
+    json_decref(doc);
+    unlink(out);
+    free(c.out);
+    free(c.err);
+}

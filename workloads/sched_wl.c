@@ -74,6 +74,56 @@ cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen)
     return kept;
 }
 
+int cb_swl_counts_now(cb_swl_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!kept)
+        return -1;
+    out->workers = cb_sched_workers(kept);
+    out->queue = cb_sched_queue_of(kept);
+    out->pinned = cb_sched_pinned(kept);
+    for (unsigned i = 0; i < out->workers; i++) {
+        cb_sched_stats st = cb_sched_worker_stats(kept, i);
+        out->sum.tasks += st.tasks;
+        out->sum.suspensions += st.suspensions;
+        out->sum.steals += st.steals;
+        out->sum.failed_steals += st.failed_steals;
+        out->sum.migrations += st.migrations;
+        out->sum.idle_polls += st.idle_polls;
+        out->sum.parks += st.parks;
+        out->sum.idle_ns += st.idle_ns;
+        if (i < CB_SWL_LISTED)
+            out->idle_ns[i] = st.idle_ns;
+    }
+    return 0;
+}
+
+/* The counts' fields, one by one, for sub and add. */
+#define SWL_FIELDS(X)                                                                           \
+    X(tasks) X(suspensions) X(steals) X(failed_steals) X(migrations) X(idle_polls) X(parks)    \
+    X(idle_ns)
+
+void cb_swl_counts_sub(cb_swl_counts *after, const cb_swl_counts *before)
+{
+#define SUB(f) after->sum.f -= before->sum.f;
+    SWL_FIELDS(SUB)
+#undef SUB
+    for (unsigned i = 0; i < CB_SWL_LISTED; i++)
+        after->idle_ns[i] -= before->idle_ns[i];
+}
+
+void cb_swl_counts_add(cb_swl_counts *acc, const cb_swl_counts *d)
+{
+#define ADD(f) acc->sum.f += d->sum.f;
+    SWL_FIELDS(ADD)
+#undef ADD
+    for (unsigned i = 0; i < CB_SWL_LISTED; i++)
+        acc->idle_ns[i] += d->idle_ns[i];
+    acc->workers = d->workers;
+    acc->queue = d->queue;
+    acc->pinned = d->pinned;
+}
+
 cb_sched *cb_swl_stackful(const cb_impl *impl, const cb_params *p, int *fresh, char *err,
                           size_t errlen)
 {

@@ -50,6 +50,24 @@ const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *bu
  * batch and the repetitions share it, and a run's time holds no thread creation. Another
  * workers or queue than the kept one's replaces it. NULL with a one-line reason in err. */
 cb_sched *cb_swl_sched(const cb_params *p, char *err, size_t errlen);
+/* What the kept scheduler's workers have counted so far (between runs only), for the harness
+ * around a cell's timed runs (harness/measure/cell.c: the cell's `sched` object): the counts
+ * summed over the workers, and the first CB_SWL_LISTED workers' idle time one by one. */
+enum { CB_SWL_LISTED = 64 };
+typedef struct cb_swl_counts {
+    unsigned workers;
+    cb_sched_queue queue;
+    int pinned;
+    cb_sched_stats sum;
+    uint64_t idle_ns[CB_SWL_LISTED];
+} cb_swl_counts;
+/* 0, or -1 when this process keeps no scheduler (a cell that is not on one). */
+int cb_swl_counts_now(cb_swl_counts *out);
+/* after - before, counts and idle times (the same scheduler's). */
+void cb_swl_counts_sub(cb_swl_counts *after, const cb_swl_counts *before);
+/* acc += d. */
+void cb_swl_counts_add(cb_swl_counts *acc, const cb_swl_counts *d);
+
 /* cb_swl_sched for a stackful body: the scheduler with its pools of carriers prepared for
  * impl's backend and stack (impls/tasks.h, cb_stask_prepare); *fresh is 1 when they are new
  * (the caller primes them with cb_swl_prime). NULL with a one-line reason in err. */

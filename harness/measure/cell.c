@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <valgrind/callgrind.h>
 
 #include "clock.h"
@@ -26,6 +27,7 @@
 #include "harness/common/alloc.h"
 #include "harness/common/stats.h"
 #include "workloads/run_once.h"
+#include "workloads/sched_wl.h"
 
 enum {
     CB_MAX_BATCH = 16384,
@@ -70,6 +72,12 @@ typedef struct measure {
     double copied; /* stack bytes copied by switches in the kept repetitions (copystack) */
     double hooked; /* calls through the interposition layer in them (io style=blocking) */
     double allocs; /* cb_rt allocations made by run() in the kept repetitions */
+    /* A cell on the scheduler (forkjoin, yieldstorm): its workers' counts over the kept
+     * repetitions, their time, and the load average when the first began. */
+    int have_sched, have_load;
+    cb_swl_counts sched;
+    double sched_ns;
+    double load1;
     /* Involuntary context switches during the kept repetitions: on a shared machine a preempted
      * repetition includes another task's time, so the count says how far to trust the spread. */
     long preempted;
@@ -92,6 +100,8 @@ typedef struct rep {
     uint64_t copied; /* stack bytes copied by switches during it */
     uint64_t hooked; /* calls through the interposition layer during it */
     uint64_t allocs; /* cb_rt allocations made by its runs (setup's and finish's not counted) */
+    int have_sched;  /* its runs were on the scheduler: */
+    cb_swl_counts sched; /* what the workers counted during them */
     long preempted;  /* involuntary context switches during it */
     double off_cpu_ns; /* its clock time the process spent off the CPU (clock minus CPU time) */
 } rep;
@@ -182,6 +192,10 @@ static int repetition(measure *ms, int memory, int counted, rep *out)
     uint64_t s0 = cb_rt.suspensions, copied0 = cb_rt.stack_copy_bytes,
              allocs0 = cb_rt.heap_allocs;
     uint64_t hooked0 = cb_rt.hooked_calls;
+    cb_swl_counts sc0;
+    out->have_sched = cb_swl_counts_now(&sc0) == 0;
+    if (out->have_sched && counted && !ms->have_load) /* the load when the kept ones begin */
+        ms->have_load = getloadavg(&ms->load1, 1) == 1;
     cb_mem_rep_begin();
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
@@ -206,6 +220,10 @@ static int repetition(measure *ms, int memory, int counted, rep *out)
     if (pmu)
         cb_counters_read(ms->ctr);
     uint64_t susp = cb_rt.suspensions - s0, allocs = cb_rt.heap_allocs - allocs0;
+    if (out->have_sched) {
+        cb_swl_counts_now(&out->sched);
+        cb_swl_counts_sub(&out->sched, &sc0);
+    }
     if (memory)
         cb_mem_end();
     for (uint64_t b = 0; b < made; b++) {
@@ -335,6 +353,11 @@ static int time_repetitions(measure *ms)
         ms->copied += (double)t.copied;
         ms->hooked += (double)t.hooked;
         ms->allocs += (double)t.allocs;
+        if (t.have_sched) {
+            ms->have_sched = 1;
+            cb_swl_counts_add(&ms->sched, &t.sched);
+            ms->sched_ns += t.ns;
+        }
         uint64_t rest_ticks, alive;
         if (cb_mem_rep_rest(t.t0, &rest_ticks, &alive) && alive)
             ms->create[k] = (double)rest_ticks * 1e9 / ms->hz / (double)alive;
@@ -425,6 +448,35 @@ static void drift_to_json(const measure *ms, json_t *cell)
                             : json_null());
 }
 
+/* The cell's `sched` object (docs/results-schema.md): the scheduler's workers, where they ran,
+ * and what they counted in the kept repetitions, per op and as idle shares. */
+static json_t *sched_to_json(const measure *ms)
+{
+    const cb_swl_counts *c = &ms->sched;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    double ops = ms->counted_ops > 0 ? ms->counted_ops : 1;
+    double wall = ms->sched_ns > 0 ? ms->sched_ns : 1;
+    json_t *cpus = json_null(), *idle = json_array();
+    if (c->pinned && nproc > 0) { /* worker i on CPU i % nproc (impls/sched/sched.c) */
+        cpus = json_array();
+        for (unsigned i = 0; i < c->workers && i < CB_SWL_LISTED; i++)
+            json_array_append_new(cpus, json_integer((json_int_t)(i % (unsigned)nproc)));
+    }
+    for (unsigned i = 0; i < c->workers && i < CB_SWL_LISTED; i++)
+        json_array_append_new(idle, json_real((double)c->idle_ns[i] / wall));
+    return json_pack("{s:i, s:s, s:I, s:b, s:b, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:o}",
+                     "workers", (int)c->workers, "queue", cb_sched_queue_name(c->queue), "nproc",
+                     (json_int_t)nproc, "oversubscribed", nproc > 0 && c->workers > nproc,
+                     "pinned", c->pinned, "cpus", cpus, "load1",
+                     ms->have_load ? json_real(ms->load1) : json_null(), "steals_per_op",
+                     (double)c->sum.steals / ops, "failed_steals_per_op",
+                     (double)c->sum.failed_steals / ops, "migrations_per_op",
+                     (double)c->sum.migrations / ops, "parks_per_op",
+                     (double)c->sum.parks / ops, "idle_share",
+                     (double)c->sum.idle_ns / (wall * (c->workers ? c->workers : 1)),
+                     "idle_share_per_worker", idle);
+}
+
 static json_t *to_json(const measure *ms, json_t *cell)
 {
     cb_counters_to_json(ms->ctr, ms->counted_ops, cell);
@@ -461,6 +513,8 @@ static json_t *to_json(const measure *ms, json_t *cell)
      * compiler elided into its caller's is not among them; docs/results-schema.md). */
     json_object_set_new(cell, "heap_allocs_per_op",
                         json_real(ms->counted_ops > 0 ? ms->allocs / ms->counted_ops : 0));
+    if (ms->have_sched)
+        json_object_set_new(cell, "sched", sched_to_json(ms));
     json_object_set_new(cell, "create_ns_per_coro",
                         ms->have_create ? stats_object(ms->create, ms->m->reps) : json_null());
     json_t *arr = json_array();
