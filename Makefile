@@ -31,7 +31,7 @@ BIN       ?= bin
 LIBS      ?= -ljansson -lpfm -lm $(LUA_LIBS)
 TEST_LIBS ?= -lm
 # Every binary: threads (the thread backend) and Boost.Context when the probe found it.
-CORE_LIBS  = $(FCONTEXT_LIBS) $(URCU_LIBS) $(CXX20_LIBS) $(FIBER_LIBS) -pthread
+CORE_LIBS  = $(FCONTEXT_LIBS) $(URCU_LIBS) $(CXX20_LIBS) $(FIBER_LIBS) $(OMP_LIBS) -pthread
 QEMU      ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 CROSS_CC  ?= aarch64-linux-gnu-gcc
 
@@ -107,10 +107,21 @@ FIBER_OBJ  := $(patsubst %.cc,$(BUILD)/%.o,$(FIBER_SRC))
 FIBER_LIBS := $(if $(filter 1,$(HAVE_FIBER)),-lboost_fiber -lboost_context -lstdc++)
 FIBER_CXXFLAGS = -std=c++17 $(CFLAGS)
 
+# OpenMP (the `omp` implementation, workloads/omp/sched_omp.c, docs/sched.md): the scheduler's
+# workloads with no coroutine on libgomp's threads, built when $(CC) -fopenmp links a task; the
+# file is in a folder of its own, out of CORE_SRC, so -fopenmp stays on it alone (and out of the
+# rewritten variants' assembly: the variants link this object as it is). Cross builds set 0.
+HAVE_OMP ?= $(shell printf '#include <omp.h>\nint main(void){int x=0;\n_Pragma("omp parallel")\n_Pragma("omp single")\n_Pragma("omp task shared(x)")\nx=omp_get_thread_num();\nreturn x;}\n' | \
+	$(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo 1 || echo 0)
+OMP_SRC  := $(if $(filter 1,$(HAVE_OMP)),workloads/omp/sched_omp.c)
+OMP_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(OMP_SRC))
+OMP_LIBS := $(if $(filter 1,$(HAVE_OMP)),-fopenmp)
+
 ALL_CPPFLAGS := $(CPPFLAGS) -D_GNU_SOURCE -I. -DCB_SWITCH_INLINE_FILE='"impls/asm/$(ARCH)/switch_inline.h"' \
 	-DCB_LEGACY_LIB='"$(BIN)/examples/liblegacy_client.so"' \
 	-DCB_HAVE_LUA=$(HAVE_LUA) $(LUA_CFLAGS) \
 	-DCB_HAVE_FCONTEXT=$(HAVE_FCONTEXT) -DCB_HAVE_CXX20=$(HAVE_CXX20) -DCB_HAVE_FIBER=$(HAVE_FIBER) \
+	-DCB_HAVE_OMP=$(HAVE_OMP) \
 	-DCB_HAVE_URCU=$(HAVE_URCU) -DCB_HAVE_CK=$(HAVE_CK) \
 	-DCB_HAVE_CXX20_CLANG=$(HAVE_CXX20_CLANG)
 ALL_CFLAGS   := $(CSTD) $(CFLAGS)
@@ -151,7 +162,7 @@ TEST_HOST   := $(filter-out $(TEST_CORE),$(wildcard tests/*.c))
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 CORE_OBJ    := $(call obj,$(CORE_SRC)) $(patsubst %,$(BUILD)/workloads/inline/%.o,$(INLINE_WL)) \
-	$(CLANG_OBJ) $(FIBER_OBJ)
+	$(CLANG_OBJ) $(FIBER_OBJ) $(OMP_OBJ)
 HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
 
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
@@ -266,7 +277,7 @@ $(1)_RW := $$($(1)_ASM:.s=.rw.s)
 # The C++ objects (cxx20) are the plain build's, not rewritten (docs/rsb.md says what that means).
 $(1)_OBJ := $$($(1)_ASM:.s=.o) $$($(1)_DIR)/harness/measure/rsbsim.o \
 	$(if $(filter 1,$(4)),$$($(1)_DIR)/harness/measure/rsbsim_$(ARCH).o) $(call obj,$(CXX_SRC)) \
-	$(CLANG_OBJ) $(FIBER_OBJ)
+	$(CLANG_OBJ) $(FIBER_OBJ) $(OMP_OBJ)
 
 # Static pattern rules only: no generic rule in these directories (make must not chain them).
 $$($(1)_ASM_C): $$($(1)_DIR)/%.s: %.c
@@ -316,6 +327,10 @@ $(BUILD)/%.o: %.c
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -MMD -MP -c -o $@ $<
+
+$(OMP_OBJ): $(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fopenmp -MMD -MP -c -o $@ $<
 
 $(FIBER_OBJ): $(BUILD)/%.o: %.cc
 	@mkdir -p $(@D)
@@ -368,7 +383,7 @@ baseline: $(BIN)/corobench variants
 
 check-aarch64-build:
 	@$(MAKE) --no-print-directory ARCH=aarch64 CC=$(CROSS_CC) BUILD=build/aarch64 \
-		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 HAVE_FIBER=0 HAVE_URCU=0 HAVE_CK=0 \
+		OBJCOPY=aarch64-linux-gnu-objcopy LIBS= HAVE_LUA=0 HAVE_CXX20=0 HAVE_FIBER=0 HAVE_OMP=0 HAVE_URCU=0 HAVE_CK=0 \
 		build/aarch64/cbtest-core
 
 check-aarch64: check-aarch64-build
@@ -444,7 +459,7 @@ FUZZ_WNO     := -Wno-gnu-variable-sized-type-not-at-end -Wno-unknown-attributes 
 FUZZ_TARGETS := $(notdir $(basename $(wildcard tests/fuzz/fuzz_*.c)))
 .PHONY: fuzz fuzz-build
 fuzz-build:
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) HAVE_CXX20=0 HAVE_FIBER=0 \
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) HAVE_CXX20=0 HAVE_FIBER=0 HAVE_OMP=0 \
 		CFLAGS="-O1 -g -Wall -Wextra -Werror $(FUZZ_WNO) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
 		$(patsubst %,$(FUZZ_BUILD)/%,$(FUZZ_TARGETS))
 

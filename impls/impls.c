@@ -165,6 +165,17 @@ static const char *fiber_unavailable(void)
 #endif
 }
 
+/* The omp bodies exist where the Makefile's probe compiled an OpenMP task with -fopenmp. */
+static const char *omp_unavailable(void)
+{
+#if CB_HAVE_OMP
+    return NULL;
+#else
+    return "built without OpenMP: the Makefile's probe of $(CC) -fopenmp failed (gcc's "
+           "libgomp; cross builds leave it out)";
+#endif
+}
+
 /* cxx20-clang's objects exist where g++'s do and clang++ compiled the same sources. */
 static const char *cxx20_clang_unavailable(void)
 {
@@ -465,6 +476,21 @@ static const cb_impl builtins[] = {
             .colour = "#e7ba52",
             .point = 3,
         },
+    [CB_IMPL_OMP] =
+        {
+            .name = "omp",
+            .body = CB_BODY_OMP,
+            .family = "baseline",
+            .description =
+                "no coroutine on `workers` OpenMP threads (gcc's libgomp): forkjoin as OpenMP "
+                "tasks and taskwait, yieldstorm as direct's loops shared out over the threads; "
+                "the many-threads counterpart of direct, for the scheduler's workloads only "
+                "(workloads/omp/sched_omp.c, docs/sched.md)",
+            .unavailable = omp_unavailable,
+            .kind = CB_KIND_PEER,
+            .colour = "#9c9ede",
+            .point = 2,
+        },
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == CB_IMPL_BUILTINS,
                "a row of builtins[] without its cb_impl_id, or the other way round");
@@ -570,7 +596,7 @@ static const char *const bodies[CB_BODY_COUNT] = {
     [CB_BODY_CLOSURE] = "closure",   [CB_BODY_DIRECT] = "direct",
     [CB_BODY_LUA] = "lua",           [CB_BODY_CXX20] = "cxx20",
     [CB_BODY_CXX20_CLANG] = "cxx20-clang", [CB_BODY_EXTERNAL] = "external",
-    [CB_BODY_FIBER] = "fiber",
+    [CB_BODY_FIBER] = "fiber",       [CB_BODY_OMP] = "omp",
 };
 
 const char *cb_impl_family(const cb_impl *impl) { return impl->family; }

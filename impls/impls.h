@@ -21,7 +21,8 @@ typedef enum cb_body {
     CB_BODY_LUA,
     CB_BODY_CXX20,  /* C++20 coroutines (the task type impls/cxx20/task.hh) */
     CB_BODY_CXX20_CLANG, /* the same C++20 sources compiled by clang++ */
-    CB_BODY_FIBER,  /* Boost.Fiber's fibers (impls/fiber/fiber.cc): the scheduler's workloads */
+    CB_BODY_FIBER,  /* Boost.Fiber's fibers (workloads/sched_fiber.cc): the scheduler's workloads */
+    CB_BODY_OMP,    /* OpenMP threads, no coroutine (workloads/omp/sched_omp.c): the same two */
     CB_BODY_EXTERNAL, /* a program of its own: a language's (its row's program) or a user's
                        * (--external NAME=COMMAND) */
     CB_BODY_COUNT
@@ -112,6 +113,7 @@ typedef enum cb_impl_id {
     CB_IMPL_CSHARP,
     CB_IMPL_LUAJIT,
     CB_IMPL_FIBER,
+    CB_IMPL_OMP,
     CB_IMPL_BUILTINS
 } cb_impl_id;
 /* A built-in implementation's name. */

@@ -75,6 +75,13 @@ static uint64_t waits(const point *pt, const cb_params *p)
     return inner_nodes(&t, 0, 0);
 }
 
+/* A body with no coroutine (omp, as direct) suspends nowhere. */
+static uint64_t no_suspension(const point *pt, const cb_params *p)
+{
+    (void)pt, (void)p;
+    return 0;
+}
+
 static outcome in_process(const cb_workload *wl, const cb_impl *im, const cb_params *p)
 {
     cb_wl_once once;
@@ -249,6 +256,12 @@ CB_TEST(sched_peer_go_same_work_as_direct_at_1_and_2_workers)
 CB_TEST_T(sched_peer_fiber_same_work_as_direct_at_1_2_and_3_workers, 300)
 {
     same_work_as_direct("fiber", NULL, waits);
+}
+
+/* OpenMP's tasks and threads (workloads/omp/sched_omp.c), no coroutine: direct's work. */
+CB_TEST(sched_peer_omp_same_work_as_direct_at_1_2_and_3_workers)
+{
+    same_work_as_direct("omp", NULL, no_suspension);
 }
 
 /* C#'s Tasks on Mono's thread pool (impls/csharp/Sched.cs: the pool on `workers` CPUs). */

@@ -125,8 +125,9 @@ static int runs_here(const cb_workload *wl, const cb_impl *im)
     return !cb_impl_unavailable(im) && cb_wl_family(wl, im);
 }
 
-/* The direct family has no coroutine: it must do the same work with no suspension at all. */
-static int is_direct(const cb_impl *im) { return im->body == CB_BODY_DIRECT; }
+/* The baseline family (direct, and omp on threads) has no coroutine: it must do the same work
+ * with no suspension at all. */
+static int is_direct(const cb_impl *im) { return !strcmp(cb_impl_family(im), "baseline"); }
 
 /* A point where no family suspends (await with suspend_every=never). */
 static int never_suspends(const point *pt)

@@ -13,6 +13,7 @@
 #include "forkjoin.h"
 #include "impls/runtime.h"
 #include "sched_fiber.h"
+#include "sched_omp.h"
 #include "impls/tasks.h"
 #include "workload.h"
 
@@ -43,15 +44,6 @@ static const cb_param_def fj_params[] = {
 /* The most tasks a point may make: a run is one tree. */
 #define FJ_MAX_TASKS 2147483648.0
 
-
-static void fj_tree_init(fj_tree *t, const cb_params *p)
-{
-    t->fanout = (uint64_t)cb_params_int(p, "fanout");
-    t->depth = cb_params_int(p, "depth");
-    t->leaf_work = (uint64_t)cb_params_int(p, "leaf_work");
-    t->unbalanced = strcmp(cb_params_str(p, "shape"), "unbalanced") == 0;
-    t->q = (uint64_t)cb_params_int(p, "q");
-}
 
 /* The expected number of tasks: exact when balanced; unbalanced, each non-root node above
  * `depth` has fanout * q / 1000 children on average. */
@@ -422,5 +414,6 @@ const cb_workload cb_wl_forkjoin = {
             [CB_BODY_STACKFUL] = {fj_sf_setup, fj_sf_run, fj_sf_finish},
             [CB_BODY_CLOSURE] = {fj_cl_setup, fj_cl_run, fj_cl_finish},
             [CB_BODY_FIBER] = CB_FIBER_OPS(forkjoin),
+            [CB_BODY_OMP] = CB_OMP_OPS(forkjoin),
         },
 };

@@ -5,6 +5,7 @@
 #define CB_FORKJOIN_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "sched_wl.h"
 
@@ -15,6 +16,16 @@ typedef struct fj_tree {
     int unbalanced;     /* shape=unbalanced */
     uint64_t q;         /* unbalanced: per mille of the non-root nodes that have children */
 } fj_tree;
+
+/* A point's tree, from its parameters. */
+static inline void fj_tree_init(fj_tree *t, const cb_params *p)
+{
+    t->fanout = (uint64_t)cb_params_int(p, "fanout");
+    t->depth = cb_params_int(p, "depth");
+    t->leaf_work = (uint64_t)cb_params_int(p, "leaf_work");
+    t->unbalanced = strcmp(cb_params_str(p, "shape"), "unbalanced") == 0;
+    t->q = (uint64_t)cb_params_int(p, "q");
+}
 
 /* The i-th child (0-based) of node id: the heap numbering, wrapping. */
 static inline uint64_t fj_child(const fj_tree *t, uint64_t id, uint64_t i)

@@ -75,11 +75,10 @@ const char *cb_wl_unsupported(const cb_workload *wl, const cb_impl *impl, const 
     cb_impl_point pt = {wl->name, wl->alive(p)};
     if (impl->check && impl->check(&pt, p, buf, len))
         return buf;
-    /* a body on the scheduler (forkjoin and yieldstorm) needs its queue built, a stackful one a
-     * backend whose coroutines can move between workers, a closure one malloc's frames */
-    if ((impl->body == CB_BODY_SM || impl->body == CB_BODY_STACKFUL ||
-         impl->body == CB_BODY_CLOSURE) &&
-        cb_wl_family(wl, impl))
+    /* a body of the scheduler's workloads (forkjoin and yieldstorm) needs its queue: built, or
+     * the only one its runtime has (fiber, omp); a stackful one a backend whose coroutines can
+     * move between workers, a closure one malloc's frames */
+    if (cb_wl_family(wl, impl))
         return cb_swl_unavailable(impl, p, buf, len);
     return NULL;
 }

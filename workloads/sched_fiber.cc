@@ -66,14 +66,7 @@ void pool_stop()
 int pool_for(const cb_params *p, char *err, size_t errlen)
 {
     long long w = cb_params_int(p, "workers");
-    const char *q = cb_params_str(p, "queue");
-    if (strcmp(q, "steal") != 0) {
-        snprintf(err, errlen,
-                 "fiber: queue=%s: Boost.Fiber's work_stealing has a ready queue per thread and "
-                 "steals between them, so only queue=steal describes it",
-                 q);
-        return -1;
-    }
+    // a queue other than steal is unsupported before setup (cb_swl_unavailable)
     if (the_pool) {
         if (the_pool->workers == (unsigned)w)
             return 0;

@@ -41,6 +41,16 @@ const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *bu
     cb_sched_queue q = queue_of(p);
     if (q == CB_SCHED_NQUEUES)
         return NULL;
+    if ((impl->body == CB_BODY_FIBER || impl->body == CB_BODY_OMP) && q != CB_SCHED_STEAL) {
+        snprintf(buf, len,
+                 "queue=%s: %s runs on its own run queues (%s), so only queue=steal names it",
+                 cb_sched_queue_name(q), impl->name,
+                 impl->body == CB_BODY_FIBER
+                     ? "Boost.Fiber's work_stealing: a ready queue per thread, stealing between "
+                       "them"
+                     : "libgomp's team queue of tasks");
+        return buf;
+    }
     const char *why = cb_sched_queue_unavailable(q);
     if (why) {
         snprintf(buf, len, "queue=%s: %s", cb_sched_queue_name(q), why);

@@ -43,7 +43,8 @@ extern const char *const cb_swl_queues[];
 
 /* Why impl's body on the scheduler cannot run p here: its queue not built (liburcu or ck missing
  * at build time, as on a cross build), a stackful backend whose coroutines cannot be tasks
- * (impls/tasks.h), or closure's alloc=pool; NULL when it can, or when p has no queue (not a scheduler workload). */
+ * (impls/tasks.h), closure's alloc=pool, or a queue other than steal for a runtime with run
+ * queues of its own (fiber, omp); NULL when it can, or when p has no queue (not a scheduler workload). */
 const char *cb_swl_unavailable(const cb_impl *impl, const cb_params *p, char *buf, size_t len);
 /* The process's scheduler for p's workers and queue, created (its workers started and parked)
  * at the first call, in a body's untimed setup, and kept for the process: the instances of a

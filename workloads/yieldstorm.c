@@ -9,6 +9,7 @@
 
 #include "impls/runtime.h"
 #include "sched_fiber.h"
+#include "sched_omp.h"
 #include "impls/tasks.h"
 #include "sched_wl.h"
 #include "workload.h"
@@ -309,5 +310,6 @@ const cb_workload cb_wl_yieldstorm = {
             [CB_BODY_STACKFUL] = {ys_sf_setup, ys_sf_run, ys_sf_finish},
             [CB_BODY_CLOSURE] = {ys_cl_setup, ys_cl_run, ys_cl_finish},
             [CB_BODY_FIBER] = CB_FIBER_OPS(yieldstorm),
+            [CB_BODY_OMP] = CB_OMP_OPS(yieldstorm),
         },
 };
