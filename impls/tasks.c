@@ -347,3 +347,8 @@ cb_stask_counts cb_stask_counts_now(void)
     pthread_mutex_unlock(&make_lock);
     return c;
 }
+
+size_t cb_stask_carrier_bytes(const cb_co_cfg *cfg)
+{
+    return sizeof(cb_carrier) + cfg->be->ctx_size + cb_co_control_bytes(cfg->be);
+}

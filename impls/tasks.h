@@ -64,5 +64,8 @@ typedef struct cb_stask_counts {
     uint64_t carriers, made_in_run;
 } cb_stask_counts;
 cb_stask_counts cb_stask_counts_now(void);
+/* Heap bytes a carrier of cfg holds besides its stack: the carrier, the coroutine's control
+ * block and the backend's contexts. */
+size_t cb_stask_carrier_bytes(const cb_co_cfg *cfg);
 
 #endif

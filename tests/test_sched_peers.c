@@ -374,6 +374,17 @@ CB_TEST_T(sched_cell_records_workers_and_counts, 240)
         CB_CHECK_EQ_INT((long long)json_array_size(per), w);
         size_t j;
         json_array_foreach(per, j, x) CB_CHECK(json_real_value(x) >= 0 && json_real_value(x) <= 1);
+        /* a stackful cell's live tasks hold a carrier each: a stack touched, the heap besides */
+        json_t *m = json_object_get(s, "per_live_task");
+        if (!strcmp(impl, "asm")) {
+            CB_CHECK(json_integer_value(json_object_get(m, "carriers")) >= 1);
+            CB_CHECK(json_real_value(json_object_get(m, "stack_used_bytes")) > 0);
+            CB_CHECK(json_real_value(json_object_get(m, "bytes")) >=
+                     json_real_value(json_object_get(m, "stack_resident_bytes")) +
+                         (double)json_integer_value(json_object_get(m, "heap_bytes")));
+        } else {
+            CB_CHECK(json_is_null(m));
+        }
         /* one worker steals from nobody and nothing migrates */
         if (w == 1)
             CB_CHECK(json_real_value(json_object_get(s, "steals_per_op")) == 0 &&

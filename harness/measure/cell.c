@@ -21,6 +21,8 @@
 #include "env.h"
 #include "impls/closure.h"
 #include "impls/runtime.h"
+#include "impls/stack.h"
+#include "impls/tasks.h"
 #include "memory.h"
 #include "rsbsim.h"
 #include "turns.h"
@@ -464,7 +466,22 @@ static json_t *sched_to_json(const measure *ms)
     }
     for (unsigned i = 0; i < c->workers && i < CB_SWL_LISTED; i++)
         json_array_append_new(idle, json_real((double)c->idle_ns[i] / wall));
-    return json_pack("{s:i, s:s, s:I, s:b, s:b, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:o}",
+    json_t *mem = json_null();
+    cb_stask_counts n = cb_stask_counts_now();
+    uint64_t resident, used;
+    if (ms->c->impl->body == CB_BODY_STACKFUL && n.carriers > 0 &&
+        cb_stack_usage(&resident, &used) == 0) {
+        /* What a live stackful task holds: a carrier, its stack as far as it was touched. The
+         * carriers are at least the most tasks alive at once (made only when a pool is empty). */
+        cb_co_cfg cfg = cb_impl_co_cfg(ms->c->impl, &ms->c->params);
+        double k = (double)n.carriers;
+        mem = json_pack("{s:I, s:f, s:f, s:I, s:f, s:I}", "carriers", (json_int_t)n.carriers,
+                        "stack_resident_bytes", (double)resident / k, "stack_used_bytes",
+                        (double)used / k, "stack_reserved_bytes", (json_int_t)cfg.stack_size,
+                        "bytes", ((double)resident + k * (double)cb_stask_carrier_bytes(&cfg)) / k,
+                        "heap_bytes", (json_int_t)cb_stask_carrier_bytes(&cfg));
+    }
+    return json_pack("{s:i, s:s, s:I, s:b, s:b, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:o, s:o}",
                      "workers", (int)c->workers, "queue", cb_sched_queue_name(c->queue), "nproc",
                      (json_int_t)nproc, "oversubscribed", nproc > 0 && c->workers > nproc,
                      "pinned", c->pinned, "cpus", cpus, "load1",
@@ -474,7 +491,7 @@ static json_t *sched_to_json(const measure *ms)
                      (double)c->sum.migrations / ops, "parks_per_op",
                      (double)c->sum.parks / ops, "idle_share",
                      (double)c->sum.idle_ns / (wall * (c->workers ? c->workers : 1)),
-                     "idle_share_per_worker", idle);
+                     "idle_share_per_worker", idle, "per_live_task", mem);
 }
 
 static json_t *to_json(const measure *ms, json_t *cell)
