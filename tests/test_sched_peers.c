@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/measure/external.h"
+#include "harness/results/cell.h"
 #include "test.h"
 #include "workloads/forkjoin.h"
 #include "workloads/run_once.h"
@@ -396,4 +397,25 @@ CB_TEST_T(sched_cell_records_workers_and_counts, 240)
     unlink(out);
     free(c.out);
     free(c.err);
+}
+
+/* omp is of the baseline family (no coroutine) beside direct: the overhead a table shows is over
+ * direct's cell at the point, whichever comes first in the file (the index took the first
+ * baseline cell, omp's when it came first). */
+CB_TEST(sched_omp_is_not_the_tables_direct)
+{
+    json_t *cells = json_pack(
+        "[{s:s, s:s, s:s, s:s, s:s, s:{s:i}, s:{s:f}}, {s:s, s:s, s:s, s:s, s:s, s:{s:i}, s:{s:f}},"
+        " {s:s, s:s, s:s, s:s, s:s, s:{s:i}, s:{s:f}}]",
+        "workload", "forkjoin", "variant", "plain", "impl", "omp", "family", "baseline", "status",
+        "ok", "params", "depth", 10, "ns_per_op", "median", 50.0, "workload", "forkjoin",
+        "variant", "plain", "impl", "direct", "family", "baseline", "status", "ok", "params",
+        "depth", 10, "ns_per_op", "median", 2.0, "workload", "forkjoin", "variant", "plain",
+        "impl", "sm", "family", "stackless", "status", "ok", "params", "depth", 10, "ns_per_op",
+        "median", 30.0);
+    CB_CHECK(cells != NULL);
+    json_t *index = cb_cell_direct_index(cells);
+    CB_CHECK(cb_cell_direct_ns(index, json_array_get(cells, 2)) == 2.0);
+    json_decref(index);
+    json_decref(cells);
 }

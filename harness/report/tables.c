@@ -334,8 +334,8 @@ static void glance_table(FILE *out, json_t *cells, json_t *fastest, json_t *your
             g = cb_xrealloc(g, cap * sizeof *g);
             memset(g + was, 0, (cap - was) * sizeof *g);
         }
-        const char *fam = cb_str(c, "family");
-        if (!strcmp(fam ? fam : "", "baseline"))
+        const char *im = cb_str(c, "impl"); /* direct's (omp is a baseline on W threads) */
+        if (!strcmp(im ? im : "", "direct"))
             g[r].direct = c; /* the last in the file's order, as the pass per row kept */
         cb_pick_point_key(c, pk, sizeof pk);
         json_t *two = json_object_get(fastest, pk), *b;

@@ -19,8 +19,9 @@ void cb_cell_params_text(json_t *cell, int impl_params, char *buf, size_t len);
  * ("" when all are at their defaults): not part of the point, shown as the implementation's
  * variant beside its name ("asm stack=16384"). */
 void cb_cell_impl_params_text(json_t *cell, char *buf, size_t len);
-/* The ok baseline cells of cells (the no-coroutine `direct`) by their point: workload, workload
- * parameters and variant; the first in the file's order where two share one. Built once per
+/* The ok cells of `direct` (the no-coroutine baseline) by their point: workload, workload
+ * parameters and variant; the first in the file's order where two share one. Not omp's, of the
+ * baseline family too but on W threads. Built once per
  * table, so that finding each cell's baseline is a lookup, not a pass over every cell (a
  * report of 10,000 cells was quadratic: issue 30, MEDIUM 4). The caller json_decrefs it. */
 json_t *cb_cell_direct_index(json_t *cells);
