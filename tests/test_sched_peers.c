@@ -419,3 +419,43 @@ CB_TEST(sched_omp_is_not_the_tables_direct)
     json_decref(index);
     json_decref(cells);
 }
+
+/* Pinned, the workers name their CPUs (worker i on CPU i mod nproc), the run's progress line and
+ * the report give the figures (an idea and a test of the helper's whose branch was not merged). */
+CB_TEST_T(sched_cell_pinned_workers_name_their_cpus, 240)
+{
+    char out[256], md[256], workers[32];
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    cb_test_tmp_path(out, sizeof out, "sched-pinned.json");
+    cb_test_tmp_path(md, sizeof md, "sched-pinned.md");
+    snprintf(workers, sizeof workers, "workers=%ld", nproc + 1);
+    cb_test_cli c = cb_test_corobench("run", "--quick", "--invocations", "1", "--pin", "0",
+                                      "--impl", "sm", "--workload", "yieldstorm", "--param",
+                                      workers, "-o", out, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    CB_CHECK_CONTAINS(c.err, "; scheduler: ");
+    CB_CHECK_CONTAINS(c.err, "(oversubscribed), pinned to CPUs 0");
+    json_error_t e;
+    json_t *doc = json_load_file(out, 0, &e);
+    CB_CHECK(doc != NULL);
+    json_t *s = json_object_get(json_array_get(json_object_get(doc, "cells"), 0), "sched");
+    CB_CHECK(json_is_true(json_object_get(s, "pinned")));
+    json_t *cpus = json_object_get(s, "cpus"), *v;
+    CB_CHECK_EQ_INT((long long)json_array_size(cpus), nproc + 1);
+    size_t i;
+    json_array_foreach(cpus, i, v) CB_CHECK_EQ_INT(json_integer_value(v), (long long)i % nproc);
+    json_decref(doc);
+    free(c.out);
+    free(c.err);
+    c = cb_test_corobench("report", out, "--no-plots", "-o", md, NULL);
+    CB_CHECK_EQ_INT(c.status, 0);
+    char *text = cb_test_slurp(md);
+    CB_CHECK(text != NULL);
+    CB_CHECK_CONTAINS(text, "On the scheduler");
+    CB_CHECK_CONTAINS(text, "pinned to CPUs 0");
+    free(text);
+    unlink(out);
+    unlink(md);
+    free(c.out);
+    free(c.err);
+}

@@ -102,8 +102,10 @@ int cb_swl_counts_now(cb_swl_counts *out)
         out->sum.idle_polls += st.idle_polls;
         out->sum.parks += st.parks;
         out->sum.idle_ns += st.idle_ns;
-        if (i < CB_SWL_LISTED)
+        if (i < CB_SWL_LISTED) {
             out->idle_ns[i] = st.idle_ns;
+            out->cpu[i] = cb_sched_worker_cpu(kept, i);
+        }
     }
     return 0;
 }
@@ -129,6 +131,7 @@ void cb_swl_counts_add(cb_swl_counts *acc, const cb_swl_counts *d)
 #undef ADD
     for (unsigned i = 0; i < CB_SWL_LISTED; i++)
         acc->idle_ns[i] += d->idle_ns[i];
+    memcpy(acc->cpu, d->cpu, sizeof acc->cpu);
     acc->workers = d->workers;
     acc->queue = d->queue;
     acc->pinned = d->pinned;

@@ -61,6 +61,7 @@ typedef struct cb_swl_counts {
     int pinned;
     cb_sched_stats sum;
     uint64_t idle_ns[CB_SWL_LISTED];
+    int cpu[CB_SWL_LISTED]; /* where each is pinned, -1: not */
 } cb_swl_counts;
 /* 0, or -1 when this process keeps no scheduler (a cell that is not on one). */
 int cb_swl_counts_now(cb_swl_counts *out);

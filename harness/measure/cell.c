@@ -459,10 +459,10 @@ static json_t *sched_to_json(const measure *ms)
     double ops = ms->counted_ops > 0 ? ms->counted_ops : 1;
     double wall = ms->sched_ns > 0 ? ms->sched_ns : 1;
     json_t *cpus = json_null(), *idle = json_array();
-    if (c->pinned && nproc > 0) { /* worker i on CPU i % nproc (impls/sched/sched.c) */
+    if (c->pinned) { /* worker i on CPU i % nproc (impls/sched/sched.c); -1: its affinity failed */
         cpus = json_array();
         for (unsigned i = 0; i < c->workers && i < CB_SWL_LISTED; i++)
-            json_array_append_new(cpus, json_integer((json_int_t)(i % (unsigned)nproc)));
+            json_array_append_new(cpus, json_integer(c->cpu[i]));
     }
     for (unsigned i = 0; i < c->workers && i < CB_SWL_LISTED; i++)
         json_array_append_new(idle, json_real((double)c->idle_ns[i] / wall));

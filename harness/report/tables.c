@@ -272,6 +272,21 @@ static void workload_tables(FILE *out, json_t *doc, json_t *cells, const char *w
                "tables / kernel; - = not measured, see null_reasons)",
                memory_value, 0, 0);
     json_decref(t.direct);
+    /* The cells that ran on the scheduler: its figures, a line each (their `sched` object). */
+    json_t *c;
+    size_t i, n = 0;
+    json_array_foreach(cells, i, c)
+    {
+        if (strcmp(cb_str(c, "workload"), wl) || !json_is_object(json_object_get(c, "sched")))
+            continue;
+        if (!n++)
+            fprintf(out, "\nOn the scheduler (the kept repetitions' runs of each cell's first "
+                         "invocation; docs/sched.md, \"What a cell records\"):\n\n");
+        char params[512], text[640];
+        cb_cell_params_text(c, 1, params, sizeof params);
+        cb_cell_sched_text(json_object_get(c, "sched"), cb_str(c, "unit"), text, sizeof text);
+        fprintf(out, "- %s %s: %s\n", cb_str(c, "impl"), params, text);
+    }
 }
 
 /* "18.7 ±0.4": a cell's median and half its 95% interval's width; "18.7 [12.1, 96.3]" when the

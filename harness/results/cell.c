@@ -11,6 +11,7 @@
 #include "fields.h"
 #include "harness/common/alloc.h"
 #include "harness/common/stats.h"
+#include "harness/common/untrusted.h"
 #include "impls/impls.h"
 
 /* Whether value is the default text defval of a parameter of this kind. */
@@ -255,4 +256,53 @@ void cb_cell_set_instructions(json_t *cell, double per_op, const char *source)
 {
     json_object_set_new(cell, "instructions_per_op",
                         json_pack("{s:f, s:s}", "value", per_op, "source", source));
+}
+
+/* A number of the sched object, NAN when absent or not a number. */
+static double sched_num(json_t *o, const char *name)
+{
+    json_t *v = json_object_get(o, name);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void cb_cell_sched_text(json_t *s, const char *unit, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (!json_is_object(s) || !len)
+        return;
+    size_t at = 0;
+#define PUT(...)                                                                                  \
+    do {                                                                                          \
+        if (at < len)                                                                             \
+            at += (size_t)snprintf(buf + at, len - at, __VA_ARGS__);                              \
+    } while (0)
+    const char *queue = json_string_value(json_object_get(s, "queue"));
+    if (queue && !cb_plain_name(queue, 0)) /* a file's string reaches a report: names only */
+        queue = NULL;
+    PUT("%.0f workers (%s) on %.0f CPUs%s, %s", sched_num(s, "workers"), queue ? queue : "?",
+        sched_num(s, "nproc"),
+        json_is_true(json_object_get(s, "oversubscribed")) ? " (oversubscribed)" : "",
+        json_is_true(json_object_get(s, "pinned")) ? "pinned" : "not pinned");
+    json_t *cpus = json_object_get(s, "cpus"), *v;
+    size_t i;
+    if (json_array_size(cpus)) {
+        PUT(" to CPUs");
+        json_array_foreach(cpus, i, v) PUT(" %lld", (long long)json_integer_value(v));
+    }
+    if (json_is_number(json_object_get(s, "load1")))
+        PUT(", load %.2f", sched_num(s, "load1"));
+    PUT(": per %s %.3g steals, %.3g failed steals, %.3g migrations, %.3g parks; idle %.1f%%",
+        unit ? unit : "op", sched_num(s, "steals_per_op"), sched_num(s, "failed_steals_per_op"),
+        sched_num(s, "migrations_per_op"), sched_num(s, "parks_per_op"),
+        100 * sched_num(s, "idle_share"));
+    json_t *idle = json_object_get(s, "idle_share_per_worker");
+    if (json_array_size(idle) > 1) {
+        PUT(" (workers");
+        json_array_foreach(idle, i, v) PUT(" %.1f%%", 100 * json_number_value(v));
+        PUT(")");
+    }
+#undef PUT
+    if (at >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
 }

@@ -214,6 +214,7 @@ static int check_extras(checker *k, json_t *cell)
     json_t *m = json_object_get(cell, "memory");
     if (optional_type(k, cell, "memory", JSON_OBJECT, JSON_NULL, "an object or null") ||
         optional_type(k, cell, "rsbsim", JSON_OBJECT, JSON_NULL, "an object or null") ||
+        optional_type(k, cell, "sched", JSON_OBJECT, JSON_OBJECT, "an object") ||
         optional_type(k, cell, "counters", JSON_OBJECT, JSON_NULL, "an object or null") ||
         optional_type(k, cell, "create_ns_per_coro", JSON_OBJECT, JSON_NULL,
                       "an object or null") ||

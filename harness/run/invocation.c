@@ -183,7 +183,7 @@ static json_t *invocation_entry(json_t *m)
                                        "malloc_free_ns", "batch",
                                        "warmup_reps", "shortest_rep_ms", "preemptions", "preempted_redone",
                                        "steal_ns_per_rep", "drift_pct", "runtime", "turns",
-                                       "wall_s"};
+                                       "wall_s", "sched"};
     json_t *e = json_object();
     for (size_t f = 0; f < sizeof keep / sizeof keep[0]; f++) {
         json_t *v = json_object_get(m, keep[f]);

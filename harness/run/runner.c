@@ -222,11 +222,14 @@ size_t cb_run_plan(const cb_run_opts *o, const cb_plan *plan, const cb_pace *pac
                 cb_progress_end(&pr, i, r, what, why, share);
                 continue;
             }
-            char fig[128];
+            char fig[640], sched[512];
             double med =
                 json_number_value(json_object_get(json_object_get(m, "ns_per_op"), "median"));
-            snprintf(fig, sizeof fig, med >= 1000 ? "%.0f ns/%s" : "%.4g ns/%s", med,
-                     cb_str(cell[i], "unit") ? cb_str(cell[i], "unit") : "op");
+            const char *unit = cb_str(cell[i], "unit") ? cb_str(cell[i], "unit") : "op";
+            /* a body on the scheduler: its workers' figures in this invocation's timed runs */
+            cb_cell_sched_text(json_object_get(m, "sched"), unit, sched, sizeof sched);
+            snprintf(fig, sizeof fig, med >= 1000 ? "%.0f ns/%s%s%s" : "%.4g ns/%s%s%s", med,
+                     unit, sched[0] ? "; scheduler: " : "", sched);
             cb_progress_end(&pr, i, r, what, fig, share);
             json_array_append_new(invs[i], m);
         }

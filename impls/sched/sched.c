@@ -31,6 +31,7 @@ struct cb_sched_worker {
     cb_deque dq; /* first: its own cache lines */
     cb_sched *s;
     unsigned id;
+    int cpu; /* the CPU it is pinned to, -1: not pinned */
     uint64_t rng;
     cb_sched_stats st;
     void *slot; /* a task kind's (cb_sched_worker_slot) */
@@ -88,6 +89,7 @@ void **cb_sched_worker_slot(cb_sched_worker *w) { return &w->slot; }
 void cb_sched_set_slot_free(cb_sched *s, void (*free_slot)(void *)) { s->free_slot = free_slot; }
 cb_sched_stats cb_sched_worker_stats(const cb_sched *s, unsigned i) { return s->w[i].st; }
 int cb_sched_pinned(const cb_sched *s) { return s->pinned; }
+int cb_sched_worker_cpu(const cb_sched *s, unsigned i) { return s->w[i].cpu; }
 
 static long futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *ts)
 {
@@ -326,6 +328,7 @@ cb_sched *cb_sched_create(unsigned workers, cb_sched_queue q, char *err, size_t 
         cb_sched_worker *x = &w[started];
         x->s = s;
         x->id = started;
+        x->cpu = -1;
         x->rng = 0x9e3779b97f4a7c15ULL * (started + 1);
         if (cb_deque_init(&x->dq, DEQUE_LOG2) != 0)
             break;
@@ -334,8 +337,10 @@ cb_sched *cb_sched_create(unsigned workers, cb_sched_queue q, char *err, size_t 
         if (s->pinned && ncpu > 0) {
             cpu_set_t set;
             CPU_ZERO(&set);
-            CPU_SET((int)(started % (unsigned long)ncpu), &set);
-            pthread_attr_setaffinity_np(&a, sizeof set, &set);
+            x->cpu = (int)(started % (unsigned long)ncpu);
+            CPU_SET(x->cpu, &set);
+            if (pthread_attr_setaffinity_np(&a, sizeof set, &set) != 0)
+                x->cpu = -1;
         }
         int rc = pthread_create(&x->thread, &a, worker_main, x);
         pthread_attr_destroy(&a);

@@ -106,5 +106,7 @@ void cb_sched_set_slot_free(cb_sched *s, void (*free_slot)(void *slot));
 cb_sched_stats cb_sched_worker_stats(const cb_sched *s, unsigned i);
 /* 1 when the workers are pinned (the creating thread was pinned to one CPU). */
 int cb_sched_pinned(const cb_sched *s);
+/* The CPU worker i is pinned to, -1 when it is not (or its affinity could not be set). */
+int cb_sched_worker_cpu(const cb_sched *s, unsigned i);
 
 #endif
