@@ -375,7 +375,8 @@ CB_TEST_T(sched_cell_records_workers_and_counts, 240)
         CB_CHECK_EQ_INT((long long)json_array_size(per), w);
         size_t j;
         json_array_foreach(per, j, x) CB_CHECK(json_real_value(x) >= 0 && json_real_value(x) <= 1);
-        /* a stackful cell's live tasks hold a carrier each: a stack touched, the heap besides */
+        /* what a live task holds: a stackful one a carrier (a stack touched, the heap besides),
+         * a stackless one its frame */
         json_t *m = json_object_get(s, "per_live_task");
         if (!strcmp(impl, "asm")) {
             CB_CHECK(json_integer_value(json_object_get(m, "carriers")) >= 1);
@@ -383,8 +384,10 @@ CB_TEST_T(sched_cell_records_workers_and_counts, 240)
             CB_CHECK(json_real_value(json_object_get(m, "bytes")) >=
                      json_real_value(json_object_get(m, "stack_resident_bytes")) +
                          (double)json_integer_value(json_object_get(m, "heap_bytes")));
-        } else {
-            CB_CHECK(json_is_null(m));
+        } else { /* sm: a heap frame per task, or a slot of an array: tens of bytes */
+            double fb = json_real_value(json_object_get(m, "frame_bytes"));
+            CB_CHECK(json_integer_value(json_object_get(m, "tasks_with_frames")) > 0);
+            CB_CHECK(fb >= 16 && fb < 1024);
         }
         /* one worker steals from nobody and nothing migrates */
         if (w == 1)

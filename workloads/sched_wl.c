@@ -102,6 +102,8 @@ int cb_swl_counts_now(cb_swl_counts *out)
         out->sum.idle_polls += st.idle_polls;
         out->sum.parks += st.parks;
         out->sum.idle_ns += st.idle_ns;
+        out->sum.frames += st.frames;
+        out->sum.frame_bytes += st.frame_bytes;
         if (i < CB_SWL_LISTED) {
             out->idle_ns[i] = st.idle_ns;
             out->cpu[i] = cb_sched_worker_cpu(kept, i);
@@ -113,7 +115,7 @@ int cb_swl_counts_now(cb_swl_counts *out)
 /* The counts' fields, one by one, for sub and add. */
 #define SWL_FIELDS(X)                                                                           \
     X(tasks) X(suspensions) X(steals) X(failed_steals) X(migrations) X(idle_polls) X(parks)    \
-    X(idle_ns)
+    X(idle_ns) X(frames) X(frame_bytes)
 
 void cb_swl_counts_sub(cb_swl_counts *after, const cb_swl_counts *before)
 {

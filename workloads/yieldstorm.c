@@ -5,6 +5,7 @@
  * local deque, where idle workers steal it). One op = one yield. direct is the reference: each
  * coroutine's states computed in turn on one thread, no yield.
  * Setup and finish are untimed; run is every coroutine from its start to its end. */
+#include <malloc.h>
 #include <string.h>
 
 #include "impls/runtime.h"
@@ -75,8 +76,9 @@ typedef struct ys_task {
 
 static cb_sched_status ys_sm_step(cb_sched_task *t, cb_sched_worker *w)
 {
-    (void)w;
     ys_task *x = (ys_task *)t;
+    if (x->k == 0) /* its frame: a slot of setup's array */
+        cb_sched_count_frames(w, 1, sizeof *x);
     if (x->k == x->yields)
         return CB_SCHED_DONE;
     x->state = ys_step(x->state, x->k);
@@ -143,8 +145,9 @@ typedef struct ys_cl_frame {
 
 static cb_sched_status ys_cl_resume(cb_sched_task *t, cb_sched_worker *w)
 {
-    (void)w;
     ys_cl_frame *f = (ys_cl_frame *)t;
+    if (f->k == 0) /* its frame, malloc'd by the run */
+        cb_sched_count_frames(w, 1, malloc_usable_size(f));
     if (f->k) /* resumed after its yield number k - 1 */
         f->state = ys_step(f->state, f->k - 1);
     if (f->k == f->yields)

@@ -480,6 +480,13 @@ static json_t *sched_to_json(const measure *ms)
                         (double)used / k, "stack_reserved_bytes", (json_int_t)cfg.stack_size,
                         "bytes", ((double)resident + k * (double)cb_stask_carrier_bytes(&cfg)) / k,
                         "heap_bytes", (json_int_t)cb_stask_carrier_bytes(&cfg));
+    } else if (c->sum.frames > 0) {
+        /* A stackless task's whole state is its heap frame (or its slot of one shared array):
+         * the bytes malloc gave the frames the kept repetitions' tasks were given, per task. */
+        mem = json_pack("{s:I, s:f}", "tasks_with_frames", (json_int_t)c->sum.frames,
+                        "frame_bytes", (double)c->sum.frame_bytes / (double)c->sum.frames);
+        json_object_set_new(mem, "bytes", json_real((double)c->sum.frame_bytes /
+                                                    (double)c->sum.frames));
     }
     return json_pack("{s:i, s:s, s:I, s:b, s:b, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:o, s:o}",
                      "workers", (int)c->workers, "queue", cb_sched_queue_name(c->queue), "nproc",

@@ -85,6 +85,11 @@ unsigned cb_sched_workers(const cb_sched *s) { return s->n; }
 cb_sched_worker *cb_sched_worker_at(cb_sched *s, unsigned i) { return &s->w[i]; }
 cb_sched_queue cb_sched_queue_of(const cb_sched *s) { return s->q; }
 void cb_sched_count_migration(cb_sched_worker *w) { w->st.migrations++; }
+void cb_sched_count_frames(cb_sched_worker *w, uint64_t ntasks, uint64_t bytes)
+{
+    w->st.frames += ntasks;
+    w->st.frame_bytes += bytes;
+}
 void **cb_sched_worker_slot(cb_sched_worker *w) { return &w->slot; }
 void cb_sched_set_slot_free(cb_sched *s, void (*free_slot)(void *)) { s->free_slot = free_slot; }
 cb_sched_stats cb_sched_worker_stats(const cb_sched *s, unsigned i) { return s->w[i].st; }

@@ -55,6 +55,8 @@ typedef struct cb_sched_stats {
     uint64_t parks;         /* times it slept on the futex */
     uint64_t idle_ns;       /* CLOCK_MONOTONIC time from a failed round to the next task or the
                              * run's end (read only at those edges, never while a task runs) */
+    uint64_t frames;        /* tasks given a heap frame here by a task kind (cb_sched_count_frames) */
+    uint64_t frame_bytes;   /* the bytes of those frames, as malloc_usable_size says */
 } cb_sched_stats;
 
 /* "steal", "wfcq", "ck". */
@@ -97,6 +99,9 @@ unsigned cb_sched_workers(const cb_sched *s);
 cb_sched_queue cb_sched_queue_of(const cb_sched *s);
 /* Counted by a task kind on worker w (its own thread only). */
 void cb_sched_count_migration(cb_sched_worker *w);
+/* Counted by a stackless task kind on worker w (its own thread only): ntasks tasks given heap
+ * frames of bytes in all (memory per live task, docs/sched.md). */
+void cb_sched_count_frames(cb_sched_worker *w, uint64_t ntasks, uint64_t bytes);
 /* A pointer per worker that a task kind keeps there (its stack pool), with what frees it at
  * destroy (on the destroying thread, the workers joined). One kind per scheduler. */
 void **cb_sched_worker_slot(cb_sched_worker *w);
