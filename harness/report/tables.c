@@ -13,6 +13,7 @@
 #include "harness/results/estimate.h"
 #include "harness/results/fields.h"
 #include "harness/common/untrusted.h"
+#include "impls/impls.h"
 #include "claims.h"
 #include "pick.h"
 
@@ -350,7 +351,7 @@ static void glance_table(FILE *out, json_t *cells, json_t *fastest, json_t *your
             memset(g + was, 0, (cap - was) * sizeof *g);
         }
         const char *im = cb_str(c, "impl"); /* direct's (omp is a baseline on W threads) */
-        if (!strcmp(im ? im : "", "direct"))
+        if (!strcmp(im ? im : "", cb_impl_name(CB_IMPL_DIRECT)))
             g[r].direct = c; /* the last in the file's order, as the pass per row kept */
         cb_pick_point_key(c, pk, sizeof pk);
         json_t *two = json_object_get(fastest, pk), *b;

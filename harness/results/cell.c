@@ -97,7 +97,7 @@ json_t *cb_cell_direct_index(json_t *cells)
         /* direct's: omp is of the baseline family too (no coroutine), on W threads */
         const char *im = json_string_value(json_object_get(c, "impl"));
         const char *st = json_string_value(json_object_get(c, "status"));
-        if (!im || strcmp(im, "direct") || !st || strcmp(st, "ok") ||
+        if (!im || strcmp(im, cb_impl_name(CB_IMPL_DIRECT)) || !st || strcmp(st, "ok") ||
             !json_is_string(json_object_get(c, "workload")))
             continue;
         direct_key(c, key, sizeof key);
