@@ -577,3 +577,21 @@ CB_TEST_T(sched_runtime_central_yields_requeue, 120)
             ys_on(qs[i], w);
     }
 }
+
+/* A scheduler destroyed right after a run, again and again: a worker that has just left the run
+ * and is about to sleep on the epoch must still see the shutdown (a lost wake-up there hung
+ * cb_sched_destroy's join for good: CI12's timed-out sched_stackful_and_closure test). */
+CB_TEST_T(sched_runtime_destroy_right_after_a_run, 120)
+{
+    char err[256];
+    for (int i = 0; i < 3000; i++) {
+        cb_sched *s = cb_sched_create(2 + (unsigned)(i % 2), CB_SCHED_STEAL, err, sizeof err);
+        if (!s)
+            CB_FAIL("%s", err);
+        ys_task t = {.t = {.run = ys_run, .last_worker = -1}, .id = 1, .yields = 2};
+        cb_sched_task *roots[] = {&t.t};
+        CB_CHECK_EQ_INT(cb_sched_run(s, roots, 1), 0);
+        CB_CHECK_EQ_INT(t.k, 2);
+        cb_sched_destroy(s);
+    }
+}

@@ -160,6 +160,9 @@ static void same_work_as_direct(const char *name, const char *q,
             if (im->external && !strcmp(*w, "3"))
                 break;
             cb_params p, pd;
+            /* where it was, should a point hang (the runner shows a timed-out test's stderr) */
+            fprintf(stderr, "  %s %s queue=%s workers=%s point %zu\n", name, wl->name,
+                    q ? q : "default", *w, i);
             point_params(&points[i], im, *w, q, &p);
             point_params(&points[i], direct, *w, q, &pd);
             outcome want = in_process(wl, direct, &pd);
