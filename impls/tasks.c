@@ -225,8 +225,6 @@ static cb_carrier *carrier_take(cb_sched_worker *w)
     }
     pthread_mutex_lock(&make_lock);
     c = carrier_make(&p->cfg);
-    if (c)
-        counts.made_in_run++;
     pthread_mutex_unlock(&make_lock);
     if (!c) {
         fprintf(stderr, "corobench: a worker cannot map a stackful task's stack (stack=%zu): %s\n",

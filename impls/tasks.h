@@ -58,10 +58,9 @@ int cb_stask_prepare(cb_sched *s, const cb_co_cfg *cfg, char *err, size_t errlen
 /* NULL when cfg's backend can carry tasks, else why not. */
 const char *cb_stask_unsupported(const cb_co_cfg *cfg);
 
-/* The carriers alive in this process (made and not destroyed), and how many a worker has had to
- * make during a run (its pool was empty: a stack mapped inside the run). Between runs only. */
+/* The carriers alive in this process (made and not destroyed). Between runs only. */
 typedef struct cb_stask_counts {
-    uint64_t carriers, made_in_run;
+    uint64_t carriers;
 } cb_stask_counts;
 cb_stask_counts cb_stask_counts_now(void);
 /* Heap bytes a carrier of cfg holds besides its stack: the carrier, the coroutine's control

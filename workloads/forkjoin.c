@@ -6,7 +6,6 @@
  * iff mix(id) % 1000 < q, else none. A leaf makes `leaf_work` mixing steps. One op = one task.
  * direct is the reference: a plain recursion on one thread, no task, no scheduler.
  * Setup and finish are untimed; run is the whole tree. */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +157,7 @@ static cb_sched_status fj_sm_step(cb_sched_task *t, cb_sched_worker *w)
     x->kids = malloc(x->n * sizeof *x->kids);
     if (!x->kids)
         abort(); /* a worker has no way to fail the run: as the runtime's own allocator does */
-    cb_sched_count_frames(w, x->n, malloc_usable_size(x->kids));
+    cb_sched_count_frames(w, x->n, x->n * sizeof *x->kids);
     cb_sched_fork(t, x->n);
     for (uint64_t i = 0; i < x->n; i++) {
         x->kids[i] = (fj_task){.t = {.run = fj_sm_step, .parent = t, .last_worker = -1},
@@ -245,8 +244,8 @@ static fj_cl_frame *fj_cl_new(const fj_tree *tree, uint64_t id, int64_t level,
 static cb_sched_status fj_cl_resume(cb_sched_task *t, cb_sched_worker *w)
 {
     fj_cl_frame *f = (fj_cl_frame *)t;
-    uint64_t sum = fj_value(f->tree, f->id, f->n);
     if (f->state == 1) { /* every child has finished */
+        uint64_t sum = fj_value(f->tree, f->id, f->n);
         for (uint64_t i = 0; i < f->n; i++) {
             sum += f->kid[i]->ret;
             free(f->kid[i]);
@@ -255,14 +254,14 @@ static cb_sched_status fj_cl_resume(cb_sched_task *t, cb_sched_worker *w)
         return CB_SCHED_DONE;
     }
     if (f->n == 0) {
-        f->ret = sum;
+        f->ret = fj_value(f->tree, f->id, 0);
         return CB_SCHED_DONE;
     }
     cb_sched_fork(t, f->n);
     f->state = 1;
     for (uint64_t i = 0; i < f->n; i++) {
         f->kid[i] = fj_cl_new(f->tree, fj_child(f->tree, f->id, i), f->level + 1, t);
-        cb_sched_count_frames(w, 1, malloc_usable_size(f->kid[i]));
+        cb_sched_count_frames(w, 1, sizeof *f->kid[i] + f->kid[i]->n * sizeof f->kid[0]);
         cb_sched_spawn(w, &f->kid[i]->t);
     }
     return CB_SCHED_WAIT;

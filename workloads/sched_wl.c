@@ -12,14 +12,27 @@ const char *const cb_swl_queues[] = {"steal", "wfcq", "ck", NULL};
 
 static cb_sched *kept;
 
-/* The workers' calls of run functions and the suspensions among them, summed. */
-static void counts(const cb_sched *s, uint64_t *calls, uint64_t *susp)
+/* The counts' fields, one by one, for the sums, sub and add. */
+#define SWL_FIELDS(X)                                                                           \
+    X(tasks) X(suspensions) X(steals) X(failed_steals) X(migrations) X(idle_polls) X(parks)    \
+    X(idle_ns) X(frames) X(frame_bytes)
+
+/* s's workers' counts so far, summed, and the first CB_SWL_LISTED workers' idle times and CPUs. */
+static void sum_counts(const cb_sched *s, cb_swl_counts *out)
 {
-    *calls = *susp = 0;
-    for (unsigned i = 0; i < cb_sched_workers(s); i++) {
+    memset(out, 0, sizeof *out);
+    out->workers = cb_sched_workers(s);
+    out->queue = cb_sched_queue_of(s);
+    out->pinned = cb_sched_pinned(s);
+    for (unsigned i = 0; i < out->workers; i++) {
         cb_sched_stats st = cb_sched_worker_stats(s, i);
-        *calls += st.tasks;
-        *susp += st.suspensions;
+#define SUM(f) out->sum.f += st.f;
+        SWL_FIELDS(SUM)
+#undef SUM
+        if (i < CB_SWL_LISTED) {
+            out->idle_ns[i] = st.idle_ns;
+            out->cpu[i] = cb_sched_worker_cpu(s, i);
+        }
     }
 }
 
@@ -89,33 +102,9 @@ int cb_swl_counts_now(cb_swl_counts *out)
     memset(out, 0, sizeof *out);
     if (!kept)
         return -1;
-    out->workers = cb_sched_workers(kept);
-    out->queue = cb_sched_queue_of(kept);
-    out->pinned = cb_sched_pinned(kept);
-    for (unsigned i = 0; i < out->workers; i++) {
-        cb_sched_stats st = cb_sched_worker_stats(kept, i);
-        out->sum.tasks += st.tasks;
-        out->sum.suspensions += st.suspensions;
-        out->sum.steals += st.steals;
-        out->sum.failed_steals += st.failed_steals;
-        out->sum.migrations += st.migrations;
-        out->sum.idle_polls += st.idle_polls;
-        out->sum.parks += st.parks;
-        out->sum.idle_ns += st.idle_ns;
-        out->sum.frames += st.frames;
-        out->sum.frame_bytes += st.frame_bytes;
-        if (i < CB_SWL_LISTED) {
-            out->idle_ns[i] = st.idle_ns;
-            out->cpu[i] = cb_sched_worker_cpu(kept, i);
-        }
-    }
+    sum_counts(kept, out);
     return 0;
 }
-
-/* The counts' fields, one by one, for sub and add. */
-#define SWL_FIELDS(X)                                                                           \
-    X(tasks) X(suspensions) X(steals) X(failed_steals) X(migrations) X(idle_polls) X(parks)    \
-    X(idle_ns) X(frames) X(frame_bytes)
 
 void cb_swl_counts_sub(cb_swl_counts *after, const cb_swl_counts *before)
 {
@@ -162,14 +151,16 @@ int cb_swl_prime(int (*run)(void *inst, char *err, size_t errlen), void *inst, c
 int cb_swl_run(cb_sched *s, cb_sched_task *const *roots, size_t nroots, uint64_t *finished,
                char *err, size_t errlen)
 {
-    uint64_t c0, s0, c1, s1;
-    counts(s, &c0, &s0);
+    cb_swl_counts a, b;
+    sum_counts(s, &a);
     if (cb_sched_run(s, roots, nroots) != 0) {
         snprintf(err, errlen, "scheduler: %s", strerror(errno));
         return -1;
     }
-    counts(s, &c1, &s1);
-    cb_rt.suspensions += s1 - s0;
-    *finished = (c1 - c0) - (s1 - s0); /* every call that did not suspend finished its task */
+    sum_counts(s, &b);
+    cb_swl_counts_sub(&b, &a);
+    cb_rt.suspensions += b.sum.suspensions;
+    /* every call that did not suspend finished its task */
+    *finished = b.sum.tasks - b.sum.suspensions;
     return 0;
 }

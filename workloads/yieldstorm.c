@@ -5,7 +5,6 @@
  * local deque, where idle workers steal it). One op = one yield. direct is the reference: each
  * coroutine's states computed in turn on one thread, no yield.
  * Setup and finish are untimed; run is every coroutine from its start to its end. */
-#include <malloc.h>
 #include <string.h>
 
 #include "impls/runtime.h"
@@ -147,7 +146,7 @@ static cb_sched_status ys_cl_resume(cb_sched_task *t, cb_sched_worker *w)
 {
     ys_cl_frame *f = (ys_cl_frame *)t;
     if (f->k == 0) /* its frame, malloc'd by the run */
-        cb_sched_count_frames(w, 1, malloc_usable_size(f));
+        cb_sched_count_frames(w, 1, sizeof *f);
     if (f->k) /* resumed after its yield number k - 1 */
         f->state = ys_step(f->state, f->k - 1);
     if (f->k == f->yields)
@@ -269,10 +268,9 @@ static void *ys_sf_setup(const cb_impl *impl, const cb_params *p, char *err, siz
     w->yields = (uint64_t)cb_params_int(p, "yields");
     w->task = cb_rt_alloc(w->coros * sizeof *w->task);
     w->roots = cb_rt_alloc(w->coros * sizeof *w->roots);
-    /* every coroutine is alive at once: the pools need `coros` stacks, which a priming run maps
-     * when they are new or hold fewer */
-    if ((fresh || cb_stask_counts_now().carriers < w->coros) &&
-        cb_swl_prime(ys_sf_run, w, err, errlen) != 0) {
+    /* new pools: one untimed run maps the stacks a run needs (as many as coroutines alive at
+     * once: every one on a central queue, one per worker on steal, where a yield returns) */
+    if (fresh && cb_swl_prime(ys_sf_run, w, err, errlen) != 0) {
         ys_sf_free(w);
         return NULL;
     }
